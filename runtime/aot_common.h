@@ -1,0 +1,86 @@
+/* aot_common.h - shared definitions of the aotc runtime kernels (C99).
+ *
+ * Every runtime symbol starts with aot_ / AOT_; when aotc copies kernels into
+ * a module it renames that prefix (and the file names) to the module prefix,
+ * so two modules link into one firmware. Kernels return int32_t: AOT_KERNEL_OK
+ * (0) or a non-zero failure code. No malloc, no stdio, no libm beyond
+ * float arithmetic that the compiler inlines (expf/tanhf are allowed only
+ * where the kernel file says so). */
+#ifndef AOT_COMMON_H
+#define AOT_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AOT_KERNEL_OK 0
+#define AOT_KERNEL_BAD_PARAM 1
+
+#if defined(__GNUC__) || defined(__clang__)
+#define AOT_INLINE static __inline__ __attribute__((always_inline))
+#else
+#define AOT_INLINE static
+#endif
+
+AOT_INLINE int32_t aot_min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
+AOT_INLINE int32_t aot_max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
+AOT_INLINE int32_t aot_clamp_i32(int32_t x, int32_t lo, int32_t hi) {
+  return x < lo ? lo : (x > hi ? hi : x);
+}
+AOT_INLINE float aot_clamp_f32(float x, float lo, float hi) {
+  return x < lo ? lo : (x > hi ? hi : x);
+}
+
+/* gemmlowp SaturatingRoundingDoublingHighMul. */
+AOT_INLINE int32_t aot_srdhm(int32_t a, int32_t b) {
+  int64_t ab;
+  int32_t nudge;
+  if (a == b && a == INT32_MIN) return INT32_MAX;
+  ab = (int64_t)a * (int64_t)b;
+  nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
+  return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+}
+
+/* gemmlowp RoundingDivideByPOT (round half away from zero). */
+AOT_INLINE int32_t aot_rdbpot(int32_t x, int exponent) {
+  int32_t mask, remainder, threshold;
+  if (exponent <= 0) return x;
+  mask = (int32_t)(((int64_t)1 << exponent) - 1);
+  remainder = x & mask;
+  threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return (x >> exponent) + (remainder > threshold ? 1 : 0);
+}
+
+/* x << s with wrap-around semantics (no signed-overflow UB). */
+AOT_INLINE int32_t aot_shl_i32(int32_t x, int s) {
+  return (int32_t)((uint32_t)x << s);
+}
+
+/* TFLite MultiplyByQuantizedMultiplier (int32 accumulator, double rounding as
+ * in the reference kernels). shift > 0 is a left shift. */
+AOT_INLINE int32_t aot_mbqm(int32_t x, int32_t qm, int32_t shift) {
+  int left = shift > 0 ? shift : 0;
+  int right = shift > 0 ? 0 : -shift;
+  return aot_rdbpot(aot_srdhm(aot_shl_i32(x, left), qm), right);
+}
+
+/* TFLite MultiplyByQuantizedMultiplier for int64 accumulators (int16x8). */
+AOT_INLINE int32_t aot_mbqm64(int64_t x, int32_t qm, int32_t shift) {
+  int32_t reduced = (qm < 0x7FFF0000) ? ((qm + (1 << 15)) >> 16) : 0x7FFF;
+  int total_shift = 15 - shift;
+  int64_t round = (int64_t)1 << (total_shift - 1);
+  int64_t r = x * (int64_t)reduced + round;
+  r = r >> total_shift;
+  return (int32_t)r;
+}
+
+/* MultiplyByQuantizedMultiplierSmallerThanOneExp. */
+AOT_INLINE int32_t aot_mbqm_lt1(int32_t x, int32_t qm, int32_t shift) {
+  return aot_rdbpot(aot_srdhm(x, qm), -shift);
+}
+
+/* MultiplyByQuantizedMultiplierGreaterThanOne. */
+AOT_INLINE int32_t aot_mbqm_gt1(int32_t x, int32_t qm, int32_t shift) {
+  return aot_srdhm(aot_shl_i32(x, shift), qm);
+}
+
+#endif

@@ -1,0 +1,7 @@
+/* aot_movement.h */
+#ifndef AOT_MOVEMENT_H
+#define AOT_MOVEMENT_H
+
+#include "aot_common.h"
+
+#endif

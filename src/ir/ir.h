@@ -1,0 +1,110 @@
+/* ir.h - the graph IR: one subgraph, independent of the flatbuffer.
+ *
+ * Built from a litert_model subgraph by ir_from_litert(); transforms rewrite
+ * it; the planner assigns storage; codegen and the reference interpreter
+ * read it. Operator ids are the original operator indices of the subgraph. */
+#ifndef AOTC_IR_H
+#define AOTC_IR_H
+
+#include "../aotc.h"
+#include "../litert/litert.h"
+
+#define IR_MAX_RANK 8
+
+typedef enum ir_role {
+  ROLE_SCRATCH = 0,   /* activation in the scratch arena */
+  ROLE_INPUT,         /* model input (lives in the scratch arena) */
+  ROLE_OUTPUT,        /* model output (lives in the scratch arena) */
+  ROLE_CONST,         /* constant data, emitted to flash */
+  ROLE_PERSISTENT     /* variable / state tensor, persistent arena */
+} ir_role;
+const char *ir_role_name(ir_role r);
+
+typedef struct ir_tensor {
+  char *name;               /* model tensor name ("" if none) */
+  char cname[48];           /* unique C identifier derived from name */
+  int dtype;                /* aotc_dtype */
+  int rank;
+  int32_t shape[IR_MAX_RANK];
+  /* quantization: nq == 0 means none; nq == 1 per-tensor; else per-channel
+   * along qdim. */
+  int nq;
+  float *scale;             /* nq entries (owned) */
+  int32_t *zero_point;      /* nq entries (owned) */
+  int qdim;
+  ir_role role;
+  const uint8_t *data;      /* constant bytes (ROLE_CONST), else NULL */
+  size_t data_bytes;
+  uint8_t *owned_data;      /* set when data was produced by aotc (folding) */
+  int alias;                /* -1, or tensor whose storage this one shares
+                               (RESHAPE/SQUEEZE/EXPAND_DIMS aliases) */
+  int io_index;             /* position in graph inputs/outputs, or -1 */
+  int src_index;            /* tensor index in the litert subgraph */
+  int is_variable;
+  /* set by the planner */
+  int arena;                /* 0 scratch, 1 persistent, -1 none */
+  size_t offset;
+  int first_use, last_use;  /* op positions (indices into ops[]) */
+} ir_tensor;
+
+typedef struct ir_op {
+  int id;                   /* original operator index */
+  int builtin;              /* OP_* */
+  char *custom;             /* custom code for OP_CUSTOM, else NULL */
+  int nin, nout;
+  int *in;                  /* tensor ids; -1 = optional input absent */
+  int *out;
+  litert_options opts;      /* typed options (shared with the reader) */
+  const uint8_t *custom_options;
+  size_t custom_options_len;
+  int dead;                 /* removed by a transform */
+  /* set by the planner */
+  size_t scratch_bytes;     /* per-op scratch buffer */
+  size_t scratch_offset;
+} ir_op;
+
+typedef struct ir_graph {
+  ir_tensor *t;
+  int nt;
+  ir_op *ops;               /* execution order */
+  int nops;
+  int *inputs;              /* tensor ids in model input order */
+  int nin;
+  int *outputs;
+  int nout;
+  const litert_model *src;
+  int sg;                   /* source subgraph index */
+  /* planner results */
+  size_t scratch_arena_bytes;
+  size_t scratch_lower_bound;
+  size_t persistent_arena_bytes;
+} ir_graph;
+
+/* Builds the IR of one subgraph (no transforms). */
+ir_graph *ir_from_litert(const litert_model *m, int sg, aotc_diag *d);
+void ir_free(ir_graph *g);
+
+/* Number of elements / bytes of a tensor. */
+size_t ir_numel(const ir_tensor *t);
+size_t ir_bytes(const ir_tensor *t);
+/* Input/output tensor of an op, or NULL if absent. */
+const ir_tensor *ir_in(const ir_graph *g, const ir_op *op, int i);
+const ir_tensor *ir_out(const ir_graph *g, const ir_op *op, int i);
+/* Storage root of a tensor (follows alias chains). */
+int ir_root(const ir_graph *g, int t);
+
+/* Checks structural invariants; returns 0 or -1 with a message. */
+int ir_verify(const ir_graph *g, aotc_diag *d);
+
+/* ---- transforms ---- */
+typedef struct ir_transform {
+  const char *name;
+  const char *doc;
+  int (*run)(ir_graph *g, aotc_diag *d);   /* returns #changes or -1 */
+} ir_transform;
+extern const ir_transform ir_transforms[];
+extern const int ir_ntransforms;
+/* Runs every transform not disabled (disabled[i] != 0), verifying after each. */
+int ir_run_transforms(ir_graph *g, const int *disabled, aotc_diag *d);
+
+#endif

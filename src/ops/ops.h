@@ -1,0 +1,83 @@
+/* ops.h - the operator table: for each supported operator, which dtypes and
+ * constraints it supports, how to emit its kernel call into a module, and how
+ * the host reference interpreter evaluates it with the same kernels.
+ *
+ * One file per operator family in src/ops/ (op_conv.c, op_elementwise.c, ...)
+ * defines `const op_impl op_<name>` objects; registry.c lists them all in one
+ * table (ops_table) from which `aotc operators` and docs/operators.md are
+ * generated. */
+#ifndef AOTC_OPS_H
+#define AOTC_OPS_H
+
+#include "../ir/ir.h"
+
+typedef struct emit_ctx emit_ctx;
+
+typedef struct op_impl {
+  int builtin;                /* OP_* code */
+  const char *custom;         /* custom code for OP_CUSTOM impls, else NULL */
+  const char *name;           /* "CONV_2D" */
+  const char *dtypes;         /* catalog text: "int8, int16x8, float32" */
+  const char *constraints;    /* catalog text: limits, or "" */
+  /* 0 if this op instance is supported; else -1 and a short reason in why
+   * (e.g. "input int16 with output int8 not supported"). */
+  int (*check)(const ir_graph *g, const ir_op *op, char *why, size_t whylen);
+  /* Bytes of per-op scratch the kernel needs (NULL = 0). */
+  size_t (*scratch)(const ir_graph *g, const ir_op *op);
+  /* 1 if output 0 may share storage with input 0 (elementwise, same size). */
+  int inplace;
+  /* Emits the kernel call(s) for one op into the module. 0 or -1. */
+  int (*emit)(emit_ctx *e, const ir_graph *g, const ir_op *op);
+  /* Evaluates the op on host buffers: data[t] is tensor t's storage (already
+   * sized ir_bytes), scratch has scratch() bytes. Returns 0 or the kernel's
+   * non-zero status. Must compute parameters exactly as emit() does. */
+  int (*eval)(const ir_graph *g, const ir_op *op, void *const *data, void *scratch);
+} op_impl;
+
+/* The table of linked operator implementations, NULL-terminated. */
+const op_impl *const *ops_all(void);
+const op_impl *ops_find(const ir_graph *g, const ir_op *op);
+
+/* ---- emit API (implemented by src/codegen) ---- */
+/* Typed data pointer expression for tensor t, e.g. "((int8_t *)(S + 1024))"
+ * or "aot_w_conv1_weights". Marks constants as used. */
+const char *emit_ptr(emit_ctx *e, int t);
+/* Expression for this op's scratch buffer, "((void *)(S + 4096))". */
+const char *emit_scratch_ptr(emit_ctx *e);
+/* Unique identifier base for the current op, e.g. "op12_conv_2d". */
+const char *emit_opname(emit_ctx *e);
+/* A statement line in the run function (indentation added). */
+void emit_stmt(emit_ctx *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A kernel call returning int32_t status 0 on success: emits
+ * "st = <call>; if (st != 0) ...fail". */
+void emit_call(emit_ctx *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A file-scope declaration in <prefix>_model.c (e.g. a static const params
+ * struct). Text is emitted verbatim followed by a newline. */
+void emit_decl(emit_ctx *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A static const array in <prefix>_model.c named "<opname>_<suffix>"; returns
+ * the name. */
+const char *emit_array_i8(emit_ctx *e, const char *suffix, const int8_t *v, size_t n);
+const char *emit_array_i16(emit_ctx *e, const char *suffix, const int16_t *v, size_t n);
+const char *emit_array_i32(emit_ctx *e, const char *suffix, const int32_t *v, size_t n);
+const char *emit_array_i64(emit_ctx *e, const char *suffix, const int64_t *v, size_t n);
+const char *emit_array_f32(emit_ctx *e, const char *suffix, const float *v, size_t n);
+/* Requires runtime file (path relative to runtime/, e.g.
+ * "ConvolutionFunctions/aot_conv2d_s8.c") to be copied into the module. */
+void emit_kernel(emit_ctx *e, const char *relpath);
+/* Float literal text that round-trips exactly (C99 hex float, or INFINITY/NAN
+ * forms). */
+const char *emit_float(emit_ctx *e, float v);
+
+/* ---- helpers for op implementations (src/ops/quant.c) ---- */
+/* TFLite QuantizeMultiplier: real = q * 2^(shift-31), q in [2^30, 2^31). */
+void quantize_multiplier(double real, int32_t *q, int *shift);
+/* Activation range of a fused activation on a quantized output tensor. */
+void act_range_quant(const ir_tensor *out, int fused_act, int32_t *lo, int32_t *hi);
+void act_range_float(int fused_act, float *lo, float *hi);
+/* Shape of t padded on the left to 4 dims. */
+void shape4(const ir_tensor *t, int32_t d[4]);
+/* Common check helpers: return 0 if ok else fill why. */
+int check_dtype(const ir_tensor *t, int dt, const char *what, char *why, size_t n);
+int check_fused_act_supported(int fused_act, char *why, size_t n);
+
+#endif

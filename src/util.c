@@ -1,0 +1,211 @@
+/* util.c - diagnostics, memory, strings, dtypes, files. */
+#include "aotc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int diag_set(aotc_diag *d, int code, const char *fmt, va_list ap) {
+  if (d) {
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    d->code = code;
+  }
+  return -1;
+}
+
+int diag_error(aotc_diag *d, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_set(d, 1, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+int diag_unsupported(aotc_diag *d, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_set(d, 2, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+void diag_warn(aotc_diag *d, const char *fmt, ...) {
+  va_list ap;
+  if (d && d->quiet) return;
+  va_start(ap, fmt);
+  fputs("aotc: warning: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  if (d) d->nwarn++;
+}
+
+static void oom(void) {
+  fputs("aotc: out of memory\n", stderr);
+  abort();
+}
+
+void *xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) oom();
+  return p;
+}
+
+void *xcalloc(size_t n, size_t sz) {
+  void *p = calloc(n ? n : 1, sz ? sz : 1);
+  if (!p) oom();
+  return p;
+}
+
+void *xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) oom();
+  return q;
+}
+
+char *xstrdup(const char *s) { return s ? xstrndup(s, strlen(s)) : NULL; }
+
+char *xstrndup(const char *s, size_t n) {
+  char *r = xmalloc(n + 1);
+  memcpy(r, s, n);
+  r[n] = 0;
+  return r;
+}
+
+char *xasprintf(const char *fmt, ...) {
+  strbuf b = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(&b, fmt, ap);
+  va_end(ap);
+  if (!b.s) return xstrdup("");
+  return b.s;
+}
+
+static void sb_reserve(strbuf *b, size_t extra) {
+  if (b->len + extra + 1 <= b->cap) return;
+  size_t cap = b->cap ? b->cap : 256;
+  while (cap < b->len + extra + 1) cap *= 2;
+  b->s = xrealloc(b->s, cap);
+  b->cap = cap;
+}
+
+void sb_putc(strbuf *b, char c) {
+  sb_reserve(b, 1);
+  b->s[b->len++] = c;
+  b->s[b->len] = 0;
+}
+
+void sb_puts(strbuf *b, const char *s) {
+  size_t n = strlen(s);
+  sb_reserve(b, n);
+  memcpy(b->s + b->len, s, n + 1);
+  b->len += n;
+}
+
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n < 0) return;
+  sb_reserve(b, (size_t)n);
+  vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+  b->len += (size_t)n;
+}
+
+void sb_printf(strbuf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+void sb_free(strbuf *b) {
+  free(b->s);
+  b->s = NULL;
+  b->len = b->cap = 0;
+}
+
+static const struct {
+  const char *name, *ctype;
+  size_t size;
+} dtypes[DT_COUNT_] = {
+    [DT_FLOAT32] = {"float32", "float", 4},   [DT_FLOAT16] = {"float16", "uint16_t", 2},
+    [DT_INT32] = {"int32", "int32_t", 4},     [DT_UINT8] = {"uint8", "uint8_t", 1},
+    [DT_INT64] = {"int64", "int64_t", 8},     [DT_STRING] = {"string", NULL, 0},
+    [DT_BOOL] = {"bool", "uint8_t", 1},       [DT_INT16] = {"int16", "int16_t", 2},
+    [DT_COMPLEX64] = {"complex64", NULL, 8},  [DT_INT8] = {"int8", "int8_t", 1},
+    [DT_FLOAT64] = {"float64", "double", 8},  [DT_COMPLEX128] = {"complex128", NULL, 16},
+    [DT_UINT64] = {"uint64", "uint64_t", 8},  [DT_RESOURCE] = {"resource", NULL, 0},
+    [DT_VARIANT] = {"variant", NULL, 0},      [DT_UINT32] = {"uint32", "uint32_t", 4},
+    [DT_UINT16] = {"uint16", "uint16_t", 2},  [DT_INT4] = {"int4", NULL, 0},
+};
+
+const char *dtype_name(int dt) {
+  return (dt >= 0 && dt < DT_COUNT_ && dtypes[dt].name) ? dtypes[dt].name : "dtype?";
+}
+const char *dtype_ctype(int dt) {
+  return (dt >= 0 && dt < DT_COUNT_) ? dtypes[dt].ctype : NULL;
+}
+size_t dtype_size(int dt) { return (dt >= 0 && dt < DT_COUNT_) ? dtypes[dt].size : 0; }
+int dtype_is_int(int dt) {
+  switch (dt) {
+    case DT_INT8: case DT_UINT8: case DT_INT16: case DT_INT32: case DT_INT64:
+    case DT_UINT16: case DT_UINT32: case DT_UINT64: case DT_BOOL:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+int read_file_all(const char *path, uint8_t **data, size_t *len, aotc_diag *d) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return diag_error(d, "cannot open '%s': %s", path, strerror(errno));
+  size_t cap = 1 << 16, n = 0;
+  uint8_t *buf = xmalloc(cap);
+  for (;;) {
+    if (n == cap) buf = xrealloc(buf, cap *= 2);
+    size_t r = fread(buf + n, 1, cap - n, f);
+    n += r;
+    if (r == 0) break;
+  }
+  int err = ferror(f);
+  fclose(f);
+  if (err) {
+    free(buf);
+    return diag_error(d, "cannot read '%s'", path);
+  }
+  *data = buf;
+  *len = n;
+  return 0;
+}
+
+int write_file_all(const char *path, const void *data, size_t len, aotc_diag *d) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return diag_error(d, "cannot create '%s': %s", path, strerror(errno));
+  size_t w = fwrite(data, 1, len, f);
+  if (fclose(f) != 0 || w != len) return diag_error(d, "cannot write '%s'", path);
+  return 0;
+}
+
+void c_identifier(const char *in, char *out, size_t maxlen) {
+  size_t n = 0;
+  int last_us = 0;
+  if (!in) in = "";
+  if (in[0] >= '0' && in[0] <= '9' && n < maxlen) { out[n++] = 't'; }
+  for (const char *p = in; *p && n < maxlen; p++) {
+    char c = *p;
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (ok) {
+      out[n++] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+      last_us = 0;
+    } else if (!last_us && n > 0) {
+      out[n++] = '_';
+      last_us = 1;
+    }
+  }
+  while (n > 0 && out[n - 1] == '_') n--;
+  if (n == 0 && maxlen > 0) out[n++] = 't';
+  out[n] = 0;
+}
