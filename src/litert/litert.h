@@ -109,7 +109,24 @@ typedef struct litert_options {
   int block_size;           /* DEPTH_TO_SPACE / SPACE_TO_DEPTH */
   int approximate;          /* GELU */
   int exclusive, reverse;   /* CUMSUM */
-  int out_type;             /* ARG_MAX / ARG_MIN output_type */
+  int out_type;             /* ARG_MAX / ARG_MIN output_type; SHAPE out_type;
+                               UNIQUE idx_out_type */
+  /* --- added with the reader/writer (so a read-write roundtrip keeps them) --- */
+  int quantized_bias_type;  /* CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV (0: unset) */
+  int merge_outputs;        /* BIDIRECTIONAL_SEQUENCE_LSTM / _RNN */
+  int kernel_type;          /* LSTM */
+  int stride_d, dilation_d; /* CONV_3D (dilation default 1) */
+  int radius;               /* LOCAL_RESPONSE_NORMALIZATION (alpha, beta above) */
+  float bias;               /* LOCAL_RESPONSE_NORMALIZATION */
+  float fq_min, fq_max;     /* FAKE_QUANT */
+  int num_bits, narrow_range;   /* FAKE_QUANT */
+  int subgraph;             /* CALL */
+  int64_t seed, seed2;      /* RANDOM_* */
+  int table_id, key_dtype, value_dtype;   /* HASHTABLE */
+  int validate_indices;     /* SPARSE_TO_DENSE */
+  int combiner;             /* EMBEDDING_LOOKUP_SPARSE */
+  /* ONE_HOT uses axis; REVERSE_SEQUENCE uses axis (seq_dim) and batch_dims
+   * (batch_dim); LRN uses alpha and beta. */
 } litert_options;
 void litert_options_default(litert_options *o);
 
@@ -236,5 +253,82 @@ void litert_set_io(litert_model *m, int sg, int nin, const int32_t *in, int nout
 
 /* Size of a tensor in bytes from its shape and type (0 for unknown/dynamic). */
 size_t litert_tensor_bytes(const litert_tensor *t);
+
+/* ---- added with the reader/writer ------------------------------------- */
+
+/* BuiltinOptions union type ids (schema v3), the values of litert_options.type. */
+enum {
+  BO_NONE = 0, BO_Conv2DOptions = 1, BO_DepthwiseConv2DOptions = 2,
+  BO_ConcatEmbeddingsOptions = 3, BO_LSHProjectionOptions = 4, BO_Pool2DOptions = 5,
+  BO_SVDFOptions = 6, BO_RNNOptions = 7, BO_FullyConnectedOptions = 8,
+  BO_SoftmaxOptions = 9, BO_ConcatenationOptions = 10, BO_AddOptions = 11,
+  BO_L2NormOptions = 12, BO_LocalResponseNormalizationOptions = 13, BO_LSTMOptions = 14,
+  BO_ResizeBilinearOptions = 15, BO_CallOptions = 16, BO_ReshapeOptions = 17,
+  BO_SkipGramOptions = 18, BO_SpaceToDepthOptions = 19,
+  BO_EmbeddingLookupSparseOptions = 20, BO_MulOptions = 21, BO_PadOptions = 22,
+  BO_GatherOptions = 23, BO_BatchToSpaceNDOptions = 24, BO_SpaceToBatchNDOptions = 25,
+  BO_TransposeOptions = 26, BO_ReducerOptions = 27, BO_SubOptions = 28,
+  BO_DivOptions = 29, BO_SqueezeOptions = 30, BO_SequenceRNNOptions = 31,
+  BO_StridedSliceOptions = 32, BO_ExpOptions = 33, BO_TopKV2Options = 34,
+  BO_SplitOptions = 35, BO_LogSoftmaxOptions = 36, BO_CastOptions = 37,
+  BO_DequantizeOptions = 38, BO_MaximumMinimumOptions = 39, BO_ArgMaxOptions = 40,
+  BO_LessOptions = 41, BO_NegOptions = 42, BO_PadV2Options = 43, BO_GreaterOptions = 44,
+  BO_GreaterEqualOptions = 45, BO_LessEqualOptions = 46, BO_SelectOptions = 47,
+  BO_SliceOptions = 48, BO_TransposeConvOptions = 49, BO_SparseToDenseOptions = 50,
+  BO_TileOptions = 51, BO_ExpandDimsOptions = 52, BO_EqualOptions = 53,
+  BO_NotEqualOptions = 54, BO_ShapeOptions = 55, BO_PowOptions = 56,
+  BO_ArgMinOptions = 57, BO_FakeQuantOptions = 58, BO_PackOptions = 59,
+  BO_LogicalOrOptions = 60, BO_OneHotOptions = 61, BO_LogicalAndOptions = 62,
+  BO_LogicalNotOptions = 63, BO_UnpackOptions = 64, BO_FloorDivOptions = 65,
+  BO_SquareOptions = 66, BO_ZerosLikeOptions = 67, BO_FillOptions = 68,
+  BO_BidirectionalSequenceLSTMOptions = 69, BO_BidirectionalSequenceRNNOptions = 70,
+  BO_UnidirectionalSequenceLSTMOptions = 71, BO_FloorModOptions = 72,
+  BO_RangeOptions = 73, BO_ResizeNearestNeighborOptions = 74, BO_LeakyReluOptions = 75,
+  BO_SquaredDifferenceOptions = 76, BO_MirrorPadOptions = 77, BO_AbsOptions = 78,
+  BO_SplitVOptions = 79, BO_UniqueOptions = 80, BO_ReverseV2Options = 81,
+  BO_AddNOptions = 82, BO_GatherNdOptions = 83, BO_CosOptions = 84, BO_WhereOptions = 85,
+  BO_RankOptions = 86, BO_ReverseSequenceOptions = 87, BO_MatrixDiagOptions = 88,
+  BO_QuantizeOptions = 89, BO_MatrixSetDiagOptions = 90, BO_HardSwishOptions = 91,
+  BO_IfOptions = 92, BO_WhileOptions = 93, BO_DepthToSpaceOptions = 94,
+  BO_NonMaxSuppressionV4Options = 95, BO_NonMaxSuppressionV5Options = 96,
+  BO_ScatterNdOptions = 97, BO_SelectV2Options = 98, BO_DensifyOptions = 99,
+  BO_SegmentSumOptions = 100, BO_BatchMatMulOptions = 101, BO_CumsumOptions = 102,
+  BO_CallOnceOptions = 103, BO_BroadcastToOptions = 104, BO_Rfft2dOptions = 105,
+  BO_Conv3DOptions = 106, BO_HashtableOptions = 107, BO_HashtableFindOptions = 108,
+  BO_HashtableImportOptions = 109, BO_HashtableSizeOptions = 110,
+  BO_VarHandleOptions = 111, BO_ReadVariableOptions = 112,
+  BO_AssignVariableOptions = 113, BO_RandomOptions = 114, BO_BucketizeOptions = 115,
+  BO_GeluOptions = 116, BO_DynamicUpdateSliceOptions = 117,
+  BO_UnsortedSegmentProdOptions = 118, BO_UnsortedSegmentMaxOptions = 119,
+  BO_UnsortedSegmentMinOptions = 120, BO_UnsortedSegmentSumOptions = 121,
+  BO_ATan2Options = 122, BO_SignOptions = 123, BO_BitcastOptions = 124,
+  BO_BitwiseXorOptions = 125, BO_RightShiftOptions = 126, BO_COUNT_ = 127
+};
+const char *litert_options_name(int type);   /* "Conv2DOptions", or "BuiltinOptions<n>" */
+/* The options table type the schema pairs with a builtin (BO_NONE if it has none
+ * or aotc does not know it). */
+int litert_builtin_options_type(int builtin);
+
+/* Schema description of the option tables whose fields litert_options holds
+ * (shared by reader.c and writer.c so that a roundtrip is exact). */
+enum { LOF_BOOL, LOF_BYTE, LOF_INT, LOF_UINT, LOF_FLOAT, LOF_LONG, LOF_INTVEC, LOF_STRING };
+typedef struct litert_optfield {
+  int id;                   /* field id in the options table */
+  int kind;                 /* LOF_* */
+  size_t off;               /* offsetof(litert_options, member) */
+  size_t off_n;             /* LOF_INTVEC: offset of the count member */
+  int def;                  /* default (int kinds; LOF_INTVEC: count when absent) */
+  int cap;                  /* LOF_INTVEC: capacity of the array member */
+} litert_optfield;
+/* Fields of option table `type` (NULL/0 if it has none aotc keeps). */
+const litert_optfield *litert_options_fields(int type, int *n);
+
+/* Deep copy of the options (duplicates the strings); free with litert_options_free. */
+void litert_options_copy(litert_options *dst, const litert_options *src);
+void litert_options_free(litert_options *o);
+
+/* Structural equality of two models (every field the reader fills). Returns 1 if
+ * equal, else 0 with a short description of the first difference in why. */
+int litert_model_equal(const litert_model *a, const litert_model *b, char *why, size_t whylen);
 
 #endif
