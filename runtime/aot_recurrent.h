@@ -1,7 +1,300 @@
-/* aot_recurrent.h */
+/* aot_recurrent.h - recurrent kernels: SVDF, unidirectional sequence LSTM, GRU.
+ *
+ * All kernels keep their recurrent state in caller-owned persistent buffers
+ * (the model's variable tensors) and update them in place, so calling a
+ * kernel again continues the sequence. Integer kernels reproduce the TFLite
+ * Micro reference kernels bit for bit. */
 #ifndef AOT_RECURRENT_H
 #define AOT_RECURRENT_H
 
 #include "aot_common.h"
+
+/* Activation codes used by float recurrent kernels (values of the .tflite
+ * ActivationFunctionType enum, plus SIGMOID as TFLite's kTfLiteActSigmoid). */
+#define AOT_ACT_NONE 0
+#define AOT_ACT_RELU 1
+#define AOT_ACT_RELU_N1_TO_1 2
+#define AOT_ACT_RELU6 3
+#define AOT_ACT_TANH 4
+#define AOT_ACT_SIGMOID 6
+
+/* ---- SVDF ----------------------------------------------------------------
+ * input [batch, input_size], weights_feature [num_filters, input_size],
+ * weights_time [num_filters, memory_size], bias [num_units] (optional),
+ * state [batch, memory_size * num_filters] (variable, updated in place),
+ * output [batch, num_units]; num_filters = num_units * rank.
+ *
+ * Each call shifts every filter's state row left by one time step, writes
+ * the new feature projection into the last column, then reduces the state
+ * with weights_time and sums groups of `rank` filters into each unit. */
+typedef struct aot_svdf_params {
+  int32_t batch;
+  int32_t input_size;
+  int32_t num_filters;
+  int32_t num_units;
+  int32_t rank;
+  int32_t memory_size;
+  /* integer kernels */
+  int32_t input_zp;       /* input zero point */
+  int32_t state_zp;       /* activation state zero point */
+  int32_t output_zp;
+  int32_t mult1, shift1;  /* input*weights_feature -> state scale */
+  int32_t mult2, shift2;  /* state*weights_time -> output scale */
+  /* float kernel */
+  int32_t activation;     /* AOT_ACT_* (integer kernels apply none, as TFLM) */
+} aot_svdf_params;
+
+/* int8 input/weights_feature/output, int16 weights_time and state. */
+int32_t aot_svdf_s8_s16(const aot_svdf_params *p, const int8_t *input,
+                        const int8_t *weights_feature, const int16_t *weights_time,
+                        const int32_t *bias, int16_t *state, int8_t *output,
+                        int32_t *scratch);
+/* int8 everything (int8 weights_time and state with a state zero point). */
+int32_t aot_svdf_s8_s8(const aot_svdf_params *p, const int8_t *input,
+                       const int8_t *weights_feature, const int8_t *weights_time,
+                       const int32_t *bias, int8_t *state, int8_t *output,
+                       int32_t *scratch);
+/* Scratch bytes of both integer SVDF kernels. */
+AOT_INLINE size_t aot_svdf_s8_buffer_size(int32_t batch, int32_t num_filters,
+                                          int32_t num_units) {
+  return (size_t)batch * (size_t)(num_filters + num_units) * sizeof(int32_t);
+}
+
+int32_t aot_svdf_f32(const aot_svdf_params *p, const float *input,
+                     const float *weights_feature, const float *weights_time,
+                     const float *bias, float *state, float *output, float *scratch);
+AOT_INLINE size_t aot_svdf_f32_buffer_size(int32_t batch, int32_t num_filters) {
+  return (size_t)batch * (size_t)num_filters * sizeof(float);
+}
+
+/* ---- UNIDIRECTIONAL_SEQUENCE_LSTM ---------------------------------------
+ * input [batch, time, input_size] (or [time, batch, input_size] when
+ * time_major), output [batch, time, state_size] (same major order), hidden
+ * (output) state [batch, output_size] and cell state [batch, state_size],
+ * both variable tensors updated in place. Gate order everywhere: input,
+ * forget, cell, output (AOT_LSTM_I/F/C/O). Input weights are
+ * [state_size, input_size], recurrent weights [state_size, output_size].
+ *
+ * Like TFLM, a time-major sequence is processed for all batches at once per
+ * step; a batch-major sequence runs each batch's whole sequence in turn. */
+#define AOT_LSTM_I 0
+#define AOT_LSTM_F 1
+#define AOT_LSTM_C 2
+#define AOT_LSTM_O 3
+
+/* Float LSTM (TFLite float kernel, with optional CIFG (no input gate),
+ * peephole, layer normalization and projection). */
+typedef struct aot_lstm_f32_params {
+  int32_t batch, time_steps, input_size, state_size;
+  int32_t output_size;    /* projection output size, = state_size without projection */
+  int32_t time_major;
+  int32_t cell_act;       /* activation of the cell gate and of the cell state in
+                             the output: AOT_ACT_TANH, AOT_ACT_SIGMOID, AOT_ACT_RELU,
+                             AOT_ACT_RELU6, AOT_ACT_RELU_N1_TO_1 or AOT_ACT_NONE */
+  float cell_clip;        /* 0: none */
+  float proj_clip;        /* 0: none */
+} aot_lstm_f32_params;
+
+typedef struct aot_lstm_f32_tensors {
+  const float *input;
+  const float *w_in[4];   /* input weights; w_in[I] NULL for CIFG */
+  const float *w_rec[4];  /* recurrent weights; w_rec[I] NULL for CIFG */
+  const float *w_peep[4]; /* peephole weights [state_size] or NULL (w_peep[C] unused) */
+  const float *bias[4];   /* gate biases; bias[I] NULL for CIFG */
+  const float *ln[4];     /* layer norm coefficients or all NULL */
+  const float *w_proj;    /* [output_size, state_size] or NULL */
+  const float *b_proj;    /* [output_size] or NULL */
+  float *hidden;          /* output state, variable */
+  float *cell;            /* cell state, variable */
+  float *output;
+} aot_lstm_f32_tensors;
+
+int32_t aot_lstm_f32(const aot_lstm_f32_params *p, const aot_lstm_f32_tensors *t,
+                     float *scratch);
+/* Scratch: four gate buffers, one spare buffer and the projection input. */
+AOT_INLINE size_t aot_lstm_f32_buffer_size(int32_t batch, int32_t state_size,
+                                           int32_t output_size) {
+  (void)output_size;
+  return (size_t)batch * (size_t)state_size * 5u * sizeof(float);
+}
+
+/* Integer LSTM as TFLM's "8x8_16" kernel: int8 activations and hidden state,
+ * int8 weights, int32 biases, int16 cell state with a power-of-two scale.
+ * Each gate runs two fully connected layers (input and recurrent) to int16
+ * Q3.12, adds them with saturation and applies the int16 sigmoid/tanh
+ * (Q0.15 outputs). */
+typedef struct aot_lstm_gate_q {
+  int32_t in_mult, in_shift;    /* input_scale * w_in_scale / 2^-12 */
+  int32_t rec_mult, rec_shift;  /* hidden_scale * w_rec_scale / 2^-12 */
+} aot_lstm_gate_q;
+
+typedef struct aot_lstm_q_params {
+  int32_t batch, time_steps, input_size, state_size;
+  int32_t time_major;
+  int32_t input_zp;             /* input zero point */
+  int32_t hidden_zp;            /* output state zero point */
+  int32_t cell_act;             /* cell gate: AOT_ACT_TANH or AOT_ACT_SIGMOID */
+  aot_lstm_gate_q gate[4];
+  int32_t fc_mult, fc_shift;    /* forget (Q0.15) x cell -> cell */
+  int32_t ig_mult, ig_shift;    /* input gate x cell gate (Q0.15 x Q0.15) -> cell */
+  int32_t hid_mult, hid_shift;  /* tanh(cell) x output gate -> hidden */
+  int32_t cell_scale_power;     /* cell scale = 2^cell_scale_power */
+  int32_t cell_clip;            /* quantized cell clip, 0: none */
+} aot_lstm_q_params;
+
+typedef struct aot_lstm_s8_tensors {
+  const int8_t *input;
+  const int8_t *w_in[4];
+  const int8_t *w_rec[4];
+  const int32_t *bias[4];
+  int8_t *hidden;
+  int16_t *cell;
+  int8_t *output;
+} aot_lstm_s8_tensors;
+
+int32_t aot_lstm_s8(const aot_lstm_q_params *p, const aot_lstm_s8_tensors *t,
+                    int16_t *scratch);
+/* int16 activations, int8 weights, int64 biases, int16 cell (TFLM 16x8). */
+typedef struct aot_lstm_s16_tensors {
+  const int16_t *input;
+  const int8_t *w_in[4];
+  const int8_t *w_rec[4];
+  const int64_t *bias[4];
+  int16_t *hidden;
+  int16_t *cell;
+  int16_t *output;
+} aot_lstm_s16_tensors;
+
+int32_t aot_lstm_s16(const aot_lstm_q_params *p, const aot_lstm_s16_tensors *t,
+                     int16_t *scratch);
+/* Scratch bytes of aot_lstm_s8 / aot_lstm_s16 (four int16 buffers, as TFLM). */
+AOT_INLINE size_t aot_lstm_q_buffer_size(int32_t batch, int32_t state_size) {
+  return (size_t)batch * (size_t)state_size * 4u * sizeof(int16_t);
+}
+
+/* ---- GRU (custom operator "GRU") -----------------------------------------
+ * Keras GRU over a sequence: x [1, time, features], h0 [1, units],
+ * W [3*units, features], U [3*units, units], bias_x [3*units],
+ * bias_h [3*units] (either bias may be absent), gate order z, r, n.
+ *   z = g(x.Wz + bz + h.Uz + cz), r = g(x.Wr + br + h.Ur + cr)
+ *   reset_after=1: n = a(x.Wn + bn + r * (h.Un + cn))
+ *   reset_after=0: n = a(x.Wn + bn + (r * h).Un + cn)
+ *   h' = z * h + (1 - z) * n
+ * with g the gate activation and a the candidate activation. Outputs: the
+ * sequence [1, time, units] (or only the last step [1, 1, units] when
+ * return_sequences is 0) and the final state [1, units].
+ *
+ * The operator's custom_options are this fixed little-endian struct
+ * (AOT_GRU_OPTIONS_SIZE = 24 bytes, six int32 words):
+ *   word 0  units              (must equal the h0 / W shapes)
+ *   word 1  reset_after        0 or 1
+ *   word 2  gate activation    AOT_GRU_SIGMOID (0) or AOT_GRU_HARD_SIGMOID (1:
+ *                              clamp(0.2 x + 0.5, 0, 1))
+ *   word 3  candidate act.     AOT_GRU_TANH (0) or AOT_GRU_LINEAR (1)
+ *   word 4  go_backwards       0 or 1 (process time steps last to first; the
+ *                              output sequence is in processing order, as Keras)
+ *   word 5  return_sequences   0 or 1
+ */
+#define AOT_GRU_OPTIONS_SIZE 24
+#define AOT_GRU_SIGMOID 0
+#define AOT_GRU_HARD_SIGMOID 1
+#define AOT_GRU_TANH 0
+#define AOT_GRU_LINEAR 1
+
+typedef struct aot_gru_params {
+  int32_t time_steps, features, units;
+  int32_t reset_after;
+  int32_t gate_act;       /* AOT_GRU_SIGMOID / AOT_GRU_HARD_SIGMOID */
+  int32_t cand_act;       /* AOT_GRU_TANH / AOT_GRU_LINEAR */
+  int32_t go_backwards;
+  int32_t return_sequences;
+} aot_gru_params;
+
+/* float32 everything. h0 may alias h_out. scratch: aot_gru_f32_buffer_size. */
+int32_t aot_gru_f32(const aot_gru_params *p, const float *x, const float *h0,
+                    const float *w, const float *u, const float *bias_x,
+                    const float *bias_h, float *seq_out, float *h_out,
+                    float *scratch);
+/* float32 activations, IEEE binary16 weights and biases (uint16_t bit
+ * patterns, decoded exactly). */
+int32_t aot_gru_f32_f16w(const aot_gru_params *p, const float *x, const float *h0,
+                         const uint16_t *w, const uint16_t *u, const uint16_t *bias_x,
+                         const uint16_t *bias_h, float *seq_out, float *h_out,
+                         float *scratch);
+/* Scratch of every GRU kernel: 6 * units floats. */
+AOT_INLINE size_t aot_gru_f32_buffer_size(int32_t units) {
+  return (size_t)units * 6u * sizeof(float);
+}
+/* binary16 activations, weights and biases. On cores with FP16 vector
+ * arithmetic (__ARM_FEATURE_FP16_VECTOR_ARITHMETIC, e.g. Cortex-M55 with
+ * MVE-F) the dot products run in _Float16; elsewhere they run in float32 and
+ * only storage is binary16 (each result rounded to binary16 on store). */
+int32_t aot_gru_f16(const aot_gru_params *p, const uint16_t *x, const uint16_t *h0,
+                    const uint16_t *w, const uint16_t *u, const uint16_t *bias_x,
+                    const uint16_t *bias_h, uint16_t *seq_out, uint16_t *h_out,
+                    float *scratch);
+
+/* IEEE binary16 <-> binary32 conversions: exact decode (subnormals, inf,
+ * NaN with its payload); encode rounds to nearest even, overflows to inf and
+ * keeps NaN a (quiet) NaN. Pure integer bit manipulation. */
+typedef union aot_f32_bits {
+  float f;
+  uint32_t u;
+} aot_f32_bits;
+
+AOT_INLINE float aot_f16_to_f32(uint16_t h) {
+  aot_f32_bits r;
+  uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1Fu;
+  uint32_t man = h & 0x3FFu;
+  if (exp == 0x1Fu) {
+    r.u = sign | 0x7F800000u | (man << 13);
+  } else if (exp != 0u) {
+    r.u = sign | ((exp + 112u) << 23) | (man << 13);
+  } else if (man == 0u) {
+    r.u = sign;
+  } else {
+    /* subnormal: normalize the mantissa */
+    uint32_t e = 113u;
+    while ((man & 0x400u) == 0u) {
+      man <<= 1;
+      e--;
+    }
+    r.u = sign | (e << 23) | ((man & 0x3FFu) << 13);
+  }
+  return r.f;
+}
+
+AOT_INLINE uint16_t aot_f32_to_f16(float f) {
+  aot_f32_bits in;
+  uint32_t sign, exp, man;
+  in.f = f;
+  sign = (in.u >> 16) & 0x8000u;
+  exp = (in.u >> 23) & 0xFFu;
+  man = in.u & 0x7FFFFFu;
+  if (exp == 0xFFu) {
+    if (man == 0u) return (uint16_t)(sign | 0x7C00u);
+    return (uint16_t)(sign | 0x7E00u | (man >> 13));
+  }
+  if (exp > 142u) return (uint16_t)(sign | 0x7C00u); /* >= 2^16: overflow */
+  if (exp >= 113u) {
+    /* normal half: round 13 dropped bits to nearest even */
+    uint32_t v = ((exp - 112u) << 10) | (man >> 13);
+    uint32_t rem = man & 0x1FFFu;
+    if (rem > 0x1000u || (rem == 0x1000u && (v & 1u))) v++; /* may carry to inf */
+    return (uint16_t)(sign | v);
+  }
+  if (exp >= 102u) {
+    /* subnormal half (or rounds up to the smallest normal) */
+    uint32_t m = man | 0x800000u;
+    uint32_t shift = 126u - exp; /* 14..24 */
+    uint32_t v = m >> shift;
+    uint32_t rem = m & ((1u << shift) - 1u);
+    uint32_t half = 1u << (shift - 1u);
+    if (rem > half || (rem == half && (v & 1u))) v++;
+    return (uint16_t)(sign | v);
+  }
+  return (uint16_t)sign; /* underflow to signed zero */
+}
 
 #endif
