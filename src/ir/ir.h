@@ -41,6 +41,11 @@ typedef struct ir_tensor {
   int io_index;             /* position in graph inputs/outputs, or -1 */
   int src_index;            /* tensor index in the litert subgraph */
   int is_variable;
+  int pinned;               /* graph input kept live for the whole run (its
+                               bytes are never reused, e.g. a state-feedback
+                               target) */
+  int used;                 /* referenced by a live op or a graph output
+                               (recomputed by ir_mark_used) */
   /* set by the planner */
   int arena;                /* 0 scratch, 1 persistent, -1 none */
   size_t offset;
@@ -92,6 +97,14 @@ const ir_tensor *ir_in(const ir_graph *g, const ir_op *op, int i);
 const ir_tensor *ir_out(const ir_graph *g, const ir_op *op, int i);
 /* Storage root of a tensor (follows alias chains). */
 int ir_root(const ir_graph *g, int t);
+/* Recomputes ir_tensor.used; returns the number of used tensors. */
+int ir_mark_used(ir_graph *g);
+/* Number of live ops reading tensor t (t itself, not its aliases). */
+int ir_consumers(const ir_graph *g, int t);
+/* Index in ops[] of the live op producing t, or -1. */
+int ir_producer(const ir_graph *g, int t);
+/* 1 if t is a graph output. */
+int ir_is_output(const ir_graph *g, int t);
 
 /* Checks structural invariants; returns 0 or -1 with a message. */
 int ir_verify(const ir_graph *g, aotc_diag *d);

@@ -1,0 +1,315 @@
+/* compile.c - the pipeline: read -> hooks -> IR -> transforms -> plan ->
+ * module directory (written atomically). */
+#define _GNU_SOURCE
+#include "compile.h"
+
+#include "litert/hooks.h"
+#include "plan/plan.h"
+#include "ref/ref.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Weak: the reference interpreter may be absent from a partial build. */
+int ref_run(const litert_model *m, const npy_array *inputs, int nin, const ref_options *o,
+            npy_array **outputs, int *nout, aotc_diag *d) __attribute__((weak));
+
+const char *compile_runtime_dir(void) {
+  const char *e = getenv("AOTC_RUNTIME_DIR");
+  return (e && *e) ? e : AOTC_RUNTIME_DIR;
+}
+
+void compile_register_switches(aotc_config *c) {
+  for (int i = 0; i < ir_ntransforms; i++)
+    config_register_switch(c, "transforms", ir_transforms[i].name, 1, ir_transforms[i].doc);
+  for (int i = 0; i < litert_hooks_count(); i++) {
+    const litert_hook *h = litert_hooks_get(i);
+    config_register_switch(c, "litert_hooks", h->name, h->enabled, h->doc);
+  }
+}
+
+void compiled_free(compiled *cm) {
+  ir_free(cm->graph);
+  litert_model_free(cm->model);
+  memset(cm, 0, sizeof *cm);
+}
+
+int compile_model(const aotc_config *c, const char *model_path, int check_ops, compiled *out,
+                  aotc_diag *d) {
+  memset(out, 0, sizeof *out);
+  if (!model_path || !*model_path)
+    return diag_error(d, "no model given: pass --model.path MODEL.tflite (or model.path in the config)");
+  out->model = litert_read_file(model_path, d);
+  if (!out->model) return -1;
+  if (out->model->nsubgraphs < 1) {
+    compiled_free(out);
+    return diag_error(d, "%s: model has no subgraphs", model_path);
+  }
+  int nh = litert_hooks_count();
+  int *counts = xcalloc((size_t)(nh + 1), sizeof(int));
+  for (int i = 0; i < nh; i++) {
+    const litert_hook *h = litert_hooks_get(i);
+    int on = c ? config_switch(c, "litert_hooks", h->name) : 1;
+    litert_hooks_enable(h->name, on != 0);
+  }
+  int rc = litert_hooks_run(out->model, model_path, counts, d);
+  for (int i = 0; i < nh; i++)
+    if (strcmp(litert_hooks_get(i)->name, "fuse_rolled_gru") == 0) out->fused_gru_loops = counts[i];
+  free(counts);
+  if (rc != 0) {
+    compiled_free(out);
+    return -1;
+  }
+  out->graph = ir_from_litert(out->model, 0, d);
+  if (!out->graph) {
+    compiled_free(out);
+    return -1;
+  }
+  /* state-feedback targets keep their bytes for the whole run */
+  if (c)
+    for (int i = 0; i < c->test_n_state_feedback; i++) {
+      int in = c->test_state_feedback[i].in;
+      if (in >= 0 && in < out->graph->nin) out->graph->t[out->graph->inputs[in]].pinned = 1;
+    }
+  int *disabled = xcalloc((size_t)ir_ntransforms, sizeof(int));
+  for (int i = 0; i < ir_ntransforms; i++)
+    disabled[i] = c ? config_switch(c, "transforms", ir_transforms[i].name) == 0 : 0;
+  int n = ir_run_transforms(out->graph, disabled, d);
+  free(disabled);
+  if (n < 0) {
+    compiled_free(out);
+    return -1;
+  }
+  out->transform_changes = n;
+  if (check_ops && codegen_check_supported(out->graph, d) != 0) {
+    compiled_free(out);
+    return -1;
+  }
+  if (plan_memory(out->graph, d) != 0) {
+    compiled_free(out);
+    return -1;
+  }
+  return 0;
+}
+
+static int rm_cb(const char *p, const struct stat *st, int flag, struct FTW *f) {
+  (void)st;
+  (void)flag;
+  (void)f;
+  return remove(p);
+}
+
+int remove_tree(const char *path) { return nftw(path, rm_cb, 16, FTW_DEPTH | FTW_PHYS); }
+
+static size_t dims_numel(const ir_tensor *t) { return ir_numel(t); }
+
+/* Checks the state-feedback pairs against the model's I/O. */
+static int check_feedback(const aotc_config *c, const ir_graph *g, aotc_diag *d) {
+  for (int i = 0; i < c->test_n_state_feedback; i++) {
+    int o = c->test_state_feedback[i].out, in = c->test_state_feedback[i].in;
+    if (o < 0 || o >= g->nout)
+      return diag_error(d, "test.state_feedback pair %d (%d:%d): output position %d is out of range (model has %d outputs)",
+                        i, o, in, o, g->nout);
+    if (in < 0 || in >= g->nin)
+      return diag_error(d, "test.state_feedback pair %d (%d:%d): input position %d is out of range (model has %d inputs)",
+                        i, o, in, in, g->nin);
+    for (int k = 0; k < i; k++)
+      if (c->test_state_feedback[k].in == in)
+        return diag_error(d, "test.state_feedback: outputs %d and %d are both assigned to input %d; each input takes at most one output",
+                          c->test_state_feedback[k].out, o, in);
+    const ir_tensor *to = &g->t[g->outputs[o]], *ti = &g->t[g->inputs[in]];
+    if (to->dtype != ti->dtype)
+      return diag_error(d, "test.state_feedback %d:%d: output %d '%s' is %s but input %d '%s' is %s; the pair must have one dtype",
+                        o, in, o, to->name, dtype_name(to->dtype), in, ti->name, dtype_name(ti->dtype));
+    /* shapes equal up to dimensions of size 1 */
+    int a = 0, b = 0, same = 1;
+    while (a < to->rank || b < ti->rank) {
+      while (a < to->rank && to->shape[a] == 1) a++;
+      while (b < ti->rank && ti->shape[b] == 1) b++;
+      if (a < to->rank && b < ti->rank) {
+        if (to->shape[a] != ti->shape[b]) same = 0;
+        a++;
+        b++;
+      } else if (a < to->rank || b < ti->rank) {
+        same = 0;
+        break;
+      }
+    }
+    if (!same || dims_numel(to) != dims_numel(ti))
+      return diag_error(d, "test.state_feedback %d:%d: output %d '%s' and input %d '%s' have different shapes; the pair must match (dimensions of size 1 aside)",
+                        o, in, o, to->name, in, ti->name);
+    int qdiff = to->nq != ti->nq ||
+                (to->nq && (to->scale[0] != ti->scale[0] || to->zero_point[0] != ti->zero_point[0]));
+    if (qdiff)
+      diag_warn(d, "test.state_feedback %d:%d: output '%s' and input '%s' have different quantization; the state is carried as raw values",
+                o, in, to->name, ti->name);
+  }
+  return 0;
+}
+
+/* Loads the test stimulus/expectation from the golden npz, or computes the
+ * expectation with the reference interpreter. Arrays are returned in
+ * ins and outs (npz_free). */
+static int load_test_data(const aotc_config *c, const compiled *cm, npy_array **ins,
+                          npy_array **outs, int *steps, aotc_diag *d) {
+  const ir_graph *g = cm->graph;
+  npy_array *arrs = NULL;
+  int n = 0;
+  int seq = c->test_mode == AOTC_TEST_SEQUENCE;
+  *ins = xcalloc((size_t)(g->nin + 1), sizeof(npy_array));
+  *outs = xcalloc((size_t)(g->nout + 1), sizeof(npy_array));
+  *steps = 1;
+  if (!c->test_golden_data)
+    return diag_error(d, "test.enabled needs input data: pass --test.golden-data GOLDEN.npz (keys input_N, output_N)");
+  if (npz_read(c->test_golden_data, &arrs, &n, d) != 0) return -1;
+  int rc = 0;
+  for (int i = 0; i < g->nin && rc == 0; i++) {
+    char key[32];
+    snprintf(key, sizeof key, "input_%d", i);
+    const npy_array *a = npz_find(arrs, n, key);
+    const ir_tensor *t = &g->t[g->inputs[i]];
+    if (!a) {
+      rc = diag_error(d, "%s: no array '%s' for model input %d '%s'", c->test_golden_data, key, i, t->name);
+      break;
+    }
+    if (a->dtype != t->dtype) {
+      rc = diag_error(d, "%s: '%s' is %s but model input %d '%s' is %s", c->test_golden_data, key,
+                      dtype_name(a->dtype), i, t->name, dtype_name(t->dtype));
+      break;
+    }
+    size_t per = ir_bytes(t);
+    int st = seq && a->rank > 0 ? (int)a->shape[0] : 1;
+    if (a->nbytes != per * (size_t)st) {
+      rc = diag_error(d, "%s: '%s' has %zu bytes, model input %d '%s' needs %zu%s", c->test_golden_data,
+                      key, a->nbytes, i, t->name, per, seq ? " per step" : "");
+      break;
+    }
+    if (i == 0) *steps = st;
+    else if (st != *steps) {
+      rc = diag_error(d, "%s: '%s' has %d steps but input_0 has %d", c->test_golden_data, key, st, *steps);
+      break;
+    }
+    npy_init(&(*ins)[i], key, a->dtype, a->rank, a->shape, a->data, d);
+  }
+  int iters = c->test_num_iterations > 0 ? c->test_num_iterations : 1;
+  for (int i = 0; i < g->nout && rc == 0; i++) {
+    char key[48];
+    const npy_array *a = NULL;
+    if (iters > 1 && !seq) {
+      snprintf(key, sizeof key, "run%d_output_%d", iters - 1, i);
+      a = npz_find(arrs, n, key);
+    }
+    if (!a) {
+      snprintf(key, sizeof key, "output_%d", i);
+      a = npz_find(arrs, n, key);
+      if (a && iters > 1 && !seq && c->test_n_state_feedback == 0)
+        diag_warn(d, "%s: no 'run%d_output_%d'; using '%s' as the expected output after %d iterations",
+                  c->test_golden_data, iters - 1, i, key, iters);
+    }
+    const ir_tensor *t = &g->t[g->outputs[i]];
+    if (!a) {
+      rc = diag_error(d, "%s: no array '%s' for model output %d '%s'", c->test_golden_data, key, i, t->name);
+      break;
+    }
+    if (a->dtype != t->dtype || a->nbytes != ir_bytes(t) * (size_t)*steps) {
+      rc = diag_error(d, "%s: '%s' (%s, %zu bytes) does not match model output %d '%s' (%s, %zu bytes%s)",
+                      c->test_golden_data, key, dtype_name(a->dtype), a->nbytes, i, t->name,
+                      dtype_name(t->dtype), ir_bytes(t), seq ? " per step" : "");
+      break;
+    }
+    npy_init(&(*outs)[i], key, a->dtype, a->rank, a->shape, a->data, d);
+  }
+  npz_free(arrs, n);
+  return rc;
+}
+
+int compile_write_module(const aotc_config *c, const compiled *cm, const char *dir, aotc_diag *d) {
+  const ir_graph *g = cm->graph;
+  cg_options o = {0};
+  o.prefix = c->module_prefix ? c->module_prefix : "aot";
+  o.name = c->module_name ? c->module_name : "aot_model";
+  o.model_path = c->model_path;
+  o.runtime_dir = compile_runtime_dir();
+  o.dump_residency_json = c->memory_dump_residency_json;
+  o.fused_gru_loops = cm->fused_gru_loops;
+  npy_array *ins = NULL, *outs = NULL;
+  cg_array *cins = NULL, *couts = NULL;
+  int (*fb)[2] = NULL;
+  int rc = -1;
+  if (check_feedback(c, g, d) != 0) return -1;
+  if (c->test_enabled) {
+    int steps = 1;
+    if (load_test_data(c, cm, &ins, &outs, &steps, d) != 0) goto out;
+    cins = xcalloc((size_t)(g->nin + 1), sizeof(cg_array));
+    couts = xcalloc((size_t)(g->nout + 1), sizeof(cg_array));
+    for (int i = 0; i < g->nin; i++) cins[i] = (cg_array){ins[i].dtype, ins[i].nbytes, ins[i].data, steps};
+    for (int i = 0; i < g->nout; i++) couts[i] = (cg_array){outs[i].dtype, outs[i].nbytes, outs[i].data, steps};
+    fb = xcalloc((size_t)(c->test_n_state_feedback + 1), sizeof *fb);
+    for (int i = 0; i < c->test_n_state_feedback; i++) {
+      fb[i][0] = c->test_state_feedback[i].out;
+      fb[i][1] = c->test_state_feedback[i].in;
+    }
+    o.test.enabled = 1;
+    o.test.inputs = cins;
+    o.test.outputs = couts;
+    o.test.tolerance = c->test_tolerance;
+    o.test.num_iterations = c->test_num_iterations;
+    o.test.nfeedback = c->test_n_state_feedback;
+    o.test.feedback = (const int (*)[2])fb;
+    o.test.sequence = c->test_mode == AOTC_TEST_SEQUENCE;
+    o.test.nresets = c->test_n_resets;
+    o.test.resets = c->test_resets;
+  }
+  if (mkdir(dir, 0755) != 0) {
+    diag_error(d, "cannot create '%s': %s", dir, strerror(errno));
+    goto out;
+  }
+  rc = codegen_module(g, &o, dir, d);
+out:
+  if (ins) npz_free(ins, g->nin);
+  if (outs) npz_free(outs, g->nout);
+  free(cins);
+  free(couts);
+  free(fb);
+  return rc;
+}
+
+int compile_convert(const aotc_config *c, aotc_diag *d) {
+  const char *outp = c->module_path;
+  if (!outp || !*outp)
+    return diag_error(d, "no output directory: pass --module.path DIR (or module.path in the config)");
+  struct stat st;
+  int exists = stat(outp, &st) == 0;
+  if (exists && !c->force)
+    return diag_error(d, "'%s' already exists; pass --force to replace it", outp);
+  if (exists && !S_ISDIR(st.st_mode))
+    return diag_error(d, "'%s' exists and is not a directory; remove it or choose another --module.path", outp);
+  compiled cm;
+  if (compile_model(c, c->model_path, 1, &cm, d) != 0) return -1;
+  char *tmp = xasprintf("%s.aotc-tmp-%ld", outp, (long)getpid());
+  remove_tree(tmp);
+  int rc = compile_write_module(c, &cm, tmp, d);
+  if (rc == 0) {
+    char *old = NULL;
+    if (exists) {
+      old = xasprintf("%s.aotc-old-%ld", outp, (long)getpid());
+      if (rename(outp, old) != 0) rc = diag_error(d, "cannot replace '%s': %s", outp, strerror(errno));
+    }
+    if (rc == 0 && rename(tmp, outp) != 0) {
+      rc = diag_error(d, "cannot move the module into '%s': %s", outp, strerror(errno));
+      if (old) rename(old, outp);
+    }
+    if (rc == 0 && old) remove_tree(old);
+    free(old);
+  }
+  if (rc != 0) remove_tree(tmp);
+  free(tmp);
+  if (rc == 0 && cm.fused_gru_loops > 0)
+    fprintf(stderr, "aotc: fused %d rolled GRU loop%s\n", cm.fused_gru_loops, cm.fused_gru_loops > 1 ? "s" : "");
+  compiled_free(&cm);
+  return rc;
+}

@@ -1,0 +1,249 @@
+/* ir.c - building the IR from a LiteRT subgraph, queries and the verifier. */
+#include "ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *ir_role_name(ir_role r) {
+  switch (r) {
+    case ROLE_SCRATCH: return "scratch";
+    case ROLE_INPUT: return "input";
+    case ROLE_OUTPUT: return "output";
+    case ROLE_CONST: return "constant";
+    case ROLE_PERSISTENT: return "persistent";
+  }
+  return "?";
+}
+
+size_t ir_numel(const ir_tensor *t) {
+  size_t n = 1;
+  for (int i = 0; i < t->rank; i++) n *= (size_t)(t->shape[i] > 0 ? t->shape[i] : 0);
+  return n;
+}
+
+size_t ir_bytes(const ir_tensor *t) { return ir_numel(t) * dtype_size(t->dtype); }
+
+const ir_tensor *ir_in(const ir_graph *g, const ir_op *op, int i) {
+  if (i < 0 || i >= op->nin || op->in[i] < 0) return NULL;
+  return &g->t[op->in[i]];
+}
+
+const ir_tensor *ir_out(const ir_graph *g, const ir_op *op, int i) {
+  if (i < 0 || i >= op->nout || op->out[i] < 0) return NULL;
+  return &g->t[op->out[i]];
+}
+
+int ir_root(const ir_graph *g, int t) {
+  for (int guard = 0; t >= 0 && g->t[t].alias >= 0 && guard < g->nt; guard++) t = g->t[t].alias;
+  return t;
+}
+
+int ir_is_output(const ir_graph *g, int t) {
+  for (int i = 0; i < g->nout; i++)
+    if (g->outputs[i] == t) return 1;
+  return 0;
+}
+
+int ir_consumers(const ir_graph *g, int t) {
+  int n = 0;
+  for (int i = 0; i < g->nops; i++) {
+    const ir_op *op = &g->ops[i];
+    if (op->dead) continue;
+    for (int k = 0; k < op->nin; k++)
+      if (op->in[k] == t) n++;
+  }
+  return n;
+}
+
+int ir_producer(const ir_graph *g, int t) {
+  for (int i = 0; i < g->nops; i++) {
+    const ir_op *op = &g->ops[i];
+    if (op->dead) continue;
+    for (int k = 0; k < op->nout; k++)
+      if (op->out[k] == t) return i;
+  }
+  return -1;
+}
+
+int ir_mark_used(ir_graph *g) {
+  for (int i = 0; i < g->nt; i++) g->t[i].used = 0;
+  for (int i = 0; i < g->nops; i++) {
+    const ir_op *op = &g->ops[i];
+    if (op->dead) continue;
+    for (int k = 0; k < op->nin; k++)
+      if (op->in[k] >= 0) g->t[op->in[k]].used = 1;
+    for (int k = 0; k < op->nout; k++)
+      if (op->out[k] >= 0) g->t[op->out[k]].used = 1;
+  }
+  for (int i = 0; i < g->nin; i++) g->t[g->inputs[i]].used = 1;
+  for (int i = 0; i < g->nout; i++) g->t[g->outputs[i]].used = 1;
+  /* an alias keeps its root alive */
+  for (int i = 0; i < g->nt; i++)
+    if (g->t[i].used && g->t[i].alias >= 0) g->t[ir_root(g, i)].used = 1;
+  int n = 0;
+  for (int i = 0; i < g->nt; i++) n += g->t[i].used;
+  return n;
+}
+
+static int *copy_i32(const int32_t *v, int n) {
+  int *r = xcalloc((size_t)(n > 0 ? n : 1), sizeof(int));
+  for (int i = 0; i < n; i++) r[i] = v[i];
+  return r;
+}
+
+ir_graph *ir_from_litert(const litert_model *m, int sgi, aotc_diag *d) {
+  if (sgi < 0 || sgi >= m->nsubgraphs) {
+    diag_error(d, "subgraph %d does not exist (model has %d)", sgi, m->nsubgraphs);
+    return NULL;
+  }
+  const litert_subgraph *sg = &m->subgraphs[sgi];
+  ir_graph *g = xcalloc(1, sizeof *g);
+  g->src = m;
+  g->sg = sgi;
+  g->nt = sg->ntensors;
+  g->t = xcalloc((size_t)(g->nt > 0 ? g->nt : 1), sizeof(ir_tensor));
+  for (int i = 0; i < g->nt; i++) {
+    const litert_tensor *lt = &sg->tensors[i];
+    ir_tensor *t = &g->t[i];
+    t->name = xstrdup(lt->name ? lt->name : "");
+    t->dtype = lt->type;
+    t->src_index = i;
+    t->alias = -1;
+    t->io_index = -1;
+    t->arena = -1;
+    t->is_variable = lt->is_variable;
+    if (lt->rank > IR_MAX_RANK) {
+      diag_unsupported(d, "tensor %d '%s' has rank %d; aotc supports rank <= %d", i, t->name,
+                       lt->rank, IR_MAX_RANK);
+      ir_free(g);
+      return NULL;
+    }
+    t->rank = lt->rank < 0 ? 0 : lt->rank;
+    for (int k = 0; k < t->rank; k++) t->shape[k] = lt->shape[k];
+    if (lt->q.nscale > 0) {
+      t->nq = lt->q.nscale;
+      t->scale = xcalloc((size_t)t->nq, sizeof(float));
+      t->zero_point = xcalloc((size_t)t->nq, sizeof(int32_t));
+      for (int k = 0; k < t->nq; k++) {
+        t->scale[k] = lt->q.scale[k];
+        t->zero_point[k] = k < lt->q.nzero ? (int32_t)lt->q.zero_point[k] : 0;
+      }
+      t->qdim = lt->q.quantized_dimension;
+    }
+    t->role = ROLE_SCRATCH;
+    if (lt->buffer > 0 && (int)lt->buffer < m->nbuffers && m->buffers[lt->buffer].size > 0 &&
+        !lt->is_variable) {
+      t->role = ROLE_CONST;
+      t->data = m->buffers[lt->buffer].data;
+      t->data_bytes = m->buffers[lt->buffer].size;
+    } else if (lt->is_variable) {
+      t->role = ROLE_PERSISTENT;
+    }
+    char base[40];
+    c_identifier(t->name, base, 32);
+    snprintf(t->cname, sizeof t->cname, "t%d_%s", i, base);
+  }
+  g->nin = sg->ninputs;
+  g->inputs = copy_i32(sg->inputs, sg->ninputs);
+  g->nout = sg->noutputs;
+  g->outputs = copy_i32(sg->outputs, sg->noutputs);
+  for (int i = 0; i < g->nout; i++) {
+    ir_tensor *t = &g->t[g->outputs[i]];
+    if (t->role == ROLE_SCRATCH) t->role = ROLE_OUTPUT;
+    t->io_index = i;
+  }
+  for (int i = 0; i < g->nin; i++) {
+    ir_tensor *t = &g->t[g->inputs[i]];
+    if (t->role == ROLE_SCRATCH || t->role == ROLE_OUTPUT) t->role = ROLE_INPUT;
+    t->io_index = i;
+  }
+  g->nops = sg->nops;
+  g->ops = xcalloc((size_t)(g->nops > 0 ? g->nops : 1), sizeof(ir_op));
+  for (int i = 0; i < g->nops; i++) {
+    const litert_op *lo = &sg->ops[i];
+    ir_op *op = &g->ops[i];
+    op->id = i;
+    op->builtin = litert_op_builtin(m, lo);
+    op->custom = xstrdup(litert_op_custom(m, lo));
+    op->nin = lo->ninputs;
+    op->in = copy_i32(lo->inputs, lo->ninputs);
+    op->nout = lo->noutputs;
+    op->out = copy_i32(lo->outputs, lo->noutputs);
+    op->opts = lo->opts;
+    op->custom_options = lo->custom_options;
+    op->custom_options_len = lo->custom_options_len;
+  }
+  ir_mark_used(g);
+  return g;
+}
+
+void ir_free(ir_graph *g) {
+  if (!g) return;
+  for (int i = 0; i < g->nt; i++) {
+    free(g->t[i].name);
+    free(g->t[i].scale);
+    free(g->t[i].zero_point);
+    free(g->t[i].owned_data);
+  }
+  for (int i = 0; i < g->nops; i++) {
+    free(g->ops[i].in);
+    free(g->ops[i].out);
+    free(g->ops[i].custom);
+  }
+  free(g->t);
+  free(g->ops);
+  free(g->inputs);
+  free(g->outputs);
+  free(g);
+}
+
+int ir_verify(const ir_graph *g, aotc_diag *d) {
+  char *produced = xcalloc((size_t)(g->nt > 0 ? g->nt : 1), 1);
+  int rc = 0;
+  for (int i = 0; i < g->nin && rc == 0; i++) {
+    int t = g->inputs[i];
+    if (t < 0 || t >= g->nt) rc = diag_error(d, "IR: graph input %d has bad tensor id %d", i, t);
+    else produced[t] = 1;
+  }
+  for (int i = 0; i < g->nt && rc == 0; i++) {
+    const ir_tensor *t = &g->t[i];
+    if (t->role == ROLE_CONST || t->role == ROLE_PERSISTENT) produced[i] = 1;
+    if (t->alias >= g->nt || t->alias == i)
+      rc = diag_error(d, "IR: tensor %d '%s' has bad alias %d", i, t->name, t->alias);
+    if (t->role == ROLE_CONST && t->used && dtype_size(t->dtype) > 0 &&
+        t->data_bytes < ir_bytes(t))
+      rc = diag_error(d, "IR: constant tensor %d '%s' has %zu bytes of data, shape needs %zu", i,
+                      t->name, t->data_bytes, ir_bytes(t));
+  }
+  for (int i = 0; i < g->nops && rc == 0; i++) {
+    const ir_op *op = &g->ops[i];
+    if (op->dead) continue;
+    for (int k = 0; k < op->nin && rc == 0; k++) {
+      int t = op->in[k];
+      if (t < -1 || t >= g->nt)
+        rc = diag_error(d, "IR: op %d input %d has bad tensor id %d", op->id, k, t);
+      else if (t >= 0 && !produced[ir_root(g, t)])
+        rc = diag_error(d, "IR: op %d (%s) reads tensor %d '%s' before any op writes it", op->id,
+                        litert_op_name(op->builtin), t, g->t[t].name);
+    }
+    for (int k = 0; k < op->nout && rc == 0; k++) {
+      int t = op->out[k];
+      if (t < 0 || t >= g->nt)
+        rc = diag_error(d, "IR: op %d output %d has bad tensor id %d", op->id, k, t);
+      else if (g->t[t].role == ROLE_CONST)
+        rc = diag_error(d, "IR: op %d writes constant tensor %d '%s'", op->id, t, g->t[t].name);
+      else if (produced[t] == 2)
+        rc = diag_error(d, "IR: tensor %d '%s' is written by two ops", t, g->t[t].name);
+      else
+        produced[t] = 2;
+    }
+  }
+  for (int i = 0; i < g->nout && rc == 0; i++) {
+    int t = g->outputs[i];
+    if (t < 0 || t >= g->nt) rc = diag_error(d, "IR: graph output %d has bad tensor id %d", i, t);
+    else if (!produced[ir_root(g, t)])
+      rc = diag_error(d, "IR: graph output %d '%s' is never written", i, g->t[t].name);
+  }
+  free(produced);
+  return rc;
+}

@@ -1,0 +1,270 @@
+/* transforms.c - IR graph transforms, listed by name in ir_transforms[].
+ * Each returns the number of changes it made, or -1 with a diagnostic. The
+ * verifier runs after every transform (ir_run_transforms). */
+#include "../ops/ops.h"
+#include "ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest constant that folding may create (bytes). */
+#define FOLD_LIMIT (4u << 20)
+
+static int has_side_effects(const ir_graph *g, const ir_op *op) {
+  switch (op->builtin) {
+    case OP_ASSIGN_VARIABLE: case OP_CALL_ONCE: case OP_WHILE: case OP_IF:
+    case OP_VAR_HANDLE: case OP_READ_VARIABLE: case OP_CALL:
+      return 1;
+    default:
+      break;
+  }
+  for (int k = 0; k < op->nin; k++)
+    if (op->in[k] >= 0 && g->t[op->in[k]].role == ROLE_PERSISTENT) return 1;
+  for (int k = 0; k < op->nout; k++)
+    if (op->out[k] >= 0 && g->t[op->out[k]].role == ROLE_PERSISTENT) return 1;
+  return 0;
+}
+
+/* Float ops with int8 constant weights ("hybrid" / dynamic-range models):
+ * dequantize the weights at compile time so the float kernels run them. */
+static int dequantize_hybrid_weights(ir_graph *g, aotc_diag *d) {
+  (void)d;
+  int changes = 0;
+  for (int i = 0; i < g->nops; i++) {
+    ir_op *op = &g->ops[i];
+    if (op->dead) continue;
+    if (op->builtin != OP_CONV_2D && op->builtin != OP_DEPTHWISE_CONV_2D &&
+        op->builtin != OP_FULLY_CONNECTED && op->builtin != OP_TRANSPOSE_CONV)
+      continue;
+    int wi = op->builtin == OP_TRANSPOSE_CONV ? 1 : 1;
+    int xi = op->builtin == OP_TRANSPOSE_CONV ? 2 : 0;
+    if (op->nin <= wi || op->nin <= xi || op->in[xi] < 0 || op->in[wi] < 0) continue;
+    ir_tensor *x = &g->t[op->in[xi]];
+    ir_tensor *w = &g->t[op->in[wi]];
+    if (x->dtype != DT_FLOAT32 || w->role != ROLE_CONST || w->nq == 0) continue;
+    if (w->dtype != DT_INT8 && w->dtype != DT_UINT8) continue;
+    size_t n = ir_numel(w);
+    float *out = xmalloc(n * sizeof(float));
+    int qdim = w->nq > 1 ? w->qdim : -1;
+    size_t inner = 1, dimlen = 1;
+    if (qdim >= 0) {
+      for (int k = qdim + 1; k < w->rank; k++) inner *= (size_t)w->shape[k];
+      dimlen = (size_t)w->shape[qdim];
+    }
+    for (size_t e = 0; e < n; e++) {
+      int c = qdim >= 0 ? (int)((e / inner) % dimlen) : 0;
+      int32_t q = w->dtype == DT_INT8 ? (int32_t)(int8_t)w->data[e] : (int32_t)w->data[e];
+      out[e] = (float)((double)(q - w->zero_point[c]) * (double)w->scale[c]);
+    }
+    free(w->owned_data);
+    w->owned_data = (uint8_t *)out;
+    w->data = w->owned_data;
+    w->data_bytes = n * sizeof(float);
+    w->dtype = DT_FLOAT32;
+    w->nq = 0;
+    changes++;
+  }
+  return changes;
+}
+
+static int all_inputs_const(const ir_graph *g, const ir_op *op) {
+  int any = 0;
+  for (int k = 0; k < op->nin; k++) {
+    if (op->in[k] < 0) continue;
+    if (g->t[op->in[k]].role != ROLE_CONST) return 0;
+    any = 1;
+  }
+  return any;
+}
+
+/* Ops whose inputs are all constant are evaluated now (with the same kernels
+ * the module would run); their outputs become constants. */
+static int fold_constants(ir_graph *g, aotc_diag *d) {
+  int changes = 0;
+  for (int i = 0; i < g->nops; i++) {
+    ir_op *op = &g->ops[i];
+    if (op->dead || has_side_effects(g, op) || !all_inputs_const(g, op)) continue;
+    const op_impl *impl = ops_find(g, op);
+    char why[256];
+    if (!impl || !impl->eval || (impl->check && impl->check(g, op, why, sizeof why) != 0)) continue;
+    int ok = 1;
+    for (int k = 0; k < op->nout; k++) {
+      const ir_tensor *o = &g->t[op->out[k]];
+      if (ir_is_output(g, op->out[k]) || o->role != ROLE_SCRATCH || dtype_size(o->dtype) == 0 ||
+          ir_bytes(o) > FOLD_LIMIT)
+        ok = 0;
+    }
+    if (!ok) continue;
+    void **data = xcalloc((size_t)g->nt, sizeof(void *));
+    for (int k = 0; k < op->nin; k++)
+      if (op->in[k] >= 0) data[op->in[k]] = (void *)g->t[op->in[k]].data;
+    for (int k = 0; k < op->nout; k++)
+      data[op->out[k]] = xcalloc(1, ir_bytes(&g->t[op->out[k]]) + 16);
+    size_t sb = impl->scratch ? impl->scratch(g, op) : 0;
+    void *scratch = xcalloc(1, sb + 16);
+    int st = impl->eval(g, op, data, scratch);
+    free(scratch);
+    if (st != 0) {
+      for (int k = 0; k < op->nout; k++) free(data[op->out[k]]);
+      free(data);
+      diag_warn(d, "op %d (%s): constant folding failed with status %d; left in the graph", op->id,
+                litert_op_name(op->builtin), st);
+      continue;
+    }
+    for (int k = 0; k < op->nout; k++) {
+      ir_tensor *o = &g->t[op->out[k]];
+      o->owned_data = data[op->out[k]];
+      o->data = o->owned_data;
+      o->data_bytes = ir_bytes(o);
+      o->role = ROLE_CONST;
+    }
+    free(data);
+    op->dead = 1;
+    changes++;
+  }
+  return changes;
+}
+
+static int is_reshape_like(int b) {
+  return b == OP_RESHAPE || b == OP_SQUEEZE || b == OP_EXPAND_DIMS;
+}
+
+/* RESHAPE / SQUEEZE / EXPAND_DIMS share their input's storage: no copy. */
+static int alias_reshapes(ir_graph *g, aotc_diag *d) {
+  (void)d;
+  int changes = 0;
+  for (int i = 0; i < g->nops; i++) {
+    ir_op *op = &g->ops[i];
+    if (op->dead || !is_reshape_like(op->builtin) || op->nin < 1 || op->nout < 1) continue;
+    int ti = op->in[0], to = op->out[0];
+    if (ti < 0 || to < 0) continue;
+    ir_tensor *in = &g->t[ti], *out = &g->t[to];
+    if (ir_bytes(in) != ir_bytes(out) || in->dtype != out->dtype) continue;
+    if (in->role == ROLE_PERSISTENT || out->role == ROLE_PERSISTENT) continue;
+    if (ir_is_output(g, to) && (in->role == ROLE_CONST || in->role == ROLE_INPUT ||
+                                ir_is_output(g, ti)))
+      continue;
+    if (in->role == ROLE_CONST) {
+      out->role = ROLE_CONST;
+      out->data = in->data;
+      out->data_bytes = in->data_bytes;
+    } else {
+      out->alias = ti;
+    }
+    op->dead = 1;
+    changes++;
+  }
+  return changes;
+}
+
+static int accepts_fused_act(int b) {
+  switch (b) {
+    case OP_CONV_2D: case OP_DEPTHWISE_CONV_2D: case OP_FULLY_CONNECTED: case OP_ADD:
+    case OP_SUB: case OP_MUL: case OP_AVERAGE_POOL_2D: case OP_MAX_POOL_2D:
+    case OP_TRANSPOSE_CONV: case OP_DIV:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+static int same_quant(const ir_tensor *a, const ir_tensor *b) {
+  if (a->dtype != b->dtype || a->nq != b->nq) return 0;
+  for (int k = 0; k < a->nq; k++)
+    if (a->scale[k] != b->scale[k] || a->zero_point[k] != b->zero_point[k]) return 0;
+  return 1;
+}
+
+/* A RELU / RELU6 / RELU_N1_TO_1 after an op that can clamp its own output is
+ * folded into that op's fused activation. */
+static int fuse_activation(ir_graph *g, aotc_diag *d) {
+  (void)d;
+  int changes = 0;
+  for (int i = 0; i < g->nops; i++) {
+    ir_op *act = &g->ops[i];
+    if (act->dead || act->nin < 1 || act->nout < 1) continue;
+    int fa;
+    if (act->builtin == OP_RELU) fa = ACT_RELU;
+    else if (act->builtin == OP_RELU6) fa = ACT_RELU6;
+    else if (act->builtin == OP_RELU_N1_TO_1) fa = ACT_RELU_N1_TO_1;
+    else continue;
+    int t = act->in[0];
+    if (t < 0 || ir_is_output(g, t) || ir_consumers(g, t) != 1) continue;
+    int pi = ir_producer(g, t);
+    if (pi < 0) continue;
+    ir_op *prod = &g->ops[pi];
+    if (!accepts_fused_act(prod->builtin) || prod->opts.fused_act != ACT_NONE) continue;
+    if (prod->nout != 1 || !same_quant(&g->t[t], &g->t[act->out[0]])) continue;
+    if (g->t[act->out[0]].role == ROLE_PERSISTENT) continue;
+    if (dtype_is_int(g->t[t].dtype) && g->t[t].nq != 1) continue;
+    prod->out[0] = act->out[0];
+    prod->opts.fused_act = fa;
+    act->dead = 1;
+    changes++;
+  }
+  return changes;
+}
+
+/* Ops whose outputs nobody reads (and that have no side effects) are removed,
+ * then tensors nobody references are dropped from planning. */
+static int remove_dead(ir_graph *g, aotc_diag *d) {
+  (void)d;
+  int before = 0;
+  for (int i = 0; i < g->nt; i++) before += g->t[i].used;
+  int changes = 0;
+  for (int again = 1; again;) {
+    again = 0;
+    for (int i = g->nops - 1; i >= 0; i--) {
+      ir_op *op = &g->ops[i];
+      if (op->dead || has_side_effects(g, op)) continue;
+      int needed = 0;
+      for (int k = 0; k < op->nout && !needed; k++) {
+        int t = op->out[k];
+        if (t < 0) continue;
+        if (ir_is_output(g, t) || ir_consumers(g, t) > 0) needed = 1;
+        for (int a = 0; a < g->nt && !needed; a++)
+          if (g->t[a].alias >= 0 && ir_root(g, a) == t &&
+              (ir_is_output(g, a) || ir_consumers(g, a) > 0))
+            needed = 1;
+      }
+      if (!needed) {
+        op->dead = 1;
+        changes++;
+        again = 1;
+      }
+    }
+  }
+  int after = ir_mark_used(g);
+  return changes + (before - after > 0 ? before - after : 0);
+}
+
+const ir_transform ir_transforms[] = {
+    {"dequantize_hybrid_weights", "dequantize int8 weights of float ops at compile time",
+     dequantize_hybrid_weights},
+    {"fold_constants", "evaluate ops whose inputs are all constant", fold_constants},
+    {"alias_reshapes", "RESHAPE/SQUEEZE/EXPAND_DIMS share storage with their input (no copy)",
+     alias_reshapes},
+    {"fuse_activation", "fuse a following RELU/RELU6/RELU_N1_TO_1 into the producing op",
+     fuse_activation},
+    {"remove_dead", "remove ops whose outputs are unused, and unused tensors", remove_dead},
+};
+const int ir_ntransforms = (int)(sizeof ir_transforms / sizeof ir_transforms[0]);
+
+int ir_run_transforms(ir_graph *g, const int *disabled, aotc_diag *d) {
+  int total = 0;
+  if (ir_verify(g, d) != 0) return -1;
+  for (int i = 0; i < ir_ntransforms; i++) {
+    if (disabled && disabled[i]) continue;
+    int n = ir_transforms[i].run(g, d);
+    if (n < 0) return -1;
+    ir_mark_used(g);
+    if (ir_verify(g, d) != 0) {
+      char msg[sizeof d->msg];
+      snprintf(msg, sizeof msg, "after transform %s: %s", ir_transforms[i].name, d->msg);
+      snprintf(d->msg, sizeof d->msg, "%s", msg);
+      return -1;
+    }
+    total += n;
+  }
+  return total;
+}

@@ -1,0 +1,189 @@
+/* plan.c - lifetimes, in-place reuse and the greedy best-fit arena planner. */
+#include "plan.h"
+
+#include "../ops/ops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct buf {
+  int tensor;          /* root tensor id, or -1 for an op scratch buffer */
+  int op;              /* op index for scratch buffers */
+  size_t size;
+  int first, last;     /* live positions [first, last] in ops[] */
+  size_t offset;
+  int placed;
+} buf;
+
+static size_t align_up(size_t x) { return (x + PLAN_ALIGN - 1) & ~(size_t)(PLAN_ALIGN - 1); }
+
+static int needs_scratch_storage(const ir_tensor *t) {
+  return t->used && t->alias < 0 &&
+         (t->role == ROLE_SCRATCH || t->role == ROLE_INPUT || t->role == ROLE_OUTPUT);
+}
+
+static int cmp_buf(const void *a, const void *b) {
+  const buf *x = a, *y = b;
+  if (x->size != y->size) return x->size > y->size ? -1 : 1;
+  if (x->first != y->first) return x->first < y->first ? -1 : 1;
+  if (x->tensor != y->tensor) return x->tensor < y->tensor ? -1 : 1;
+  return x->op < y->op ? -1 : (x->op > y->op);
+}
+
+typedef struct span {
+  size_t lo, hi;
+} span;
+
+static int cmp_span(const void *a, const void *b) {
+  const span *x = a, *y = b;
+  return x->lo < y->lo ? -1 : (x->lo > y->lo);
+}
+
+int plan_memory(ir_graph *g, aotc_diag *d) {
+  (void)d;
+  int nt = g->nt, nops = g->nops;
+  ir_mark_used(g);
+  int *first = xmalloc((size_t)(nt ? nt : 1) * sizeof(int));
+  int *last = xmalloc((size_t)(nt ? nt : 1) * sizeof(int));
+  int *group = xmalloc((size_t)(nt ? nt : 1) * sizeof(int)); /* in-place merge target */
+  for (int i = 0; i < nt; i++) {
+    first[i] = nops;
+    last[i] = -1;
+    group[i] = i;
+    g->t[i].arena = -1;
+    g->t[i].offset = 0;
+  }
+  /* lifetimes of storage roots */
+  for (int i = 0; i < g->nin; i++) first[ir_root(g, g->inputs[i])] = -1;
+  for (int p = 0; p < nops; p++) {
+    const ir_op *op = &g->ops[p];
+    if (op->dead) continue;
+    for (int k = 0; k < op->nout; k++) {
+      if (op->out[k] < 0) continue;
+      int r = ir_root(g, op->out[k]);
+      if (p < first[r]) first[r] = p;
+      if (p > last[r]) last[r] = p;
+    }
+    for (int k = 0; k < op->nin; k++) {
+      if (op->in[k] < 0) continue;
+      int r = ir_root(g, op->in[k]);
+      if (p > last[r]) last[r] = p;
+      if (p < first[r]) first[r] = p;
+    }
+  }
+  for (int i = 0; i < g->nout; i++) last[ir_root(g, g->outputs[i])] = nops;
+  for (int i = 0; i < g->nin; i++)
+    if (g->t[g->inputs[i]].pinned) last[ir_root(g, g->inputs[i])] = nops;
+  for (int i = 0; i < g->nin; i++) {
+    int r = ir_root(g, g->inputs[i]);
+    if (last[r] < 0) last[r] = 0;
+  }
+  /* in-place: output 0 takes input 0's storage when input 0 dies at this op */
+  for (int p = 0; p < nops; p++) {
+    const ir_op *op = &g->ops[p];
+    if (op->dead || op->nin < 1 || op->nout < 1 || op->in[0] < 0 || op->out[0] < 0) continue;
+    const op_impl *impl = ops_find(g, op);
+    if (!impl || !impl->inplace) continue;
+    int ri = ir_root(g, op->in[0]), ro = ir_root(g, op->out[0]);
+    while (group[ri] != ri) ri = group[ri];
+    if (ri == ro || !needs_scratch_storage(&g->t[ri]) || !needs_scratch_storage(&g->t[ro])) continue;
+    if (last[ri] != p || first[ro] != p || ir_bytes(&g->t[ri]) != ir_bytes(&g->t[ro])) continue;
+    if (g->t[ri].role == ROLE_INPUT) continue; /* keep the caller's input intact */
+    int used_elsewhere = 0;
+    for (int k = 1; k < op->nin; k++)
+      if (op->in[k] >= 0 && ir_root(g, op->in[k]) == ir_root(g, op->in[0])) used_elsewhere = 1;
+    if (used_elsewhere) continue;
+    group[ro] = ri;
+    if (last[ro] > last[ri]) last[ri] = last[ro];
+  }
+  /* collect buffers */
+  buf *bufs = xcalloc((size_t)(nt + nops + 1), sizeof(buf));
+  int nb = 0;
+  for (int i = 0; i < nt; i++) {
+    if (!needs_scratch_storage(&g->t[i]) || group[i] != i) continue;
+    size_t sz = ir_bytes(&g->t[i]);
+    bufs[nb++] = (buf){i, -1, align_up(sz ? sz : 1), first[i] < 0 ? 0 : first[i],
+                       last[i] < 0 ? 0 : last[i], 0, 0};
+  }
+  for (int p = 0; p < nops; p++) {
+    ir_op *op = &g->ops[p];
+    op->scratch_bytes = 0;
+    if (op->dead) continue;
+    const op_impl *impl = ops_find(g, op);
+    size_t sz = (impl && impl->scratch) ? impl->scratch(g, op) : 0;
+    op->scratch_bytes = sz;
+    if (sz) bufs[nb++] = (buf){-1, p, align_up(sz), p, p, 0, 0};
+  }
+  qsort(bufs, (size_t)nb, sizeof(buf), cmp_buf);
+  span *sp = xmalloc((size_t)(nb + 1) * sizeof(span));
+  size_t arena = 0;
+  for (int i = 0; i < nb; i++) {
+    int ns = 0;
+    for (int j = 0; j < i; j++)
+      if (bufs[j].first <= bufs[i].last && bufs[i].first <= bufs[j].last)
+        sp[ns++] = (span){bufs[j].offset, bufs[j].offset + bufs[j].size};
+    qsort(sp, (size_t)ns, sizeof(span), cmp_span);
+    size_t best = (size_t)-1, best_gap = (size_t)-1, cur = 0;
+    for (int k = 0; k < ns; k++) {
+      if (sp[k].lo > cur && sp[k].lo - cur >= bufs[i].size && sp[k].lo - cur < best_gap) {
+        best_gap = sp[k].lo - cur;
+        best = cur;
+      }
+      if (sp[k].hi > cur) cur = sp[k].hi;
+    }
+    if (best == (size_t)-1) best = cur;
+    bufs[i].offset = best;
+    bufs[i].placed = 1;
+    if (best + bufs[i].size > arena) arena = best + bufs[i].size;
+  }
+  /* lower bound: the largest sum of live bytes at any op */
+  size_t lb = 0;
+  for (int p = -1; p <= nops; p++) {
+    size_t live = 0;
+    for (int i = 0; i < nb; i++)
+      if (bufs[i].first <= (p < 0 ? 0 : p) && (p < 0 ? 0 : p) <= bufs[i].last) live += bufs[i].size;
+    if (live > lb) lb = live;
+  }
+  for (int i = 0; i < nb; i++) {
+    if (bufs[i].tensor >= 0) {
+      g->t[bufs[i].tensor].arena = 0;
+      g->t[bufs[i].tensor].offset = bufs[i].offset;
+    } else {
+      g->ops[bufs[i].op].scratch_offset = bufs[i].offset;
+    }
+  }
+  for (int i = 0; i < nt; i++) {
+    if (group[i] != i && needs_scratch_storage(&g->t[i])) {
+      int r = group[i];
+      while (group[r] != r) r = group[r];
+      g->t[i].arena = 0;
+      g->t[i].offset = g->t[r].offset;
+    }
+  }
+  /* persistent arena: variables packed in tensor order */
+  size_t pers = 0;
+  for (int i = 0; i < nt; i++) {
+    ir_tensor *t = &g->t[i];
+    if (!t->used || t->role != ROLE_PERSISTENT || t->alias >= 0) continue;
+    t->arena = 1;
+    t->offset = pers;
+    pers += align_up(ir_bytes(t));
+  }
+  /* aliases take their root's placement */
+  for (int i = 0; i < nt; i++) {
+    if (g->t[i].alias >= 0) {
+      int r = ir_root(g, i);
+      g->t[i].arena = g->t[r].arena;
+      g->t[i].offset = g->t[r].offset;
+    }
+  }
+  g->scratch_arena_bytes = arena;
+  g->scratch_lower_bound = lb;
+  g->persistent_arena_bytes = pers;
+  free(sp);
+  free(bufs);
+  free(first);
+  free(last);
+  free(group);
+  return 0;
+}
