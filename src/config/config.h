@@ -1,0 +1,140 @@
+/* config.h - aotc options: a YAML file of nested keys plus dotted flags.
+ *
+ * Every option has a dotted key ("test.golden_data"). In the YAML file the
+ * key is written nested:
+ *
+ *     model:
+ *       path: kws.tflite
+ *     test:
+ *       enabled: true
+ *       golden_data: kws.npz
+ *       state_feedback: [[0, 1], [2, 3]]
+ *     transforms:
+ *       fold_constants: false
+ *
+ * (a dotted key inside a mapping, "test.enabled: true", is accepted too).
+ * On the command line the same key is a flag: "--test.golden_data X",
+ * "--test.golden_data=X". In keys and flags '-' and '_' are equivalent
+ * ("--test.golden-data", "--litert-hooks.fuse_rolled_gru"). "--path FILE"
+ * names the YAML file; flags override the file whatever their order.
+ *
+ * Value syntax, the same for flags and YAML scalars:
+ *   bool    true|false|yes|no|on|off|1|0 (any case); a bool flag given alone
+ *           ("--test.enabled") is true, and takes the next argument as its
+ *           value only when that argument is one of these words
+ *   int     decimal (or 0x hex), must fit in int
+ *   double  any strtod number, finite
+ *   list    "3,7" (ints) / "0:1,2:3" (pairs); in YAML also a sequence
+ *           [3, 7] / [[0, 1], [2, 3]] (or ["0:1", "2:3"])
+ * A YAML null value (empty, "~", "null") leaves the option as it was.
+ * A list given again (flag after file) replaces the earlier list.
+ *
+ * Errors (unknown key, bad value, malformed YAML) fill the diag with a
+ * one-line message naming the key and where it came from, e.g.
+ *   unknown option 'module.prefx' (in cfg.yaml line 3); did you mean 'module.prefix'?
+ *   option 'test.tolerance' expects a number (double), got 'abc' (flag --test.tolerance)
+ *   cfg.yaml line 4 column 7: YAML syntax error: mapping values are not allowed in this context
+ *
+ * transforms.<name> and litert_hooks.<name> are bools whose names come from
+ * the caller: register them with config_register_switch() after config_init()
+ * and before loading or parsing.
+ */
+#ifndef AOTC_CONFIG_H
+#define AOTC_CONFIG_H
+
+#include <stdio.h>
+
+#include "aotc.h"
+
+typedef enum aotc_test_mode {
+  AOTC_TEST_REPEAT = 0,    /* "repeat": every iteration on the same inputs */
+  AOTC_TEST_SEQUENCE = 1,  /* "sequence" */
+} aotc_test_mode;
+
+typedef struct aotc_int_pair {
+  int out, in;             /* test.state_feedback: output index -> input index */
+} aotc_int_pair;
+
+/* A set of named boolean switches whose names the caller registers. */
+typedef struct aotc_switches {
+  int n;
+  char **names;            /* as registered */
+  char **help;             /* may hold NULLs */
+  unsigned char *dflt;     /* registered default */
+  unsigned char *value;    /* current value */
+  unsigned char *set;      /* 1 once given by the file or a flag */
+} aotc_switches;
+
+typedef struct aotc_config {
+  char *path;                      /* --path: the YAML file loaded, or NULL */
+  char *model_path;                /* model.path */
+  char *module_path;               /* module.path (output directory) */
+  char *module_name;               /* module.name, default "aot_model" */
+  char *module_prefix;             /* module.prefix, default "aot"; a C identifier */
+  int test_enabled;                /* test.enabled, default 0 */
+  char *test_golden_data;          /* test.golden_data (.npz) */
+  double test_tolerance;           /* test.tolerance, default 1 */
+  int test_num_iterations;         /* test.num_iterations, default 1, >= 1 */
+  aotc_int_pair *test_state_feedback; /* test.state_feedback */
+  int test_n_state_feedback;
+  int test_mode;                   /* test.mode: aotc_test_mode, default repeat */
+  int *test_resets;                /* test.resets: iteration indices, >= 0 */
+  int test_n_resets;
+  int memory_dump_residency_json;  /* memory.dump_residency_json */
+  aotc_switches transforms;        /* transforms.<name> */
+  aotc_switches litert_hooks;      /* litert_hooks.<name> */
+  int force;                       /* force */
+  char *target;                    /* target: host|cortex-m4|cortex-m55, default "host" */
+  int verbose;                     /* verbose */
+  int help;                        /* --help or -h was given */
+} aotc_config;
+
+/* Sets every default. */
+void config_init(aotc_config *c);
+void config_free(aotc_config *c);
+
+/* Registers the bool option <group>.<name> with a default (0/1) and a help
+ * line (may be NULL). group is "transforms" or "litert_hooks". Registering a
+ * name twice updates its default and help. Returns 0, or -1 if group is not
+ * one of those. */
+int config_register_switch(aotc_config *c, const char *group, const char *name, int dflt,
+                           const char *help);
+
+/* Value of a registered switch: 1/0, or -1 when name is not registered.
+ * '-' and '_' are equivalent in name. */
+int config_switch(const aotc_config *c, const char *group, const char *name);
+/* 1 when the switch was given in the file or a flag, else 0. */
+int config_switch_is_set(const aotc_config *c, const char *group, const char *name);
+
+/* Loads the YAML file (sets c->path). */
+int config_load_yaml(aotc_config *c, const char *path, aotc_diag *d);
+/* Same from a string; name is used in messages ("<string>" when NULL). */
+int config_load_yaml_string(aotc_config *c, const char *yaml, const char *name, aotc_diag *d);
+
+/* Parses the arguments that follow the subcommand (argv[0] is the first
+ * option, not the program name). First finds --path and loads that file,
+ * then applies every flag on top. -h/--help set c->help. Arguments that are
+ * not flags are positional: when positional is non-NULL they are returned in
+ * a malloc'ed array (free() it; the strings point into argv) with their
+ * count in *npositional; when positional is NULL a positional argument is
+ * an error. "--" ends the flags. */
+int config_parse_args(aotc_config *c, int argc, char **argv, char ***positional, int *npositional,
+                      aotc_diag *d);
+
+/* Sets one option by its dotted key from text, as a flag would. where
+ * describes the origin for messages (may be NULL). */
+int config_set(aotc_config *c, const char *key, const char *value, const char *where,
+               aotc_diag *d);
+
+/* The option key closest to key (edit distance), or NULL if none is close. */
+const char *config_suggest(const aotc_config *c, const char *key);
+
+/* Prints every option with its type, default and help text (for
+ * "aotc convert --help"). c may be NULL: then no switch names are listed. */
+void config_print_help(const aotc_config *c, FILE *out);
+
+/* Writes the effective configuration as YAML that config_load_yaml reads
+ * back to the same values. */
+void config_dump_yaml(const aotc_config *c, FILE *out);
+
+#endif
