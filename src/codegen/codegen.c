@@ -717,22 +717,30 @@ int codegen_module(const ir_graph *g, const cg_options *o, const char *dir, aotc
     sb_puts(&model, e.decls.s);
     sb_putc(&model, '\n');
   }
-  sb_puts(&model,
-          "int32_t aot_model_bind_arenas(aot_model_context_t *ctx, void *scratch, size_t scratch_bytes,\n"
-          "                              void *persistent, size_t persistent_bytes) {\n"
-          "  if (ctx == NULL) return AOT_STATUS_NULL_CONTEXT;\n"
-          "  if (scratch == NULL || (persistent == NULL && AOT_PERSISTENT_ARENA_BYTES > 0))\n"
-          "    return AOT_STATUS_NULL_BUFFER;\n"
-          "  if (scratch_bytes < AOT_SCRATCH_ARENA_BYTES || persistent_bytes < AOT_PERSISTENT_ARENA_BYTES)\n"
-          "    return AOT_STATUS_BUFFER_TOO_SMALL;\n"
-          "  if (((uintptr_t)scratch % AOT_ARENA_ALIGN) != 0 ||\n"
-          "      ((uintptr_t)persistent % AOT_ARENA_ALIGN) != 0)\n"
-          "    return AOT_STATUS_MISALIGNED_BUFFER;\n"
-          "  ctx->scratch = (uint8_t *)scratch;\n"
-          "  ctx->persistent = (uint8_t *)persistent;\n"
-          "  ctx->bound = AOT_BOUND_MAGIC;\n"
-          "  ctx->initialized = 0;\n"
-          "  return AOT_STATUS_OK;\n}\n\n");
+  {
+    int has_p = g->persistent_arena_bytes > 0;
+    sb_puts(&model,
+            "int32_t aot_model_bind_arenas(aot_model_context_t *ctx, void *scratch, size_t scratch_bytes,\n"
+            "                              void *persistent, size_t persistent_bytes) {\n"
+            "  if (ctx == NULL) return AOT_STATUS_NULL_CONTEXT;\n");
+    sb_puts(&model, has_p ? "  if (scratch == NULL || persistent == NULL) return AOT_STATUS_NULL_BUFFER;\n"
+                            "  if (scratch_bytes < AOT_SCRATCH_ARENA_BYTES || persistent_bytes < AOT_PERSISTENT_ARENA_BYTES)\n"
+                            "    return AOT_STATUS_BUFFER_TOO_SMALL;\n"
+                            "  if (((uintptr_t)scratch % AOT_ARENA_ALIGN) != 0 ||\n"
+                            "      ((uintptr_t)persistent % AOT_ARENA_ALIGN) != 0)\n"
+                            "    return AOT_STATUS_MISALIGNED_BUFFER;\n"
+                          : "  (void)persistent_bytes;  /* this model keeps no state */\n"
+                            "  if (scratch == NULL) return AOT_STATUS_NULL_BUFFER;\n"
+                            "  if (scratch_bytes < AOT_SCRATCH_ARENA_BYTES) return AOT_STATUS_BUFFER_TOO_SMALL;\n"
+                            "  if (((uintptr_t)scratch % AOT_ARENA_ALIGN) != 0 ||\n"
+                            "      ((uintptr_t)persistent % AOT_ARENA_ALIGN) != 0)\n"
+                            "    return AOT_STATUS_MISALIGNED_BUFFER;\n");
+    sb_puts(&model, "  ctx->scratch = (uint8_t *)scratch;\n"
+                    "  ctx->persistent = (uint8_t *)persistent;\n"
+                    "  ctx->bound = AOT_BOUND_MAGIC;\n"
+                    "  ctx->initialized = 0;\n"
+                    "  return AOT_STATUS_OK;\n}\n\n");
+  }
   sb_puts(&model, "int32_t aot_model_init(aot_model_context_t *ctx) {\n  uint8_t *S;\n  uint8_t *P;\n"
                   "  if (ctx == NULL) return AOT_STATUS_NULL_CONTEXT;\n"
                   "  if (ctx->bound != AOT_BOUND_MAGIC) {\n"

@@ -139,9 +139,9 @@ ir_graph *ir_from_litert(const litert_model *m, int sgi, aotc_diag *d) {
     } else if (lt->is_variable) {
       t->role = ROLE_PERSISTENT;
     }
-    char base[40];
+    char base[33];
     c_identifier(t->name, base, 32);
-    snprintf(t->cname, sizeof t->cname, "t%d_%s", i, base);
+    snprintf(t->cname, sizeof t->cname, "t%d_%.32s", i, base);
   }
   g->nin = sg->ninputs;
   g->inputs = copy_i32(sg->inputs, sg->ninputs);

@@ -260,8 +260,8 @@ int ir_run_transforms(ir_graph *g, const int *disabled, aotc_diag *d) {
     ir_mark_used(g);
     if (ir_verify(g, d) != 0) {
       char msg[sizeof d->msg];
-      snprintf(msg, sizeof msg, "after transform %s: %s", ir_transforms[i].name, d->msg);
-      snprintf(d->msg, sizeof d->msg, "%s", msg);
+      snprintf(msg, sizeof msg, "%s", d->msg);
+      snprintf(d->msg, sizeof d->msg, "after transform %s: %.900s", ir_transforms[i].name, msg);
       return -1;
     }
     total += n;
