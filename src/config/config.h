@@ -126,7 +126,9 @@ int config_parse_args(aotc_config *c, int argc, char **argv, char ***positional,
 int config_set(aotc_config *c, const char *key, const char *value, const char *where,
                aotc_diag *d);
 
-/* The option key closest to key (edit distance), or NULL if none is close. */
+/* The option key closest to key (edit distance, then a key that key is the
+ * start of, then the same last component), or NULL if none is close. The
+ * string is static (valid until the next call). */
 const char *config_suggest(const aotc_config *c, const char *key);
 
 /* Prints every option with its type, default and help text (for
