@@ -1,0 +1,36 @@
+/* quant_conv.h - shared helpers of the convolution-family operator
+ * implementations (op_conv.c, op_fc.c, op_pool.c); defined in quant_conv.c. */
+#ifndef AOTC_QUANT_CONV_H
+#define AOTC_QUANT_CONV_H
+
+#include "ops.h"
+
+/* TFLite ComputeOutSize + ComputePaddingWithOffset for one spatial dim:
+ * *out = output size for padding PAD_SAME / PAD_VALID, *pad = leading
+ * padding. Returns -1 for an unknown padding or non-positive stride/dilation. */
+int conv_out_and_pad(int padding, int stride, int dilation, int in_size,
+                     int filter_size, int *out, int *pad);
+
+/* TFLite PopulateConvolutionQuantizationParams: for each of nch output
+ * channels, QuantizeMultiplier(double(in_scale) * double(filter_scale[c]) /
+ * double(out_scale)); a per-tensor filter scale is broadcast. */
+void conv_channel_multipliers(const ir_tensor *in, const ir_tensor *filter,
+                              const ir_tensor *out, int nch, int32_t *mult,
+                              int32_t *shift);
+
+/* Tensor i of an op's inputs / outputs, or NULL if absent. */
+const ir_tensor *cf_in(const ir_graph *g, const ir_op *op, int i);
+const ir_tensor *cf_out(const ir_graph *g, const ir_op *op, int i);
+int cf_numel(const ir_tensor *t, size_t *n);   /* 0, or -1 if a dim < 0 */
+
+/* Quantization checks; return 0 or -1 with the reason in why. */
+int cf_check_per_tensor(const ir_tensor *t, const char *what, char *why, size_t n);
+/* Filter: per-tensor, or nch scales along qdim; all zero points 0. */
+int cf_check_filter_quant(const ir_tensor *f, int nch, int qdim, char *why, size_t n);
+/* For int16 tensors: zero point must be 0. */
+int cf_check_zero_zp(const ir_tensor *t, const char *what, char *why, size_t n);
+
+/* Copies s (truncated) into dst. */
+void cf_copy(char *dst, size_t n, const char *s);
+
+#endif
