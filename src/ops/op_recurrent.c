@@ -19,7 +19,7 @@ static int in_id(const ir_op *op, int i) { return i < op->nin ? op->in[i] : -1; 
 /* Owned copy of emit_ptr (or "NULL" for an absent tensor). */
 static char *ptr_dup(emit_ctx *e, int t) { return xstrdup(t >= 0 ? emit_ptr(e, t) : "NULL"); }
 
-__attribute__((unused)) static char *float_dup(emit_ctx *e, float v) { return xstrdup(emit_float(e, v)); }
+static char *float_dup(emit_ctx *e, float v) { return xstrdup(emit_float(e, v)); }
 
 static int why_set(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int why_set(char *why, size_t n, const char *fmt, ...) {
@@ -214,4 +214,396 @@ const op_impl op_svdf = {
     .inplace = 0,
     .emit = svdf_emit,
     .eval = svdf_eval,
+};
+
+/* ======================================================================== */
+/* UNIDIRECTIONAL_SEQUENCE_LSTM                                              */
+/* ======================================================================== */
+
+/* Input indices of the 24-input LSTM operator. */
+enum {
+  LSTM_IN = 0,
+  LSTM_W_IN = 1,     /* + gate (I, F, C, O) */
+  LSTM_W_REC = 5,    /* + gate */
+  LSTM_W_PEEP = 9,   /* + gate for I, F; 11 for O */
+  LSTM_BIAS = 12,    /* + gate */
+  LSTM_W_PROJ = 16,
+  LSTM_B_PROJ = 17,
+  LSTM_HIDDEN = 18,
+  LSTM_CELL = 19,
+  LSTM_LN = 20       /* + gate */
+};
+
+static int lstm_peep_index(int g) { return g == AOT_LSTM_I ? 9 : g == AOT_LSTM_F ? 10 : 11; }
+
+typedef struct lstm_shape {
+  int batch, time, input, state, output;
+} lstm_shape;
+
+static int lstm_shapes(const ir_graph *g, const ir_op *op, lstm_shape *s, char *why, size_t n) {
+  const ir_tensor *x = ir_in(g, op, LSTM_IN), *wf = ir_in(g, op, LSTM_W_IN + AOT_LSTM_F);
+  const ir_tensor *wp = ir_in(g, op, LSTM_W_PROJ), *out = ir_out(g, op, 0);
+  if (!x || !wf || !out) return why_set(why, n, "LSTM input, forget weights and output required");
+  if (x->rank != 3) return why_set(why, n, "LSTM input must be 3-D, got rank %d", x->rank);
+  if (wf->rank != 2) return why_set(why, n, "LSTM weights must be 2-D");
+  s->time = op->opts.time_major ? x->shape[0] : x->shape[1];
+  s->batch = op->opts.time_major ? x->shape[1] : x->shape[0];
+  s->input = x->shape[2];
+  s->state = wf->shape[0];
+  s->output = wp ? (wp->rank == 2 ? wp->shape[0] : -1) : s->state;
+  if (s->time <= 0 || s->batch <= 0 || s->input <= 0 || s->state <= 0 || s->output <= 0)
+    return why_set(why, n, "LSTM has empty or dynamic dimensions");
+  if (out->rank != 3 || out->shape[0] != x->shape[0] || out->shape[1] != x->shape[1] ||
+      out->shape[2] != s->output)
+    return why_set(why, n, "LSTM output shape does not match [%d, %d, %d]", x->shape[0],
+                   x->shape[1], s->output);
+  return 0;
+}
+
+/* Checks shapes of every present tensor and the variant features. */
+static int lstm_check_common(const ir_graph *g, const ir_op *op, const lstm_shape *s, char *why,
+                             size_t n) {
+  const ir_tensor *h = ir_in(g, op, LSTM_HIDDEN), *c = ir_in(g, op, LSTM_CELL);
+  if (!h || !c) return why_set(why, n, "LSTM hidden (input 18) and cell (input 19) states required");
+  if (h->role != ROLE_PERSISTENT || c->role != ROLE_PERSISTENT)
+    return why_set(why, n, "LSTM state tensors (inputs 18, 19) must be variable tensors");
+  if ((long)ir_numel(h) != (long)s->batch * s->output)
+    return why_set(why, n, "LSTM hidden state has %ld values, expected batch x output = %d x %d",
+                   (long)ir_numel(h), s->batch, s->output);
+  if ((long)ir_numel(c) != (long)s->batch * s->state)
+    return why_set(why, n, "LSTM cell state has %ld values, expected batch x units = %d x %d",
+                   (long)ir_numel(c), s->batch, s->state);
+  int cifg = in_id(op, LSTM_W_IN + AOT_LSTM_I) < 0;
+  for (int gi = 0; gi < 4; gi++) {
+    const ir_tensor *wi = ir_in(g, op, LSTM_W_IN + gi), *wr = ir_in(g, op, LSTM_W_REC + gi);
+    const ir_tensor *b = ir_in(g, op, LSTM_BIAS + gi);
+    if (gi == AOT_LSTM_I && cifg) {
+      if (wr || b) return why_set(why, n, "LSTM CIFG with input-gate recurrent weights or bias");
+      continue;
+    }
+    if (!wi || !wr) return why_set(why, n, "LSTM gate %d weights missing", gi);
+    if (wi->rank != 2 || wi->shape[0] != s->state || wi->shape[1] != s->input)
+      return why_set(why, n, "LSTM input weights of gate %d must be [%d, %d]", gi, s->state,
+                     s->input);
+    if (wr->rank != 2 || wr->shape[0] != s->state || wr->shape[1] != s->output)
+      return why_set(why, n, "LSTM recurrent weights of gate %d must be [%d, %d]", gi, s->state,
+                     s->output);
+    if (b && (b->rank != 1 || b->shape[0] != s->state))
+      return why_set(why, n, "LSTM bias of gate %d must be [%d]", gi, s->state);
+    if (wi->role != ROLE_CONST || wr->role != ROLE_CONST || (b && b->role != ROLE_CONST))
+      return why_set(why, n, "LSTM weights and biases must be constant");
+  }
+  for (int k = 9; k < 24; k++) {
+    if (k == LSTM_HIDDEN || k == LSTM_CELL) continue;
+    const ir_tensor *t = ir_in(g, op, k);
+    if (t && t->role != ROLE_CONST)
+      return why_set(why, n, "LSTM input %d must be constant", k);
+  }
+  if (op->opts.diagonal_recurrent_tensors)
+    return why_set(why, n, "LSTM diagonal recurrent tensors not supported");
+  if (op->opts.cell_clip < 0 || op->opts.proj_clip < 0)
+    return why_set(why, n, "LSTM negative cell_clip / proj_clip");
+  return 0;
+}
+
+static int lstm_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
+  if (op->nin < 24 || op->nout < 1)
+    return why_set(why, n, "LSTM needs 24 inputs (got %d) and 1 output", op->nin);
+  lstm_shape s;
+  if (lstm_shapes(g, op, &s, why, n) || lstm_check_common(g, op, &s, why, n)) return -1;
+  const ir_tensor *x = ir_in(g, op, LSTM_IN), *h = ir_in(g, op, LSTM_HIDDEN);
+  const ir_tensor *c = ir_in(g, op, LSTM_CELL), *out = ir_out(g, op, 0);
+  if (x->dtype == DT_FLOAT32) {
+    for (int k = 0; k < 24; k++) {
+      const ir_tensor *t = ir_in(g, op, k);
+      if (t && t->dtype != DT_FLOAT32)
+        return why_set(why, n, "float LSTM input %d is %s (hybrid LSTM not supported)", k,
+                       dtype_name(t->dtype));
+    }
+    if (out->dtype != DT_FLOAT32) return why_set(why, n, "float LSTM output must be float32");
+    int cifg = in_id(op, LSTM_W_IN + AOT_LSTM_I) < 0;
+    int peep = in_id(op, 10) >= 0 || in_id(op, 11) >= 0 || in_id(op, 9) >= 0;
+    if (peep && (in_id(op, 10) < 0 || in_id(op, 11) < 0 || (!cifg && in_id(op, 9) < 0)))
+      return why_set(why, n, "LSTM peephole weights must be all present");
+    int ln = 0;
+    for (int k = LSTM_LN; k < 24; k++) ln |= in_id(op, k) >= 0;
+    if (ln)
+      for (int gi = 0; gi < 4; gi++)
+        if (!(gi == AOT_LSTM_I && cifg) && in_id(op, LSTM_LN + gi) < 0)
+          return why_set(why, n, "LSTM layer norm coefficients must be all present");
+    if (in_id(op, LSTM_B_PROJ) >= 0 && in_id(op, LSTM_W_PROJ) < 0)
+      return why_set(why, n, "LSTM projection bias without projection weights");
+    int act = op->opts.fused_act;
+    if (!act_code_ok(act)) return why_set(why, n, "LSTM activation %d not supported", act);
+    return 0;
+  }
+  /* integer: TFLM's standard LSTM only */
+  if (x->dtype != DT_INT8 && x->dtype != DT_INT16)
+    return why_set(why, n, "LSTM input %s not supported (float32, int8, int16)",
+                   dtype_name(x->dtype));
+  if (in_id(op, LSTM_W_IN + AOT_LSTM_I) < 0)
+    return why_set(why, n, "integer LSTM with CIFG (no input gate) not supported");
+  for (int k = 9; k < 12; k++)
+    if (in_id(op, k) >= 0) return why_set(why, n, "integer LSTM with peephole not supported");
+  if (in_id(op, LSTM_W_PROJ) >= 0 || in_id(op, LSTM_B_PROJ) >= 0)
+    return why_set(why, n, "integer LSTM with projection not supported");
+  for (int k = LSTM_LN; k < 24; k++)
+    if (in_id(op, k) >= 0) return why_set(why, n, "integer LSTM with layer norm not supported");
+  int bias_dt = x->dtype == DT_INT8 ? DT_INT32 : DT_INT64;
+  if (h->dtype != x->dtype || out->dtype != x->dtype)
+    return why_set(why, n, "integer LSTM input, hidden state and output must share a dtype");
+  if (c->dtype != DT_INT16) return why_set(why, n, "integer LSTM cell state must be int16");
+  if (!per_tensor_q(x) || !per_tensor_q(h) || !per_tensor_q(c))
+    return why_set(why, n, "integer LSTM needs per-tensor quantized input and states");
+  for (int gi = 0; gi < 4; gi++) {
+    const ir_tensor *wi = ir_in(g, op, LSTM_W_IN + gi), *wr = ir_in(g, op, LSTM_W_REC + gi);
+    const ir_tensor *b = ir_in(g, op, LSTM_BIAS + gi);
+    if (wi->dtype != DT_INT8 || wr->dtype != DT_INT8)
+      return why_set(why, n, "integer LSTM weights must be int8");
+    if (!per_tensor_q(wi) || !per_tensor_q(wr))
+      return why_set(why, n, "integer LSTM weights must be per-tensor quantized");
+    if (!has_zero_zp(wi) || !has_zero_zp(wr))
+      return why_set(why, n, "integer LSTM weights must have zero point 0");
+    if (!b) return why_set(why, n, "integer LSTM gate biases are required");
+    if (b->dtype != bias_dt)
+      return why_set(why, n, "integer LSTM bias must be %s", dtype_name(bias_dt));
+  }
+  if (x->dtype == DT_INT16 && (x->zero_point[0] != 0 || h->zero_point[0] != 0))
+    return why_set(why, n, "int16 LSTM needs zero points 0");
+  int p2;
+  float l2 = logf(c->scale[0]) * (1.0f / logf(2.0f));
+  p2 = (int)roundf(l2);
+  if (fabsf(l2 - (float)p2) >= 1e-3f)
+    return why_set(why, n, "integer LSTM cell state scale %g is not a power of two",
+                   (double)c->scale[0]);
+  if (op->opts.fused_act != ACT_TANH)
+    return why_set(why, n, "integer LSTM cell activation %d not supported (TANH only)",
+                   op->opts.fused_act);
+  return 0;
+}
+
+static void lstm_prepare_f32(const ir_graph *g, const ir_op *op, aot_lstm_f32_params *p) {
+  lstm_shape s;
+  char why[8];
+  memset(p, 0, sizeof *p);
+  lstm_shapes(g, op, &s, why, sizeof why);
+  p->batch = s.batch;
+  p->time_steps = s.time;
+  p->input_size = s.input;
+  p->state_size = s.state;
+  p->output_size = s.output;
+  p->time_major = op->opts.time_major ? 1 : 0;
+  p->cell_act = op->opts.fused_act;
+  p->cell_clip = op->opts.cell_clip;
+  p->proj_clip = op->opts.proj_clip;
+}
+
+static void mult_of(double real, int32_t *m, int32_t *sh) {
+  int s;
+  quantize_multiplier(real, m, &s);
+  *sh = s;
+}
+
+static void lstm_prepare_q(const ir_graph *g, const ir_op *op, aot_lstm_q_params *p) {
+  lstm_shape s;
+  char why[8];
+  memset(p, 0, sizeof *p);
+  lstm_shapes(g, op, &s, why, sizeof why);
+  const ir_tensor *x = ir_in(g, op, LSTM_IN), *h = ir_in(g, op, LSTM_HIDDEN);
+  const ir_tensor *c = ir_in(g, op, LSTM_CELL);
+  p->batch = s.batch;
+  p->time_steps = s.time;
+  p->input_size = s.input;
+  p->state_size = s.state;
+  p->time_major = op->opts.time_major ? 1 : 0;
+  p->input_zp = x->zero_point[0];
+  p->hidden_zp = h->zero_point[0];
+  p->cell_act = op->opts.fused_act == ACT_TANH ? AOT_ACT_TANH : AOT_ACT_SIGMOID;
+  /* TFLM: gate FC outputs are Q3.12 (scale 2^-12), gate outputs Q0.15. */
+  const double q12 = 1.0 / 4096.0, q15 = 1.0 / 32768.0;
+  for (int gi = 0; gi < 4; gi++) {
+    const ir_tensor *wi = ir_in(g, op, LSTM_W_IN + gi), *wr = ir_in(g, op, LSTM_W_REC + gi);
+    mult_of((double)x->scale[0] * (double)wi->scale[0] / q12, &p->gate[gi].in_mult,
+            &p->gate[gi].in_shift);
+    mult_of((double)h->scale[0] * (double)wr->scale[0] / q12, &p->gate[gi].rec_mult,
+            &p->gate[gi].rec_shift);
+  }
+  double cs = (double)c->scale[0];
+  mult_of(q15 * cs / cs, &p->fc_mult, &p->fc_shift);
+  mult_of(q15 * q15 / cs, &p->ig_mult, &p->ig_shift);
+  mult_of(q15 * q15 / (double)h->scale[0], &p->hid_mult, &p->hid_shift);
+  /* TFLM CheckedLog2: round(log(x) / log(2)) in float */
+  p->cell_scale_power = (int32_t)roundf(logf(c->scale[0]) * (1.0f / logf(2.0f)));
+  double clip = (double)op->opts.cell_clip / cs;
+  if (clip < -32768.0) clip = -32768.0;
+  if (clip > 32767.0) clip = 32767.0;
+  p->cell_clip = op->opts.cell_clip > 0 ? (int32_t)(int16_t)clip : 0;
+}
+
+static size_t lstm_scratch(const ir_graph *g, const ir_op *op) {
+  lstm_shape s;
+  char why[8];
+  if (lstm_shapes(g, op, &s, why, sizeof why)) return 0;
+  if (ir_in(g, op, LSTM_IN)->dtype == DT_FLOAT32)
+    return aot_lstm_f32_buffer_size(s.batch, s.state, s.output);
+  return aot_lstm_q_buffer_size(s.batch, s.state);
+}
+
+static void emit_ptr_array(emit_ctx *e, const ir_op *op, const char *field, int base, int last) {
+  char *v[4];
+  for (int gi = 0; gi < 4; gi++) v[gi] = ptr_dup(e, in_id(op, base + gi));
+  emit_stmt(e, "  .%s = {%s, %s, %s, %s}%s", field, v[0], v[1], v[2], v[3], last ? "" : ",");
+  for (int gi = 0; gi < 4; gi++) free(v[gi]);
+}
+
+static int lstm_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
+  const char *nm = emit_opname(e);
+  int dt = ir_in(g, op, LSTM_IN)->dtype;
+  char *x = ptr_dup(e, op->in[LSTM_IN]), *h = ptr_dup(e, op->in[LSTM_HIDDEN]);
+  char *c = ptr_dup(e, op->in[LSTM_CELL]), *o = ptr_dup(e, op->out[0]);
+  char *sc = xstrdup(emit_scratch_ptr(e));
+  if (dt == DT_FLOAT32) {
+    aot_lstm_f32_params p;
+    lstm_prepare_f32(g, op, &p);
+    char *cc = float_dup(e, p.cell_clip), *pc = float_dup(e, p.proj_clip);
+    emit_decl(e,
+              "static const aot_lstm_f32_params %s_p = {\n"
+              "  .batch = %d,\n  .time_steps = %d,\n  .input_size = %d,\n  .state_size = %d,\n"
+              "  .output_size = %d,\n  .time_major = %d,\n  .cell_act = %d,\n"
+              "  .cell_clip = %s,\n  .proj_clip = %s\n};",
+              nm, p.batch, p.time_steps, p.input_size, p.state_size, p.output_size,
+              p.time_major, p.cell_act, cc, pc);
+    free(cc), free(pc);
+    int peep[4] = {9, 10, -1, 11};
+    char *pv[4];
+    for (int gi = 0; gi < 4; gi++) pv[gi] = ptr_dup(e, peep[gi] < 0 ? -1 : in_id(op, peep[gi]));
+    char *wp = ptr_dup(e, in_id(op, LSTM_W_PROJ)), *bp = ptr_dup(e, in_id(op, LSTM_B_PROJ));
+    emit_stmt(e, "{");
+    emit_stmt(e, "  const aot_lstm_f32_tensors %s_t = {", nm);
+    emit_stmt(e, "  .input = %s,", x);
+    emit_ptr_array(e, op, "w_in", LSTM_W_IN, 0);
+    emit_ptr_array(e, op, "w_rec", LSTM_W_REC, 0);
+    emit_stmt(e, "  .w_peep = {%s, %s, %s, %s},", pv[0], pv[1], pv[2], pv[3]);
+    emit_ptr_array(e, op, "bias", LSTM_BIAS, 0);
+    emit_ptr_array(e, op, "ln", LSTM_LN, 0);
+    emit_stmt(e, "  .w_proj = %s,", wp);
+    emit_stmt(e, "  .b_proj = %s,", bp);
+    emit_stmt(e, "  .hidden = %s,", h);
+    emit_stmt(e, "  .cell = %s,", c);
+    emit_stmt(e, "  .output = %s};", o);
+    emit_call(e, "aot_lstm_f32(&%s_p, &%s_t, (float *)%s)", nm, nm, sc);
+    emit_stmt(e, "}");
+    for (int gi = 0; gi < 4; gi++) free(pv[gi]);
+    free(wp), free(bp);
+    emit_kernel(e, "RecurrentFunctions/aot_lstm_f32.c");
+  } else {
+    aot_lstm_q_params p;
+    lstm_prepare_q(g, op, &p);
+    strbuf gates = {0};
+    for (int gi = 0; gi < 4; gi++)
+      sb_printf(&gates, "    {%d, %d, %d, %d}%s\n", p.gate[gi].in_mult, p.gate[gi].in_shift,
+                p.gate[gi].rec_mult, p.gate[gi].rec_shift, gi < 3 ? "," : "");
+    emit_decl(e,
+              "static const aot_lstm_q_params %s_p = {\n"
+              "  .batch = %d,\n  .time_steps = %d,\n  .input_size = %d,\n  .state_size = %d,\n"
+              "  .time_major = %d,\n  .input_zp = %d,\n  .hidden_zp = %d,\n  .cell_act = %d,\n"
+              "  .gate = { /* in_mult, in_shift, rec_mult, rec_shift: I, F, C, O */\n%s  },\n"
+              "  .fc_mult = %d,\n  .fc_shift = %d,\n  .ig_mult = %d,\n  .ig_shift = %d,\n"
+              "  .hid_mult = %d,\n  .hid_shift = %d,\n  .cell_scale_power = %d,\n"
+              "  .cell_clip = %d\n};",
+              nm, p.batch, p.time_steps, p.input_size, p.state_size, p.time_major, p.input_zp,
+              p.hidden_zp, p.cell_act, gates.s, p.fc_mult, p.fc_shift, p.ig_mult, p.ig_shift,
+              p.hid_mult, p.hid_shift, p.cell_scale_power, p.cell_clip);
+    sb_free(&gates);
+    const char *sfx = dt == DT_INT8 ? "s8" : "s16";
+    emit_stmt(e, "{");
+    emit_stmt(e, "  const aot_lstm_%s_tensors %s_t = {", sfx, nm);
+    emit_stmt(e, "  .input = %s,", x);
+    emit_ptr_array(e, op, "w_in", LSTM_W_IN, 0);
+    emit_ptr_array(e, op, "w_rec", LSTM_W_REC, 0);
+    emit_ptr_array(e, op, "bias", LSTM_BIAS, 0);
+    emit_stmt(e, "  .hidden = %s,", h);
+    emit_stmt(e, "  .cell = %s,", c);
+    emit_stmt(e, "  .output = %s};", o);
+    emit_call(e, "aot_lstm_%s(&%s_p, &%s_t, (int16_t *)%s)", sfx, nm, nm, sc);
+    emit_stmt(e, "}");
+    emit_kernel(e, "RecurrentFunctions/aot_lstm_q.c");
+  }
+  free(x), free(h), free(c), free(o), free(sc);
+  return 0;
+}
+
+static const void *opt_data(void *const *data, const ir_op *op, int i) {
+  int t = in_id(op, i);
+  return t >= 0 ? data[t] : NULL;
+}
+
+static int lstm_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scratch) {
+  int dt = ir_in(g, op, LSTM_IN)->dtype;
+  if (dt == DT_FLOAT32) {
+    aot_lstm_f32_params p;
+    aot_lstm_f32_tensors t;
+    lstm_prepare_f32(g, op, &p);
+    memset(&t, 0, sizeof t);
+    t.input = data[op->in[LSTM_IN]];
+    for (int gi = 0; gi < 4; gi++) {
+      t.w_in[gi] = opt_data(data, op, LSTM_W_IN + gi);
+      t.w_rec[gi] = opt_data(data, op, LSTM_W_REC + gi);
+      t.w_peep[gi] = gi == AOT_LSTM_C ? NULL : opt_data(data, op, lstm_peep_index(gi));
+      t.bias[gi] = opt_data(data, op, LSTM_BIAS + gi);
+      t.ln[gi] = opt_data(data, op, LSTM_LN + gi);
+    }
+    t.w_proj = opt_data(data, op, LSTM_W_PROJ);
+    t.b_proj = opt_data(data, op, LSTM_B_PROJ);
+    t.hidden = data[op->in[LSTM_HIDDEN]];
+    t.cell = data[op->in[LSTM_CELL]];
+    t.output = data[op->out[0]];
+    return aot_lstm_f32(&p, &t, scratch);
+  }
+  aot_lstm_q_params p;
+  lstm_prepare_q(g, op, &p);
+  if (dt == DT_INT8) {
+    aot_lstm_s8_tensors t;
+    memset(&t, 0, sizeof t);
+    t.input = data[op->in[LSTM_IN]];
+    for (int gi = 0; gi < 4; gi++) {
+      t.w_in[gi] = opt_data(data, op, LSTM_W_IN + gi);
+      t.w_rec[gi] = opt_data(data, op, LSTM_W_REC + gi);
+      t.bias[gi] = opt_data(data, op, LSTM_BIAS + gi);
+    }
+    t.hidden = data[op->in[LSTM_HIDDEN]];
+    t.cell = data[op->in[LSTM_CELL]];
+    t.output = data[op->out[0]];
+    return aot_lstm_s8(&p, &t, scratch);
+  }
+  aot_lstm_s16_tensors t;
+  memset(&t, 0, sizeof t);
+  t.input = data[op->in[LSTM_IN]];
+  for (int gi = 0; gi < 4; gi++) {
+    t.w_in[gi] = opt_data(data, op, LSTM_W_IN + gi);
+    t.w_rec[gi] = opt_data(data, op, LSTM_W_REC + gi);
+    t.bias[gi] = opt_data(data, op, LSTM_BIAS + gi);
+  }
+  t.hidden = data[op->in[LSTM_HIDDEN]];
+  t.cell = data[op->in[LSTM_CELL]];
+  t.output = data[op->out[0]];
+  return aot_lstm_s16(&p, &t, scratch);
+}
+
+const op_impl op_unidirectional_sequence_lstm = {
+    .builtin = OP_UNIDIRECTIONAL_SEQUENCE_LSTM,
+    .name = "UNIDIRECTIONAL_SEQUENCE_LSTM",
+    .dtypes = "float32; int8 (int8 weights, int32 bias, int16 cell state); int16x8 "
+              "(int16 activations, int8 weights, int64 bias, int16 cell state)",
+    .constraints =
+        "3-D input (time_major or batch major); hidden (input 18) and cell (input 19) states "
+        "must be variable tensors; constant weights; float32 supports CIFG, peephole, layer "
+        "norm, projection, cell_clip and proj_clip; integer follows TFLM's kernel: no CIFG, "
+        "peephole, projection or layer norm, TANH cell activation, power-of-two cell scale, "
+        "gate pre-activations in Q3.12 (intermediate tensors are not used)",
+    .check = lstm_check,
+    .scratch = lstm_scratch,
+    .inplace = 0,
+    .emit = lstm_emit,
+    .eval = lstm_eval,
 };

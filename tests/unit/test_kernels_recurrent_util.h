@@ -53,6 +53,17 @@ TU_UNUSED static int64_t ref_mbqm(int64_t x, int32_t m, int32_t s) {
   return ref_rdbpot(ref_srdhm(xs, m), s > 0 ? 0 : -s);
 }
 
+/* MultiplyByQuantizedMultiplier for int64 accumulators: the multiplier is
+ * first rounded to 15 bits (saturating at 0x7FFF), then one rounding shift
+ * (ties toward +infinity) by 15 - s. */
+TU_UNUSED static int64_t ref_mbqm64(int64_t x, int32_t m, int32_t s) {
+  int64_t red = m < 0x7FFF0000 ? (m + (1LL << 15)) / (1LL << 16) : 0x7FFF;
+  int sh = 15 - s;
+  int64_t v = x * red + (1LL << (sh - 1));
+  int64_t d = 1LL << sh;
+  return v >= 0 ? v / d : -((-v + d - 1) / d);
+}
+
 /* QuantizeMultiplier: real = q * 2^(s-31) with q in [2^30, 2^31). */
 TU_UNUSED static void ref_quantize_multiplier(double real, int32_t *q, int *s) {
   if (real == 0) {
@@ -77,6 +88,7 @@ typedef struct tgraph {
   ir_graph g;
   ir_tensor t[TG_MAXT];
   ir_op ops[TG_MAXO];
+  int ndata;           /* tensors that got host buffers */
 } tgraph;
 
 TU_UNUSED static void tg_init(tgraph *G) {
@@ -130,6 +142,7 @@ TU_UNUSED static ir_op *tg_op(tgraph *G, int builtin, int nin, const int *in, in
 /* Host buffers for every tensor (constants copied in). */
 TU_UNUSED static void **tg_alloc_data(tgraph *G) {
   void **d = xcalloc((size_t)G->g.nt, sizeof(void *));
+  G->ndata = G->g.nt;
   for (int i = 0; i < G->g.nt; i++) {
     size_t n = ir_bytes(&G->t[i]);
     d[i] = xcalloc(n ? n : 1, 1);
@@ -139,7 +152,7 @@ TU_UNUSED static void **tg_alloc_data(tgraph *G) {
 }
 
 TU_UNUSED static void tg_free_data(tgraph *G, void **d) {
-  for (int i = 0; i < G->g.nt; i++) free(d[i]);
+  for (int i = 0; i < G->ndata; i++) free(d[i]);
   free(d);
 }
 
