@@ -1,0 +1,306 @@
+/* op_reduce.c - reductions (MEAN, SUM, REDUCE_MAX, REDUCE_MIN) and
+ * ARG_MAX / ARG_MIN.
+ *
+ * The reduced axes are constant: prepare() resolves them (negative axes,
+ * duplicates), splits the input dimensions into kept ("outer") and reduced
+ * ("inner") groups, merges neighbours that are contiguous in the input, and
+ * for quantized MEAN/SUM computes the TFLM multiplier (input_scale /
+ * output_scale, with MEAN's 1/N folded in exactly as reference
+ * QuantizedMeanOrSum does). emit() and eval() both use prepare(). */
+#include "ops.h"
+
+#include "aot_movement.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* from op_movement.c */
+int mv_fail(char *why, size_t wl, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int mv_const_ints(const ir_graph *g, int tid, const char *what, int64_t *out, int max, int *n,
+                  char *why, size_t wl);
+void mv_strides(const int32_t *shape, int rank, int64_t *strides);
+
+typedef struct rd_plan {
+  aot_reduce_params p;
+  int32_t count[AOT_MV_MAX_DIMS], stride[AOT_MV_MAX_DIMS];
+  int dtype;
+} rd_plan;
+
+static int64_t numel64(const ir_tensor *t) {
+  int64_t n = 1;
+  for (int i = 0; i < t->rank; i++) n *= t->shape[i] > 0 ? t->shape[i] : 0;
+  return n;
+}
+
+/* Appends dims (count, stride) of one group, dropping size-1 dims and merging
+ * neighbours contiguous in the input. Returns the new number of dims. */
+static int add_group(int32_t *cnt, int64_t *str, int n, const int32_t *gc, const int64_t *gs, int gn) {
+  int start = n;
+  for (int i = 0; i < gn; i++) {
+    if (gc[i] == 1) continue;
+    if (n > start && str[n - 1] == gs[i] * gc[i]) {
+      cnt[n - 1] *= gc[i];
+      str[n - 1] = gs[i];
+    } else {
+      cnt[n] = gc[i];
+      str[n] = gs[i];
+      n++;
+    }
+  }
+  return n;
+}
+
+static int reduce_prepare(const ir_graph *g, const ir_op *op, int rop, rd_plan *rp, char *why,
+                          size_t wl) {
+  const ir_tensor *in = ir_in(g, op, 0), *out = ir_out(g, op, 0);
+  memset(rp, 0, sizeof *rp);
+  if (!in || !out) return mv_fail(why, wl, "input or output missing");
+  if (in->dtype != out->dtype)
+    return mv_fail(why, wl, "input %s with output %s not supported", dtype_name(in->dtype),
+                   dtype_name(out->dtype));
+  int dt = in->dtype;
+  if (dt != DT_FLOAT32 && dt != DT_INT8 && dt != DT_INT16 && dt != DT_INT32)
+    return mv_fail(why, wl, "dtype %s not supported", dtype_name(dt));
+  if (dt == DT_INT32 && rop == AOT_REDUCE_MEAN) return mv_fail(why, wl, "int32 MEAN not supported");
+  int rank = in->rank;
+  int64_t axes[IR_MAX_RANK * 4];
+  int na;
+  if (mv_const_ints(g, op->nin > 1 ? op->in[1] : -1, "axis", axes, IR_MAX_RANK * 4, &na, why, wl))
+    return -1;
+  int red[IR_MAX_RANK] = {0};
+  for (int i = 0; i < na; i++) {
+    int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
+    if (a < 0 || a >= rank) return mv_fail(why, wl, "axis %lld out of range", (long long)axes[i]);
+    red[a] = 1;
+  }
+  int64_t istr[IR_MAX_RANK];
+  mv_strides(in->shape, rank, istr);
+  int32_t oc[IR_MAX_RANK], ic[IR_MAX_RANK];
+  int64_t os[IR_MAX_RANK], is[IR_MAX_RANK];
+  int no = 0, ni = 0;
+  int64_t nout = 1, nred = 1;
+  for (int d = 0; d < rank; d++) {
+    if (red[d]) {
+      ic[ni] = in->shape[d];
+      is[ni++] = istr[d];
+      nred *= in->shape[d];
+    } else {
+      oc[no] = in->shape[d];
+      os[no++] = istr[d];
+      nout *= in->shape[d];
+    }
+  }
+  if (nout != numel64(out))
+    return mv_fail(why, wl, "output has %lld elements, expected %lld", (long long)numel64(out),
+                   (long long)nout);
+  if (numel64(in) > INT32_MAX) return mv_fail(why, wl, "tensor too large");
+  int32_t cnt[2 * IR_MAX_RANK];
+  int64_t str[2 * IR_MAX_RANK];
+  int n = add_group(cnt, str, 0, oc, os, no);
+  int orank = n;
+  n = add_group(cnt, str, n, ic, is, ni);
+  for (int d = 0; d < n; d++) {
+    rp->count[d] = cnt[d];
+    rp->stride[d] = (int32_t)str[d];
+  }
+  rp->dtype = dt;
+  rp->p.op = rop;
+  rp->p.outer_rank = orank;
+  rp->p.inner_rank = n - orank;
+  rp->p.count = rp->count;
+  rp->p.stride = rp->stride;
+  rp->p.num_reduced = (int32_t)nred;
+  if (dt == DT_INT8 || dt == DT_INT16) {
+    if (in->nq != 1 || out->nq != 1)
+      return mv_fail(why, wl, "quantized %s needs per-tensor quantization", dtype_name(dt));
+    if (rop == AOT_REDUCE_MAX || rop == AOT_REDUCE_MIN) {
+      if (in->scale[0] != out->scale[0] || in->zero_point[0] != out->zero_point[0])
+        return mv_fail(why, wl, "input and output quantization differ");
+    } else {
+      int32_t mult;
+      int shift;
+      quantize_multiplier((double)in->scale[0] / (double)out->scale[0], &mult, &shift);
+      if (rop == AOT_REDUCE_MEAN && nred > 0) {
+        int s = 0;
+        while (s < 62 && ((uint64_t)nred >> (s + 1)) != 0) s++; /* floor(log2(nred)) */
+        if (s > 32) s = 32;
+        if (s > 31 + shift) s = 31 + shift;
+        if (s < 0) s = 0;
+        mult = (int32_t)(((int64_t)mult * ((int64_t)1 << s)) / nred);
+        shift -= s;
+      }
+      rp->p.mult = mult;
+      rp->p.shift = shift;
+      rp->p.input_zp = in->zero_point[0];
+      rp->p.output_zp = out->zero_point[0];
+    }
+  }
+  return 0;
+}
+
+static const char *rd_suffix(int dt) {
+  switch (dt) {
+    case DT_FLOAT32: return "f32";
+    case DT_INT8: return "s8";
+    case DT_INT16: return "s16";
+    default: return "i32";
+  }
+}
+
+static const char *rd_opname(int rop) {
+  switch (rop) {
+    case AOT_REDUCE_SUM: return "AOT_REDUCE_SUM";
+    case AOT_REDUCE_MEAN: return "AOT_REDUCE_MEAN";
+    case AOT_REDUCE_MAX: return "AOT_REDUCE_MAX";
+    default: return "AOT_REDUCE_MIN";
+  }
+}
+
+static int reduce_emit(emit_ctx *e, const ir_graph *g, const ir_op *op, int rop) {
+  rd_plan rp;
+  char why[256];
+  if (reduce_prepare(g, op, rop, &rp, why, sizeof why)) return -1;
+  const char *name = emit_opname(e);
+  int nd = rp.p.outer_rank + rp.p.inner_rank;
+  const char *ac = emit_array_i32(e, "count", rp.count, (size_t)nd);
+  const char *as = emit_array_i32(e, "stride", rp.stride, (size_t)nd);
+  emit_decl(e,
+            "static const aot_reduce_params %s_p = {\n"
+            "  .op = %s,\n  .outer_rank = %d,\n  .inner_rank = %d,\n  .count = %s,\n"
+            "  .stride = %s,\n  .num_reduced = %ld,\n  .input_zp = %ld,\n  .output_zp = %ld,\n"
+            "  .mult = %ld,\n  .shift = %ld\n};",
+            name, rd_opname(rop), (int)rp.p.outer_rank, (int)rp.p.inner_rank, ac, as,
+            (long)rp.p.num_reduced, (long)rp.p.input_zp, (long)rp.p.output_zp, (long)rp.p.mult,
+            (long)rp.p.shift);
+  const char *k = rd_suffix(rp.dtype);
+  emit_call(e, "aot_reduce_%s(&%s_p, %s, %s)", k, name, emit_ptr(e, op->in[0]),
+            emit_ptr(e, op->out[0]));
+  char path[96];
+  snprintf(path, sizeof path, "ReductionFunctions/aot_reduce_%s.c", k);
+  emit_kernel(e, path);
+  return 0;
+}
+
+static int reduce_eval(const ir_graph *g, const ir_op *op, void *const *data, int rop) {
+  rd_plan rp;
+  char why[256];
+  if (reduce_prepare(g, op, rop, &rp, why, sizeof why)) return AOT_KERNEL_BAD_PARAM;
+  rp.p.count = rp.count;
+  rp.p.stride = rp.stride;
+  const void *in = data[op->in[0]];
+  void *out = data[op->out[0]];
+  switch (rp.dtype) {
+    case DT_FLOAT32: return aot_reduce_f32(&rp.p, in, out);
+    case DT_INT8: return aot_reduce_s8(&rp.p, in, out);
+    case DT_INT16: return aot_reduce_s16(&rp.p, in, out);
+    default: return aot_reduce_i32(&rp.p, in, out);
+  }
+}
+
+#define RD_OP(name, code, NAME, rop, DT, CONS)                                                  \
+  static int name##_check(const ir_graph *g, const ir_op *op, char *why, size_t wl) {          \
+    rd_plan rp;                                                                                 \
+    return reduce_prepare(g, op, rop, &rp, why, wl);                                           \
+  }                                                                                             \
+  static int name##_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {                     \
+    return reduce_emit(e, g, op, rop);                                                          \
+  }                                                                                             \
+  static int name##_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scr) {    \
+    (void)scr;                                                                                  \
+    return reduce_eval(g, op, data, rop);                                                       \
+  }                                                                                             \
+  const op_impl op_##name = {code, NULL, NAME, DT, CONS, name##_check, NULL, 0, name##_emit,   \
+                             name##_eval};
+
+RD_OP(mean, OP_MEAN, "MEAN", AOT_REDUCE_MEAN, "float32, int8, int16",
+      "constant axes (any set), keep_dims; int8/int16 requantize as TFLM (QuantizedMeanOrSum)")
+RD_OP(sum, OP_SUM, "SUM", AOT_REDUCE_SUM, "float32, int8, int16, int32",
+      "constant axes (any set), keep_dims; int8/int16 requantize as TFLM")
+RD_OP(reduce_max, OP_REDUCE_MAX, "REDUCE_MAX", AOT_REDUCE_MAX, "float32, int8, int16, int32",
+      "constant axes (any set), keep_dims; int8/int16 need equal input/output quantization")
+RD_OP(reduce_min, OP_REDUCE_MIN, "REDUCE_MIN", AOT_REDUCE_MIN, "float32, int8, int16, int32",
+      "constant axes (any set), keep_dims; int8/int16 need equal input/output quantization")
+
+/* ---- ARG_MAX / ARG_MIN ---- */
+
+static int arg_prepare(const ir_graph *g, const ir_op *op, int is_min, aot_arg_minmax_params *ap,
+                       char *why, size_t wl) {
+  const ir_tensor *in = ir_in(g, op, 0), *out = ir_out(g, op, 0);
+  memset(ap, 0, sizeof *ap);
+  if (!in || !out) return mv_fail(why, wl, "input or output missing");
+  switch (in->dtype) {
+    case DT_FLOAT32: ap->in_type = AOT_MV_FLOAT32; break;
+    case DT_INT8: ap->in_type = AOT_MV_INT8; break;
+    case DT_UINT8: ap->in_type = AOT_MV_UINT8; break;
+    case DT_INT16: ap->in_type = AOT_MV_INT16; break;
+    case DT_INT32: ap->in_type = AOT_MV_INT32; break;
+    case DT_INT64: ap->in_type = AOT_MV_INT64; break;
+    default: return mv_fail(why, wl, "input %s not supported", dtype_name(in->dtype));
+  }
+  if (out->dtype != DT_INT32 && out->dtype != DT_INT64)
+    return mv_fail(why, wl, "output %s not supported", dtype_name(out->dtype));
+  int64_t av[1];
+  int na;
+  if (mv_const_ints(g, op->nin > 1 ? op->in[1] : -1, "axis", av, 1, &na, why, wl)) return -1;
+  if (na != 1) return mv_fail(why, wl, "axis must have one value");
+  int rank = in->rank;
+  int axis = (int)(av[0] < 0 ? av[0] + rank : av[0]);
+  if (axis < 0 || axis >= rank) return mv_fail(why, wl, "axis %lld out of range", (long long)av[0]);
+  if (in->shape[axis] < 1) return mv_fail(why, wl, "empty axis");
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < axis; d++) outer *= in->shape[d];
+  for (int d = axis + 1; d < rank; d++) inner *= in->shape[d];
+  if (numel64(out) != outer * inner) return mv_fail(why, wl, "output size does not match");
+  if (numel64(in) > INT32_MAX) return mv_fail(why, wl, "tensor too large");
+  ap->outer = (int32_t)outer;
+  ap->axis_size = in->shape[axis];
+  ap->inner = (int32_t)inner;
+  ap->is_min = is_min;
+  ap->out_is_64 = out->dtype == DT_INT64;
+  return 0;
+}
+
+static int arg_emit(emit_ctx *e, const ir_graph *g, const ir_op *op, int is_min) {
+  aot_arg_minmax_params ap;
+  char why[256];
+  if (arg_prepare(g, op, is_min, &ap, why, sizeof why)) return -1;
+  const char *name = emit_opname(e);
+  emit_decl(e,
+            "static const aot_arg_minmax_params %s_p = {\n"
+            "  .outer = %ld,\n  .axis_size = %ld,\n  .inner = %ld,\n  .is_min = %ld,\n"
+            "  .in_type = %ld,\n  .out_is_64 = %ld\n};",
+            name, (long)ap.outer, (long)ap.axis_size, (long)ap.inner, (long)ap.is_min,
+            (long)ap.in_type, (long)ap.out_is_64);
+  emit_call(e, "aot_arg_minmax(&%s_p, %s, %s)", name, emit_ptr(e, op->in[0]), emit_ptr(e, op->out[0]));
+  emit_kernel(e, "MovementFunctions/aot_arg_minmax.c");
+  return 0;
+}
+
+static int arg_eval(const ir_graph *g, const ir_op *op, void *const *data, int is_min) {
+  aot_arg_minmax_params ap;
+  char why[256];
+  if (arg_prepare(g, op, is_min, &ap, why, sizeof why)) return AOT_KERNEL_BAD_PARAM;
+  return aot_arg_minmax(&ap, data[op->in[0]], data[op->out[0]]);
+}
+
+#define ARG_OP(name, code, NAME, is_min)                                                        \
+  static int name##_check(const ir_graph *g, const ir_op *op, char *why, size_t wl) {          \
+    aot_arg_minmax_params ap;                                                                   \
+    return arg_prepare(g, op, is_min, &ap, why, wl);                                           \
+  }                                                                                             \
+  static int name##_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {                     \
+    return arg_emit(e, g, op, is_min);                                                          \
+  }                                                                                             \
+  static int name##_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scr) {    \
+    (void)scr;                                                                                  \
+    return arg_eval(g, op, data, is_min);                                                       \
+  }                                                                                             \
+  const op_impl op_##name = {code, NULL, NAME,                                                  \
+                             "input float32, int8, uint8, int16, int32, int64; output int32, "  \
+                             "int64",                                                           \
+                             "constant axis; first index wins on ties", name##_check, NULL, 0, \
+                             name##_emit, name##_eval};
+
+ARG_OP(arg_max, OP_ARG_MAX, "ARG_MAX", 0)
+ARG_OP(arg_min, OP_ARG_MIN, "ARG_MIN", 1)
