@@ -55,7 +55,7 @@ static int cmd_convert(int argc, char **argv) {
     return 0;
   }
   int rc = compile_convert(&c, &d);
-  if (rc == 0) printf("aotc: wrote module '%s' to %s\n", c.module_name, c.module_path);
+  if (rc == 0) printf("aotc: wrote module to %s\n", c.module_path);
   config_free(&c);
   return rc == 0 ? 0 : fail(&d);
 }
@@ -305,8 +305,8 @@ static int cmd_verify(int argc, char **argv) {
   if (rc != 0) {
     remove_tree(tmpl);
     free(mod);
-    config_free(&c);
     printf("FAIL model=%s reason=%s\n", c.model_path ? c.model_path : "?", d.msg);
+    config_free(&c);
     return fail(&d);
   }
   const char *prefix = c.module_prefix ? c.module_prefix : "aot";

@@ -232,6 +232,9 @@ int compile_write_module(const aotc_config *c, const compiled *cm, const char *d
   cg_options o = {0};
   o.prefix = c->module_prefix ? c->module_prefix : "aot";
   o.name = c->module_name ? c->module_name : "aot_model";
+  char *default_name = NULL;
+  if (strcmp(o.name, "aot_model") == 0 && strcmp(o.prefix, "aot") != 0)
+    o.name = default_name = xasprintf("%s_model", o.prefix);
   o.model_path = c->model_path;
   o.runtime_dir = compile_runtime_dir();
   o.dump_residency_json = c->memory_dump_residency_json;
@@ -275,6 +278,7 @@ out:
   free(cins);
   free(couts);
   free(fb);
+  free(default_name);
   return rc;
 }
 

@@ -213,7 +213,9 @@ static char *subst_name(char *text) {
 
 static int write_text(const char *dir, const char *rel, const char *text, const char *prefix,
                       aotc_diag *d) {
-  char *path = xasprintf("%s/%s", dir, rel);
+  char *rrel = codegen_rename_prefix(rel, prefix);
+  char *path = xasprintf("%s/%s", dir, rrel);
+  free(rrel);
   char *out = subst_name(codegen_rename_prefix(text, prefix));
   int rc = write_file_all(path, out, strlen(out), d);
   free(out);
@@ -404,9 +406,7 @@ static int copy_runtime_file(const cg_options *o, const char *rel, const char *d
   const char *base = strrchr(rel, '/');
   base = base ? base + 1 : rel;
   char *outname = xasprintf("src/%s", base);
-  char *renamed_name = codegen_rename_prefix(outname, o->prefix);
-  int rc = write_text(dir, renamed_name, b.s ? b.s : "", o->prefix, d);
-  free(renamed_name);
+  int rc = write_text(dir, outname, b.s ? b.s : "", o->prefix, d);
   free(outname);
   sb_free(&b);
   free(text);
@@ -462,6 +462,10 @@ static void gen_test_case(const ir_graph *g, const cg_options *o, strbuf *c, str
                "    case AOT_DTYPE_INT32: return (double)((const int32_t *)p)[i];\n"
                "    case AOT_DTYPE_INT64: return (double)((const int64_t *)p)[i];\n"
                "    default: return 0.0;\n  }\n}\n\n");
+  sb_puts(c, "/* FNV-1a over the output bytes: equal hashes mean bit-identical outputs. */\n"
+             "static uint32_t aot_test_hash(uint32_t h, const void *p, size_t n) {\n"
+             "  const unsigned char *b = (const unsigned char *)p;\n  size_t i;\n"
+             "  for (i = 0; i < n; i++) { h ^= b[i]; h *= 16777619u; }\n  return h;\n}\n\n");
   sb_printf(c,
             "/* Compares one output; updates the worst error. Returns 1 if within tolerance. */\n"
             "static int aot_test_check(int o, const aot_tensor_t *got, const void *exp, size_t step,\n"
@@ -494,6 +498,7 @@ static void gen_test_case(const ir_graph *g, const cg_options *o, strbuf *c, str
                "  aot_model_context_t *ctx = &aot_test_ctx;\n"
                "  int32_t st;\n  int ok = 1;\n  long it, step;\n"
                "  double max_err = 0.0;\n  size_t exact = 0, total = 0;\n"
+               "  uint32_t hash = 2166136261u;\n"
                "  const long iterations = %d, steps = %d;\n",
             t->num_iterations > 0 ? t->num_iterations : 1, steps);
   sb_puts(c, "  st = aot_model_init(ctx);\n"
@@ -525,10 +530,12 @@ static void gen_test_case(const ir_graph *g, const cg_options *o, strbuf *c, str
       sb_printf(c, "    ok &= aot_test_check(%d, &ctx->outputs[%d], aot_test_expected_%d, (size_t)step, &max_err, &exact, &total);\n",
                 i, i, i);
   }
+  for (int i = 0; i < g->nout; i++)
+    sb_printf(c, "    hash = aot_test_hash(hash, ctx->outputs[%d].data, ctx->outputs[%d].bytes);\n", i, i);
   sb_puts(c, "  }\n");
-  sb_printf(c, "  printf(\"%%s model=%s outputs=%%lu max_abs_err=%%.6g exact=%%.2f%%%%\\n\",\n"
+  sb_printf(c, "  printf(\"%%s model=%s outputs=%%lu max_abs_err=%%.6g exact=%%.2f%%%% hash=%%08lx\\n\",\n"
                "         ok ? \"PASS\" : \"FAIL\", (unsigned long)total, max_err,\n"
-               "         total ? 100.0 * (double)exact / (double)total : 100.0);\n"
+               "         total ? 100.0 * (double)exact / (double)total : 100.0, (unsigned long)hash);\n"
                "  return ok ? 0 : 1;\n}\n",
             "@MODULE_NAME@");
   free(fed);
