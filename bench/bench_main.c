@@ -1,0 +1,24 @@
+/* bench_main.c - one measured inference of a generated module (prefix aot)
+ * between the instruction-count markers of targets/cortex-m/target.h. */
+#include <stdio.h>
+
+#include "aot_model.h"
+#include "target.h"
+
+static aot_model_context_t ctx;
+
+int main(void) {
+  size_t i;
+  int k;
+  int32_t st = aot_model_init(&ctx);
+  if (st != AOT_STATUS_OK) return 1;
+  for (k = 0; k < AOT_NUM_INPUTS; k++) {
+    unsigned char *p = (unsigned char *)ctx.inputs[k].data;
+    for (i = 0; i < ctx.inputs[k].bytes; i++) p[i] = (unsigned char)((i * 37u + 11u) & 0x3f);
+  }
+  target_count_start();
+  st = aot_model_run(&ctx);
+  target_count_stop();
+  printf("run status %ld\n", (long)st);
+  return st == AOT_STATUS_OK ? 0 : 1;
+}

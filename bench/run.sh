@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# bench/run.sh AOTC - prints benchmark figures per shared model: arena bytes,
+# lower bound, persistent bytes, constants bytes, module code bytes
+# (arm-none-eabi text of the module for cortex-m4, constants excluded),
+# convert time, and instructions per inference on cortex-m4 / cortex-m55
+# (QEMU instruction counts between markers; repeatable).
+set -u
+AOTC=$(realpath "$1")
+SHARED=${AOTC_SHARED:-../shared}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+if [ ! -d "$SHARED/models" ]; then echo "SKIP bench: $SHARED/models not found"; exit 0; fi
+MODELS=${BENCH_MODELS:-"mlperf-tiny/kws_ref_model mlperf-tiny/pretrainedResnet_quant mlperf-tiny/ad01_int8
+mlperf-tiny/str_ww_ref_model mlperf-tiny/vww_96_int8 mlperf-tiny/kws_ref_model_float32 tflm/micro_speech_quantized
+tflm/person_detect tflm/hello_world_int8 tflm/keyword_scrambled_8bit tflm/trained_lstm tflm/trained_lstm_int8
+streaming/okay_nabu_v2 gru/bigru64_fp32"}
+WORK=$(mktemp -d /tmp/aotc-bench-XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+have_arm=0
+command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null && have_arm=1
+printf '%-34s %9s %9s %6s %9s %10s %9s %8s %12s %12s\n' model arena lower_bd ratio persist constants code_m4 conv_ms insns_m4 insns_m55
+for m in $MODELS; do
+  f="$SHARED/models/$m.tflite"
+  [ -f "$f" ] || continue
+  name=$(basename "$m")
+  json=$("$AOTC" inspect --json "$f" 2>/dev/null)
+  get() { echo "$json" | grep -o "\"$1\": [0-9]*" | head -1 | grep -o '[0-9]*$'; }
+  arena=$(get arena_bytes); lb=$(get arena_lower_bound_bytes); pers=$(get persistent_bytes); cb=$(get constant_bytes)
+  t0=$(date +%s%N)
+  if ! "$AOTC" convert --model.path "$f" --module.path "$WORK/$name" --force >/dev/null 2>"$WORK/$name.err"; then
+    printf '%-34s %s\n' "$m" "convert failed: $(head -c 120 "$WORK/$name.err")"
+    continue
+  fi
+  t1=$(date +%s%N)
+  ms=$(( (t1 - t0) / 1000000 ))
+  ratio=$(awk -v a="${arena:-0}" -v b="${lb:-0}" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')
+  code="-"; i4="-"; i55="-"
+  if [ $have_arm = 1 ]; then
+    for t in cortex-m4 cortex-m55; do
+      out="$WORK/$name-$t"
+      if bash "$ROOT/targets/build-run.sh" --target $t --module "$WORK/$name" --main "$HERE/bench_main.c" \
+           --count-insns --out "$out" -q >/dev/null 2>&1; then
+        n=$(grep -o 'insns_region=[0-9]*' "$out/insn_count.txt" | cut -d= -f2)
+      else n="fail"; fi
+      if [ $t = cortex-m4 ]; then i4=$n; code=$(grep -o 'module_text=[0-9]*' "$out/size.txt" 2>/dev/null | cut -d= -f2); else i55=$n; fi
+    done
+  fi
+  printf '%-34s %9s %9s %6s %9s %10s %9s %8s %12s %12s\n' "$m" "${arena:--}" "${lb:--}" "$ratio" "${pers:--}" "${cb:--}" "${code:--}" "$ms" "$i4" "$i55"
+done
+echo "arena = scratch arena bytes; lower_bd = largest sum of live tensor bytes at any op; code_m4 = module .text for cortex-m4 (constants excluded)"
