@@ -221,14 +221,17 @@ int32_t aot_gru_f32_f16w(const aot_gru_params *p, const float *x, const float *h
                          const uint16_t *w, const uint16_t *u, const uint16_t *bias_x,
                          const uint16_t *bias_h, float *seq_out, float *h_out,
                          float *scratch);
-/* Scratch of every GRU kernel: 6 * units floats. */
+/* Scratch of every GRU kernel: 8 * units floats. */
 AOT_INLINE size_t aot_gru_f32_buffer_size(int32_t units) {
-  return (size_t)units * 6u * sizeof(float);
+  return (size_t)units * 8u * sizeof(float);
 }
-/* binary16 activations, weights and biases. On cores with FP16 vector
- * arithmetic (__ARM_FEATURE_FP16_VECTOR_ARITHMETIC, e.g. Cortex-M55 with
- * MVE-F) the dot products run in _Float16; elsewhere they run in float32 and
- * only storage is binary16 (each result rounded to binary16 on store). */
+/* binary16 activations, weights and biases. Where the compiler offers FP16
+ * arithmetic (__ARM_FEATURE_FP16_SCALAR_ARITHMETIC, as arm-none-eabi-gcc
+ * -mcpu=cortex-m55 -mfloat-abi=hard defines, or
+ * __ARM_FEATURE_FP16_VECTOR_ARITHMETIC) the matrix-vector products multiply
+ * and accumulate in _Float16; elsewhere they run in float32. The gate
+ * nonlinearities run in float32. The state is rounded to binary16 after every
+ * step (it is stored as binary16 in the outputs). */
 int32_t aot_gru_f16(const aot_gru_params *p, const uint16_t *x, const uint16_t *h0,
                     const uint16_t *w, const uint16_t *u, const uint16_t *bias_x,
                     const uint16_t *bias_h, uint16_t *seq_out, uint16_t *h_out,

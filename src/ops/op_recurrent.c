@@ -607,3 +607,174 @@ const op_impl op_unidirectional_sequence_lstm = {
     .emit = lstm_emit,
     .eval = lstm_eval,
 };
+
+/* ======================================================================== */
+/* GRU (custom operator "GRU")                                               */
+/* ======================================================================== */
+
+/* Inputs: 0 x [1, T, F], 1 h0 [1, U], 2 W [3U, F], 3 U [3U, U], 4 bias_x [3U]
+ * (optional), 5 bias_h [3U] (optional). Outputs: 0 sequence [1, T, U] (or
+ * U values when return_sequences is 0), 1 final state [1, U] (optional).
+ * custom_options: AOT_GRU_OPTIONS_SIZE bytes, see aot_recurrent.h. */
+
+enum { GRU_F32, GRU_F32_F16W, GRU_F16 };
+
+static int32_t le32(const uint8_t *b) {
+  uint32_t v = (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) |
+               ((uint32_t)b[3] << 24);
+  return (int32_t)v;
+}
+
+static int gru_options(const ir_op *op, aot_gru_params *p, char *why, size_t n) {
+  memset(p, 0, sizeof *p);
+  if (!op->custom_options || op->custom_options_len < AOT_GRU_OPTIONS_SIZE)
+    return why_set(why, n, "GRU custom options must be %d bytes (got %zu)", AOT_GRU_OPTIONS_SIZE,
+                   op->custom_options ? op->custom_options_len : (size_t)0);
+  const uint8_t *b = op->custom_options;
+  p->units = le32(b);
+  p->reset_after = le32(b + 4);
+  p->gate_act = le32(b + 8);
+  p->cand_act = le32(b + 12);
+  p->go_backwards = le32(b + 16);
+  p->return_sequences = le32(b + 20);
+  if (p->reset_after != 0 && p->reset_after != 1)
+    return why_set(why, n, "GRU reset_after must be 0 or 1");
+  if (p->gate_act != AOT_GRU_SIGMOID && p->gate_act != AOT_GRU_HARD_SIGMOID)
+    return why_set(why, n, "GRU gate activation %d not supported", p->gate_act);
+  if (p->cand_act != AOT_GRU_TANH && p->cand_act != AOT_GRU_LINEAR)
+    return why_set(why, n, "GRU candidate activation %d not supported", p->cand_act);
+  if ((p->go_backwards != 0 && p->go_backwards != 1) ||
+      (p->return_sequences != 0 && p->return_sequences != 1))
+    return why_set(why, n, "GRU go_backwards / return_sequences must be 0 or 1");
+  return 0;
+}
+
+static int gru_kind(const ir_graph *g, const ir_op *op) {
+  const ir_tensor *x = ir_in(g, op, 0), *w = ir_in(g, op, 2);
+  if (x->dtype == DT_FLOAT16) return GRU_F16;
+  return w->dtype == DT_FLOAT16 ? GRU_F32_F16W : GRU_F32;
+}
+
+static int gru_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
+  aot_gru_params p;
+  if (gru_options(op, &p, why, n)) return -1;
+  if (op->nin < 4 || op->nout < 1) return why_set(why, n, "GRU needs at least 4 inputs, 1 output");
+  const ir_tensor *x = ir_in(g, op, 0), *h0 = ir_in(g, op, 1), *w = ir_in(g, op, 2);
+  const ir_tensor *u = ir_in(g, op, 3), *bx = ir_in(g, op, 4), *bh = ir_in(g, op, 5);
+  const ir_tensor *seq = ir_out(g, op, 0), *hout = ir_out(g, op, 1);
+  if (!x || !h0 || !w || !u || !seq)
+    return why_set(why, n, "GRU x, h0, W, U and output 0 are required");
+  if (x->rank != 3 || x->shape[0] != 1)
+    return why_set(why, n, "GRU input must be [1, time, features]");
+  int nt = x->shape[1], nf = x->shape[2], nu = p.units;
+  if (nu <= 0 || nt <= 0 || nf <= 0) return why_set(why, n, "GRU has empty dimensions");
+  if ((long)ir_numel(h0) != nu)
+    return why_set(why, n, "GRU h0 has %ld values, units is %d", (long)ir_numel(h0), nu);
+  if (w->rank != 2 || w->shape[0] != 3 * nu || w->shape[1] != nf)
+    return why_set(why, n, "GRU W must be [3 x %d, %d]", nu, nf);
+  if (u->rank != 2 || u->shape[0] != 3 * nu || u->shape[1] != nu)
+    return why_set(why, n, "GRU U must be [3 x %d, %d]", nu, nu);
+  if ((bx && (long)ir_numel(bx) != 3L * nu) || (bh && (long)ir_numel(bh) != 3L * nu))
+    return why_set(why, n, "GRU biases must have 3 x %d values", nu);
+  long want = p.return_sequences ? (long)nt * nu : nu;
+  if ((long)ir_numel(seq) != want)
+    return why_set(why, n, "GRU output 0 has %ld values, expected %ld", (long)ir_numel(seq), want);
+  if (hout && (long)ir_numel(hout) != nu)
+    return why_set(why, n, "GRU output 1 (state) has %ld values, expected %d",
+                   (long)ir_numel(hout), nu);
+  int act = x->dtype;
+  if (act != DT_FLOAT32 && act != DT_FLOAT16)
+    return why_set(why, n, "GRU input %s not supported (float32, float16)", dtype_name(act));
+  int wdt = w->dtype;
+  if (wdt != DT_FLOAT32 && wdt != DT_FLOAT16)
+    return why_set(why, n, "GRU weights %s not supported (float32, float16)", dtype_name(wdt));
+  if (act == DT_FLOAT16 && wdt != DT_FLOAT16)
+    return why_set(why, n, "GRU float16 activations need float16 weights");
+  if (u->dtype != wdt || (bx && bx->dtype != wdt) || (bh && bh->dtype != wdt))
+    return why_set(why, n, "GRU W, U and biases must share a dtype");
+  if (h0->dtype != act || seq->dtype != act || (hout && hout->dtype != act))
+    return why_set(why, n, "GRU h0 and outputs must have the input's dtype");
+  return 0;
+}
+
+static size_t gru_scratch(const ir_graph *g, const ir_op *op) {
+  (void)g;
+  aot_gru_params p;
+  char why[8];
+  if (gru_options(op, &p, why, sizeof why)) return 0;
+  return aot_gru_f32_buffer_size(p.units);
+}
+
+static void gru_prepare(const ir_graph *g, const ir_op *op, aot_gru_params *p) {
+  char why[8];
+  gru_options(op, p, why, sizeof why);
+  const ir_tensor *x = ir_in(g, op, 0);
+  p->time_steps = x->shape[1];
+  p->features = x->shape[2];
+}
+
+static int gru_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
+  aot_gru_params p;
+  gru_prepare(g, op, &p);
+  const char *nm = emit_opname(e);
+  emit_decl(e,
+            "static const aot_gru_params %s_p = {\n"
+            "  .time_steps = %d,\n  .features = %d,\n  .units = %d,\n  .reset_after = %d,\n"
+            "  .gate_act = %d,\n  .cand_act = %d,\n  .go_backwards = %d,\n"
+            "  .return_sequences = %d\n};",
+            nm, p.time_steps, p.features, p.units, p.reset_after, p.gate_act, p.cand_act,
+            p.go_backwards, p.return_sequences);
+  char *x = ptr_dup(e, in_id(op, 0)), *h0 = ptr_dup(e, in_id(op, 1));
+  char *w = ptr_dup(e, in_id(op, 2)), *u = ptr_dup(e, in_id(op, 3));
+  char *bx = ptr_dup(e, in_id(op, 4)), *bh = ptr_dup(e, in_id(op, 5));
+  char *so = ptr_dup(e, op->out[0]), *ho = ptr_dup(e, op->nout > 1 ? op->out[1] : -1);
+  char *sc = xstrdup(emit_scratch_ptr(e));
+  int kind = gru_kind(g, op);
+  const char *at = kind == GRU_F16 ? "uint16_t" : "float";
+  const char *wt = kind == GRU_F32 ? "float" : "uint16_t";
+  const char *fn = kind == GRU_F32 ? "aot_gru_f32" : kind == GRU_F32_F16W ? "aot_gru_f32_f16w"
+                                                                         : "aot_gru_f16";
+  emit_call(e,
+            "%s(&%s_p, (const %s *)%s, (const %s *)%s, (const %s *)%s, (const %s *)%s, "
+            "(const %s *)%s, (const %s *)%s, (%s *)%s, (%s *)%s, (float *)%s)",
+            fn, nm, at, x, at, h0, wt, w, wt, u, wt, bx, wt, bh, at, so, at, ho, sc);
+  emit_kernel(e, kind == GRU_F16 ? "RecurrentFunctions/aot_gru_f16.c"
+                                 : "RecurrentFunctions/aot_gru_f32.c");
+  free(x), free(h0), free(w), free(u), free(bx), free(bh), free(so), free(ho), free(sc);
+  return 0;
+}
+
+static int gru_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scratch) {
+  aot_gru_params p;
+  gru_prepare(g, op, &p);
+  const void *bx = opt_data(data, op, 4), *bh = opt_data(data, op, 5);
+  void *ho = op->nout > 1 && op->out[1] >= 0 ? data[op->out[1]] : NULL;
+  switch (gru_kind(g, op)) {
+    case GRU_F32:
+      return aot_gru_f32(&p, data[op->in[0]], data[op->in[1]], data[op->in[2]], data[op->in[3]],
+                         bx, bh, data[op->out[0]], ho, scratch);
+    case GRU_F32_F16W:
+      return aot_gru_f32_f16w(&p, data[op->in[0]], data[op->in[1]], data[op->in[2]],
+                              data[op->in[3]], bx, bh, data[op->out[0]], ho, scratch);
+    default:
+      return aot_gru_f16(&p, data[op->in[0]], data[op->in[1]], data[op->in[2]], data[op->in[3]],
+                         bx, bh, data[op->out[0]], ho, scratch);
+  }
+}
+
+const op_impl op_gru = {
+    .builtin = OP_CUSTOM,
+    .custom = "GRU",
+    .name = "GRU (custom)",
+    .dtypes = "float32; float32 with float16 weights; float16",
+    .constraints =
+        "custom operator produced from Keras GRU loops: x [1, time, features], h0, W [3U, F], "
+        "U [3U, U], optional bias_x / bias_h [3U] (gate order z, r, n); options (24-byte "
+        "little-endian struct): units, reset_after, sigmoid or hard sigmoid gates, tanh or "
+        "linear candidate, go_backwards, return_sequences",
+    .check = gru_check,
+    .scratch = gru_scratch,
+    .inplace = 0,
+    .emit = gru_emit,
+    .eval = gru_eval,
+};
