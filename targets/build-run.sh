@@ -47,6 +47,7 @@
 #   --no-run            build only (sizes are still reported)
 #   --elf FILE          do not build; run this ELF (built by this script)
 #   --qemu-arg ARG      extra QEMU argument (repeatable)
+#   -j, --jobs N        parallel compilations (default 1)
 #   -q, --quiet         no progress messages
 #   -h, --help          this text
 #
@@ -96,6 +97,7 @@ NO_RUN=0
 RUN_ELF=""
 QEMU_EXTRA=()
 QUIET=0
+JOBS=1
 
 need_arg() { [ $# -ge 2 ] || die "option $1 needs an argument"; }
 
@@ -121,6 +123,8 @@ while [ $# -gt 0 ]; do
     --no-run) NO_RUN=1; shift ;;
     --elf) need_arg "$@"; RUN_ELF="$2"; shift 2 ;;
     --qemu-arg) need_arg "$@"; QEMU_EXTRA+=("$2"); shift 2 ;;
+    -j|--jobs) need_arg "$@"; JOBS="$2"; shift 2 ;;
+    -j*) JOBS="${1#-j}"; shift ;;
     -q|--quiet) QUIET=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
@@ -144,6 +148,7 @@ case "$TARGET" in
   *) die "unknown target '$TARGET' (cortex-m4 or cortex-m55)" ;;
 esac
 case "$TIMEOUT" in ''|*[!0-9]*) die "--timeout needs a number of seconds" ;; esac
+case "$JOBS" in ''|*[!0-9]*|0) die "--jobs needs a positive number" ;; esac
 case "$STACK_SIZE" in ''|*[!0-9]*) die "--stack-size needs a number of bytes" ;; esac
 
 CC=arm-none-eabi-gcc
@@ -221,21 +226,32 @@ build() {
 
   rm -rf "$OUT/obj"
   mkdir -p "$OUT/obj/module" "$OUT/obj/main" "$OUT/obj/extra" "$OUT/obj/target"
-  local objs=() o i=0
-  compile() { # dir flags... -- src
+  local objs=() o i=0 running=0 failed=0
+  compile() { # dir flags... src  (runs up to $JOBS compilers at a time)
     local dir="$1" src="${*: -1}"
     shift
     local flags=("${@:1:$(($# - 1))}")
     i=$((i + 1))
     o="$OUT/obj/$dir/$i-$(basename "${src%.c}").o"
-    "$CC" "${common[@]}" "${flags[@]}" -c "$src" -o "$o" || die "compilation of $src failed" 65
     objs+=("$o")
+    ( "$CC" "${common[@]}" "${flags[@]}" -c "$src" -o "$o" ||
+        { echo "build-run: error: compilation of $src failed" >&2; exit 1; } ) &
+    running=$((running + 1))
+    if [ "$running" -ge "$JOBS" ]; then
+      wait -n || failed=1
+      running=$((running - 1))
+    fi
   }
   say "building $TARGET firmware (${#modsrc[@]} module + ${#strict[@]} main/--src + ${#relaxed[@]} relaxed sources) in $OUT"
   for f in "${modsrc[@]+"${modsrc[@]}"}"; do compile module "${strict_flags[@]}" "$f"; done
   for f in "${strict[@]+"${strict[@]}"}"; do compile main "${strict_flags[@]}" "$f"; done
   for f in "${relaxed[@]+"${relaxed[@]}"}"; do compile extra "${relaxed_flags[@]}" "$f"; done
   for f in startup.c semihost.c syscalls.c; do compile target "${target_flags[@]}" "$TDIR/$f"; done
+  while [ "$running" -gt 0 ]; do
+    wait -n || failed=1
+    running=$((running - 1))
+  done
+  [ "$failed" = 0 ] || die "compilation failed" 65
 
   "$CC" "${CPU_FLAGS[@]}" "$OPT" -nostartfiles -L "$TDIR" -T "$LDSCRIPT" \
     -Wl,--gc-sections -Wl,-Map="$MAP" -Wl,--defsym=__stack_size__="$STACK_SIZE" \
