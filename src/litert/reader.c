@@ -256,6 +256,23 @@ static int get_i32vec(rd *r, const tab *t, int id, int32_t **out, int *n, int *p
   return 0;
 }
 
+/* A file-provided string made safe for a one-line message: printable ASCII
+ * only, at most 60 characters. */
+static const char *printable(const char *s, char *buf, size_t len) {
+  size_t k = 0;
+  if (!s) s = "";
+  for (; *s && k + 4 < len && k < 60; s++) {
+    unsigned char c = (unsigned char)*s;
+    buf[k++] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
+  }
+  if (*s && k + 4 <= len) {
+    memcpy(buf + k, "...", 3);
+    k += 3;
+  }
+  buf[k] = 0;
+  return buf;
+}
+
 /* ---- shape helpers ------------------------------------------------------------ */
 
 static const char *fmt_shape(const int32_t *s, int rank, char *buf, size_t len) {
@@ -445,7 +462,7 @@ static int read_tensor(rd *r, const tab *t, litert_tensor *x, const litert_model
   x->rank = 0;
   if (get_i32vec(r, t, 0, &x->shape, &x->rank, &shape_present, "shape vector")) return -1;
   if (get_str(r, t, 3, &x->name, "name string")) return -1;
-  if (x->name) setctx(r, "tensor %d ('%.60s') of subgraph %d", idx, x->name, sg);
+  if (x->name) setctx(r, "tensor %d ('%s') of subgraph %d", idx, printable(x->name, sb, sizeof sb), sg);
   if (get_i8(r, t, 1, 0, &x->type, "type")) return -1;
   if (x->type < 0 || x->type >= DT_COUNT_) return fail(r, "unknown tensor type %d", x->type);
   if (get_u32(r, t, 2, 0, &x->buffer, "buffer")) return -1;
@@ -763,11 +780,12 @@ static int read_model(rd *r, litert_model *m) {
       return fail(r, "subgraph_index %u out of range (%d subgraphs)", g->subgraph_index,
                   m->nsubgraphs);
     const litert_subgraph *sg = &m->subgraphs[g->subgraph_index];
+    char pb[80];
     for (int j = 0; j < g->ninputs + g->noutputs; j++) {
       const litert_sigtensor *st = j < g->ninputs ? &g->inputs[j] : &g->outputs[j - g->ninputs];
       if (st->tensor_index >= (uint32_t)sg->ntensors)
         return fail(r, "%s '%s' maps to tensor %u, out of range (%d tensors)",
-                    j < g->ninputs ? "input" : "output", st->name ? st->name : "",
+                    j < g->ninputs ? "input" : "output", printable(st->name, pb, sizeof pb),
                     st->tensor_index, sg->ntensors);
     }
   }
