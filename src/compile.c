@@ -38,6 +38,142 @@ void compiled_free(compiled *cm) {
   memset(cm, 0, sizeof *cm);
 }
 
+/* Subgraphs an op calls (WHILE cond/body, IF then/else, CALL_ONCE init). */
+static int op_callees(const ir_op *op, int sg[2]) {
+  switch (op->builtin) {
+    case OP_WHILE: sg[0] = op->opts.cond_subgraph; sg[1] = op->opts.body_subgraph; return 2;
+    case OP_IF: sg[0] = op->opts.then_subgraph; sg[1] = op->opts.else_subgraph; return 2;
+    case OP_CALL_ONCE: sg[0] = op->opts.init_subgraph; return 1;
+    default: return 0;
+  }
+}
+
+static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
+
+/* Builds, transforms and plans every subgraph reachable through control flow,
+ * stacks their scratch regions above their callers', and lays out the
+ * persistent arena: each graph's variable tensors, then one slot per resource
+ * variable. */
+static int plan_program(const aotc_config *c, ir_graph *main, aotc_diag *d) {
+  const litert_model *m = main->src;
+  int ns = m->nsubgraphs;
+  main->nsubgraphs = ns;
+  main->subgraphs = xcalloc((size_t)ns, sizeof(ir_graph *));
+  ir_graph **all = xcalloc((size_t)ns, sizeof(ir_graph *));
+  all[0] = main;
+  int *disabled = xcalloc((size_t)ir_ntransforms, sizeof(int));
+  for (int i = 0; i < ir_ntransforms; i++)
+    disabled[i] = c ? config_switch(c, "transforms", ir_transforms[i].name) == 0 : 0;
+  int rc = 0;
+  for (int gi = 0; gi < ns && rc == 0; gi++) {
+    ir_graph *g = all[gi];
+    if (!g) continue;
+    for (int i = 0; i < g->nops && rc == 0; i++) {
+      int callee[2];
+      int nc = op_callees(&g->ops[i], callee);
+      for (int k = 0; k < nc && rc == 0; k++) {
+        int s = callee[k];
+        if (s <= 0 || s >= ns) {
+          rc = diag_error(d, "op %d (%s) of subgraph %d calls subgraph %d, which does not exist or is the main graph",
+                          g->ops[i].id, litert_op_name(g->ops[i].builtin), gi, s);
+          break;
+        }
+        if (all[s]) continue;
+        ir_graph *sg = ir_from_litert(m, s, d);
+        if (!sg) { rc = -1; break; }
+        for (int j = 0; j < sg->nin; j++) sg->t[sg->inputs[j]].pinned = 1;
+        main->subgraphs[s] = sg;
+        all[s] = sg;
+        if (ir_run_transforms(sg, disabled, d) < 0 || plan_memory(sg, d) != 0) rc = -1;
+      }
+    }
+  }
+  free(disabled);
+  /* scratch: a callee's region starts above its caller's */
+  for (int i = 0; i < ns; i++)
+    if (all[i]) {
+      all[i]->own_scratch_bytes = align16(all[i]->scratch_arena_bytes);
+      all[i]->own_persistent_bytes = all[i]->persistent_arena_bytes;
+      all[i]->scratch_base = 0;
+    }
+  for (int iter = 0, changed = 1; changed && rc == 0; iter++) {
+    if (iter > ns + 1) {
+      rc = diag_unsupported(d, "subgraphs call each other recursively; aotc needs a call tree");
+      break;
+    }
+    changed = 0;
+    for (int gi = 0; gi < ns; gi++) {
+      ir_graph *g = all[gi];
+      if (!g) continue;
+      for (int i = 0; i < g->nops; i++) {
+        int callee[2];
+        int nc = g->ops[i].dead ? 0 : op_callees(&g->ops[i], callee);
+        for (int k = 0; k < nc; k++) {
+          size_t want = g->scratch_base + g->own_scratch_bytes;
+          if (all[callee[k]] && all[callee[k]]->scratch_base < want) {
+            all[callee[k]]->scratch_base = want;
+            changed = 1;
+          }
+        }
+      }
+    }
+  }
+  size_t scratch = 0, pers = 0;
+  for (int i = 0; i < ns && rc == 0; i++) {
+    if (!all[i]) continue;
+    if (all[i]->scratch_base + all[i]->own_scratch_bytes > scratch)
+      scratch = all[i]->scratch_base + all[i]->own_scratch_bytes;
+    all[i]->persistent_base = pers;
+    pers += align16(all[i]->own_persistent_bytes);
+  }
+  /* resource variables */
+  for (int gi = 0; gi < ns && rc == 0; gi++) {
+    ir_graph *g = all[gi];
+    if (!g) continue;
+    for (int i = 0; i < g->nops; i++) {
+      if (g->ops[i].dead || g->ops[i].builtin != OP_VAR_HANDLE) continue;
+      char *k = ir_var_key(&g->ops[i]);
+      int found = 0;
+      for (int v = 0; v < main->nvars; v++) found |= strcmp(main->vars[v].key, k) == 0;
+      if (found) { free(k); continue; }
+      main->vars = xrealloc(main->vars, (size_t)(main->nvars + 1) * sizeof *main->vars);
+      main->vars[main->nvars++] = (struct ir_var){k, -1, 0, 0};
+    }
+  }
+  for (int gi = 0; gi < ns && rc == 0; gi++) {
+    ir_graph *g = all[gi];
+    if (!g) continue;
+    for (int i = 0; i < g->nops && rc == 0; i++) {
+      const ir_op *op = &g->ops[i];
+      if (op->dead || (op->builtin != OP_READ_VARIABLE && op->builtin != OP_ASSIGN_VARIABLE)) continue;
+      int v = ir_var_slot(main, g, op);
+      const ir_tensor *val = op->builtin == OP_READ_VARIABLE ? ir_out(g, op, 0) : ir_in(g, op, 1);
+      if (v < 0 || !val) {
+        rc = diag_unsupported(d, "op %d (%s) of subgraph %d: its resource does not come from a VAR_HANDLE in the same subgraph",
+                              op->id, litert_op_name(op->builtin), gi);
+        break;
+      }
+      if (main->vars[v].dtype >= 0 && main->vars[v].dtype != val->dtype) {
+        rc = diag_unsupported(d, "resource variable '%s' is used with dtypes %s and %s", main->vars[v].key,
+                              dtype_name(main->vars[v].dtype), dtype_name(val->dtype));
+        break;
+      }
+      main->vars[v].dtype = val->dtype;
+      if (ir_bytes(val) > main->vars[v].bytes) main->vars[v].bytes = ir_bytes(val);
+    }
+  }
+  for (int v = 0; v < main->nvars && rc == 0; v++) {
+    main->vars[v].offset = pers;
+    pers += align16(main->vars[v].bytes);
+  }
+  if (rc == 0) {
+    main->scratch_arena_bytes = scratch;
+    main->persistent_arena_bytes = pers;
+  }
+  free(all);
+  return rc;
+}
+
 int compile_model(const aotc_config *c, const char *model_path, int check_ops, compiled *out,
                   aotc_diag *d) {
   memset(out, 0, sizeof *out);
@@ -85,11 +221,11 @@ int compile_model(const aotc_config *c, const char *model_path, int check_ops, c
     return -1;
   }
   out->transform_changes = n;
-  if (check_ops && codegen_check_supported(out->graph, d) != 0) {
+  if (plan_memory(out->graph, d) != 0 || plan_program(c, out->graph, d) != 0) {
     compiled_free(out);
     return -1;
   }
-  if (plan_memory(out->graph, d) != 0) {
+  if (check_ops && codegen_check_supported(out->graph, d) != 0) {
     compiled_free(out);
     return -1;
   }

@@ -13,6 +13,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* Operator id seen by the callback: the op index in the model for the main
+ * subgraph, (subgraph << 16) | index for ops of called subgraphs. */
+static long op_uid(const ir_graph *g, const ir_op *op) {
+  return g->sg > 0 ? ((long)g->sg << 16) | op->id : (long)op->id;
+}
+
 struct emit_ctx {
   const ir_graph *g;
   const ir_op *op;
@@ -22,7 +28,8 @@ struct emit_ctx {
   strbuf body;     /* run function body */
   char **pool;     /* strings handed out to ops */
   int npool, cappool;
-  char *const_used;        /* per tensor: constant referenced */
+  char **const_used;       /* [subgraph][tensor]: constant referenced */
+  const ir_graph *main;
   const char **kernels;    /* runtime files needed */
   int nkernels, capkernels;
   int failed;
@@ -55,17 +62,19 @@ const char *emit_ptr(emit_ctx *e, int t) {
   if (!ct) ct = "uint8_t";
   if (x->role == ROLE_CONST) {
     int o = const_owner(g, t);
-    e->const_used[o] = 1;
+    e->const_used[g->sg][o] = 1;
     return pool_add(e, xasprintf("aot_c_%s", g->t[o].cname));
   }
-  if (x->arena == 0) return pool_add(e, xasprintf("((%s *)(S + %zu))", ct, x->offset));
-  if (x->arena == 1) return pool_add(e, xasprintf("((%s *)(P + %zu))", ct, x->offset));
+  if (x->arena == 0)
+    return pool_add(e, xasprintf("((%s *)(S + %zu))", ct, g->scratch_base + x->offset));
+  if (x->arena == 1)
+    return pool_add(e, xasprintf("((%s *)(P + %zu))", ct, g->persistent_base + x->offset));
   e->failed = 1;
   return "NULL";
 }
 
 const char *emit_scratch_ptr(emit_ctx *e) {
-  return pool_add(e, xasprintf("((void *)(S + %zu))", e->op->scratch_offset));
+  return pool_add(e, xasprintf("((void *)(S + %zu))", e->g->scratch_base + e->op->scratch_offset));
 }
 
 const char *emit_opname(emit_ctx *e) { return e->opname; }
@@ -84,7 +93,7 @@ void emit_call(emit_ctx *e, const char *fmt, ...) {
   va_start(ap, fmt);
   sb_puts(&e->body, "  st = ");
   sb_vprintf(&e->body, fmt, ap);
-  sb_printf(&e->body, ";\n  if (st != 0) return aot_fail(ctx, %d, st);\n", e->op->id);
+  sb_printf(&e->body, ";\n  if (st != 0) return aot_fail(ctx, %ld, st);\n", op_uid(e->g, e->op));
   va_end(ap);
 }
 
@@ -223,6 +232,13 @@ static int write_text(const char *dir, const char *rel, const char *text, const 
   return rc;
 }
 
+/* A short formatted string valid until the next call. */
+static const char *xasprintf_tmp(const char *fmt, int v) {
+  static char buf[64];
+  snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
 static const char *op_dtypes(const ir_graph *g, const ir_op *op, char *buf, size_t n) {
   size_t k = 0;
   buf[0] = 0;
@@ -238,25 +254,31 @@ static const char *op_dtypes(const ir_graph *g, const ir_op *op, char *buf, size
   return buf;
 }
 
-int codegen_check_supported(const ir_graph *g, aotc_diag *d) {
-  strbuf b = {0};
-  int bad = 0;
+static int is_control_op(int b);
+
+static int check_graph(const ir_graph *g, strbuf *b, int bad) {
   for (int i = 0; i < g->nops; i++) {
     const ir_op *op = &g->ops[i];
-    if (op->dead) continue;
+    if (op->dead || is_control_op(op->builtin)) continue;
     const op_impl *impl = ops_find(g, op);
     char why[256] = "no implementation", dts[256];
     if (impl && (!impl->check || impl->check(g, op, why, sizeof why) == 0)) continue;
     const char *name = op->builtin == OP_CUSTOM ? (op->custom ? op->custom : "CUSTOM")
                                                 : litert_op_name(op->builtin);
-    sb_printf(&b, "%sop %d (%s%s, %s): %s", bad ? "; " : "", op->id,
-              op->builtin == OP_CUSTOM ? "CUSTOM " : "", name, op_dtypes(g, op, dts, sizeof dts),
-              why);
+    sb_printf(b, "%sop %d%s (%s%s, %s): %s", bad ? "; " : "", op->id,
+              g->sg ? xasprintf_tmp(" of subgraph %d", g->sg) : "",
+              op->builtin == OP_CUSTOM ? "CUSTOM " : "", name, op_dtypes(g, op, dts, sizeof dts), why);
     bad++;
   }
-  if (bad)
-    diag_unsupported(d, "unsupported operator%s in subgraph %d: %s", bad > 1 ? "s" : "", g->sg,
-                     b.s);
+  return bad;
+}
+
+int codegen_check_supported(const ir_graph *g, aotc_diag *d) {
+  strbuf b = {0};
+  int bad = check_graph(g, &b, 0);
+  for (int i = 1; i < g->nsubgraphs; i++)
+    if (g->subgraphs[i]) bad = check_graph(g->subgraphs[i], &b, bad);
+  if (bad) diag_unsupported(d, "unsupported operator%s: %s", bad > 1 ? "s" : "", b.s);
   sb_free(&b);
   return bad;
 }
@@ -626,46 +648,184 @@ static void gen_residency(const ir_graph *g, strbuf *j, size_t const_bytes) {
   sb_puts(j, "\n  ]\n}\n");
 }
 
-int codegen_module(const ir_graph *g, const cg_options *o, const char *dir, aotc_diag *d) {
-  if (codegen_check_supported(g, d) != 0) return -1;
-  g_module_name = o->name;
-  emit_ctx e = {0};
-  e.g = g;
-  e.const_used = xcalloc((size_t)(g->nt + 1), 1);
-  int rc = -1;
-  strbuf model = {0}, consts = {0}, consts_h = {0}, hdr = {0}, cm = {0}, rd = {0};
-  /* operators */
+/* ---- control flow and resource variables (emitted by codegen itself) ---- */
+
+static int is_control_op(int b) {
+  return b == OP_WHILE || b == OP_IF || b == OP_CALL_ONCE || b == OP_VAR_HANDLE ||
+         b == OP_READ_VARIABLE || b == OP_ASSIGN_VARIABLE;
+}
+
+static const ir_graph *callee(const emit_ctx *e, int sg) {
+  return (sg > 0 && sg < e->main->nsubgraphs) ? e->main->subgraphs[sg] : NULL;
+}
+
+/* memcpy/memmove of tensor a of graph ga into tensor b of graph gb. */
+static void emit_copy(emit_ctx *e, const ir_graph *gb, int b, const ir_graph *ga, int a,
+                      const char *fn) {
+  const ir_graph *save = e->g;
+  e->g = ga;
+  const char *src = emit_ptr(e, a);
+  e->g = gb;
+  const char *dst = emit_ptr(e, b);
+  e->g = save;
+  size_t n = ir_bytes(&gb->t[b]);
+  if (ir_bytes(&ga->t[a]) < n) n = ir_bytes(&ga->t[a]);
+  if (strcmp(src, dst) != 0) sb_printf(&e->body, "  %s(%s, %s, %zu);\n", fn, dst, src, n);
+}
+
+static void emit_subgraph_call(emit_ctx *e, int sg) {
+  sb_printf(&e->body, "  st = aot_subgraph_%d(ctx);\n  if (st != 0) return st;\n", sg);
+}
+
+static int emit_control(emit_ctx *e, const ir_graph *g, const ir_op *op, aotc_diag *d) {
+  switch (op->builtin) {
+    case OP_VAR_HANDLE:
+      sb_puts(&e->body, "  /* resource handle: resolved at compile time */\n");
+      return 0;
+    case OP_READ_VARIABLE:
+    case OP_ASSIGN_VARIABLE: {
+      int v = ir_var_slot(e->main, g, op);
+      if (v < 0) return diag_error(d, "op %d: unresolved resource variable", op->id);
+      const struct ir_var *var = &e->main->vars[v];
+      int t = op->builtin == OP_READ_VARIABLE ? op->out[0] : op->in[1];
+      size_t n = ir_bytes(&g->t[t]);
+      const char *p = emit_ptr(e, t);
+      if (op->builtin == OP_READ_VARIABLE)
+        sb_printf(&e->body, "  memcpy(%s, P + %zu, %zu);  /* read variable %s */\n", p, var->offset, n, var->key);
+      else
+        sb_printf(&e->body, "  memcpy(P + %zu, %s, %zu);  /* assign variable %s */\n", var->offset, p, n, var->key);
+      return 0;
+    }
+    case OP_CALL_ONCE: {
+      int sg = op->opts.init_subgraph;
+      if (!callee(e, sg)) return diag_error(d, "op %d: CALL_ONCE subgraph %d missing", op->id, sg);
+      sb_printf(&e->body, "  if (ctx->once_done == 0) {\n    ctx->once_done = 1;\n");
+      sb_printf(&e->body, "    st = aot_subgraph_%d(ctx);\n    if (st != 0) return st;\n  }\n", sg);
+      return 0;
+    }
+    case OP_WHILE: {
+      const ir_graph *cg = callee(e, op->opts.cond_subgraph), *bg = callee(e, op->opts.body_subgraph);
+      if (!cg || !bg) return diag_error(d, "op %d: WHILE subgraphs missing", op->id);
+      if (bg->nin != op->nin || cg->nin != op->nin || bg->nout != op->nin || cg->nout < 1 ||
+          op->nout != op->nin)
+        return diag_unsupported(d, "op %d (WHILE): cond/body inputs and outputs do not match the loop variables", op->id);
+      for (int i = 0; i < op->nin; i++) emit_copy(e, bg, bg->inputs[i], g, op->in[i], "memcpy");
+      sb_puts(&e->body, "  for (;;) {\n");
+      for (int i = 0; i < op->nin; i++) emit_copy(e, cg, cg->inputs[i], bg, bg->inputs[i], "memcpy");
+      emit_subgraph_call(e, op->opts.cond_subgraph);
+      const ir_graph *save = e->g;
+      e->g = cg;
+      const char *c = emit_ptr(e, cg->outputs[0]);
+      e->g = save;
+      sb_printf(&e->body, "  if (!(%s)[0]) break;\n", c);
+      emit_subgraph_call(e, op->opts.body_subgraph);
+      for (int i = 0; i < op->nin; i++) emit_copy(e, bg, bg->inputs[i], bg, bg->outputs[i], "memmove");
+      sb_puts(&e->body, "  }\n");
+      for (int i = 0; i < op->nout; i++) emit_copy(e, g, op->out[i], bg, bg->inputs[i], "memcpy");
+      return 0;
+    }
+    case OP_IF: {
+      const ir_graph *tg = callee(e, op->opts.then_subgraph), *eg = callee(e, op->opts.else_subgraph);
+      if (!tg || !eg || op->nin < 1) return diag_error(d, "op %d: IF subgraphs missing", op->id);
+      sb_printf(&e->body, "  if ((%s)[0]) {\n", emit_ptr(e, op->in[0]));
+      for (int br = 0; br < 2; br++) {
+        const ir_graph *bg = br ? eg : tg;
+        if (bg->nin != op->nin - 1 || bg->nout != op->nout)
+          return diag_unsupported(d, "op %d (IF): branch inputs/outputs do not match the op", op->id);
+        for (int i = 0; i < bg->nin; i++) emit_copy(e, bg, bg->inputs[i], g, op->in[i + 1], "memcpy");
+        emit_subgraph_call(e, br ? op->opts.else_subgraph : op->opts.then_subgraph);
+        for (int i = 0; i < bg->nout; i++) emit_copy(e, g, op->out[i], bg, bg->outputs[i], "memcpy");
+        sb_puts(&e->body, br ? "  }\n" : "  } else {\n");
+      }
+      return 0;
+    }
+  }
+  return -1;
+}
+
+/* Emits the operators of one graph into e->body. */
+static int emit_graph_ops(emit_ctx *e, const ir_graph *g, aotc_diag *d) {
+  e->g = g;
   for (int i = 0; i < g->nops; i++) {
     const ir_op *op = &g->ops[i];
     if (op->dead) continue;
-    const op_impl *impl = ops_find(g, op);
-    e.op = op;
-    e.opindex = i;
+    e->op = op;
+    e->opindex = i;
     char lname[40];
     snprintf(lname, sizeof lname, "%s",
              op->builtin == OP_CUSTOM ? (op->custom ? op->custom : "custom") : litert_op_name(op->builtin));
     lower(lname);
     c_identifier(lname, lname, 32);
-    snprintf(e.opname, sizeof e.opname, "op%d_%s", op->id, lname);
+    if (g->sg > 0) snprintf(e->opname, sizeof e->opname, "sg%d_op%d_%s", g->sg, op->id, lname);
+    else snprintf(e->opname, sizeof e->opname, "op%d_%s", op->id, lname);
     const ir_tensor *o0 = op->nout > 0 && op->out[0] >= 0 ? &g->t[op->out[0]] : NULL;
     char dts[256];
-    sb_printf(&e.body, "\n  /* op %d: %s (%s)%s%s */\n", op->id,
+    sb_printf(&e->body, "\n  /* op %d: %s (%s)%s%s */\n", op->id,
               op->builtin == OP_CUSTOM ? (op->custom ? op->custom : "CUSTOM") : litert_op_name(op->builtin),
               op_dtypes(g, op, dts, sizeof dts), o0 && o0->name[0] ? " -> " : "",
               o0 ? o0->name : "");
-    sb_printf(&e.body, "  AOT_OP_START(%d);\n", op->id);
-    if (impl->emit(&e, g, op) != 0 || e.failed) {
-      diag_error(d, "op %d (%s): code generation failed", op->id, litert_op_name(op->builtin));
+    long uid = op_uid(g, op);
+    sb_printf(&e->body, "  AOT_OP_START(%ld);\n", uid);
+    int r;
+    if (is_control_op(op->builtin)) {
+      r = emit_control(e, g, op, d);
+      e->g = g;
+    } else {
+      const op_impl *impl = ops_find(g, op);
+      r = impl->emit(e, g, op);
+      if (r != 0) diag_error(d, "op %d (%s) of subgraph %d: code generation failed", op->id,
+                             litert_op_name(op->builtin), g->sg);
+    }
+    if (r != 0 || e->failed) {
+      if (e->failed) diag_error(d, "op %d (%s) of subgraph %d: a tensor has no storage", op->id,
+                                litert_op_name(op->builtin), g->sg);
+      return -1;
+    }
+    sb_printf(&e->body, "  AOT_OP_DONE(%ld);\n", uid);
+  }
+  return 0;
+}
+
+int codegen_module(const ir_graph *g, const cg_options *o, const char *dir, aotc_diag *d) {
+  if (codegen_check_supported(g, d) != 0) return -1;
+  g_module_name = o->name;
+  emit_ctx e = {0};
+  e.g = g;
+  e.main = g;
+  int nsg = g->nsubgraphs > 0 ? g->nsubgraphs : 1;
+  e.const_used = xcalloc((size_t)nsg, sizeof(char *));
+  e.const_used[0] = xcalloc((size_t)(g->nt + 1), 1);
+  for (int i = 1; i < g->nsubgraphs; i++)
+    if (g->subgraphs[i]) e.const_used[i] = xcalloc((size_t)(g->subgraphs[i]->nt + 1), 1);
+  int rc = -1;
+  strbuf model = {0}, consts = {0}, consts_h = {0}, hdr = {0}, cm = {0}, rd = {0}, funcs = {0};
+  /* called subgraphs become static functions */
+  for (int i = 1; i < g->nsubgraphs; i++) {
+    const ir_graph *sg = g->subgraphs[i];
+    if (!sg) continue;
+    strbuf saved = e.body;
+    memset(&e.body, 0, sizeof e.body);
+    if (emit_graph_ops(&e, sg, d) != 0) {
+      sb_free(&e.body);
+      e.body = saved;
       goto out;
     }
-    sb_printf(&e.body, "  AOT_OP_DONE(%d);\n", op->id);
+    sb_printf(&funcs, "/* subgraph %d '%s' */\nstatic int32_t aot_subgraph_%d(aot_model_context_t *ctx) {\n"
+                      "  uint8_t *S = ctx->scratch;\n  uint8_t *P = ctx->persistent;\n  int32_t st = 0;\n"
+                      "  (void)S;\n  (void)P;\n  (void)st;\n%s\n  return AOT_STATUS_OK;\n}\n\n",
+              i, g->src->subgraphs[i].name ? g->src->subgraphs[i].name : "", i, e.body.s ? e.body.s : "");
+    sb_free(&e.body);
+    e.body = saved;
   }
+  /* operators of the main graph */
+  if (emit_graph_ops(&e, g, d) != 0) goto out;
+  e.g = g;
   /* inputs/outputs must have storage */
   for (int pass = 0; pass < 2; pass++) {
     int n = pass ? g->nout : g->nin;
     for (int i = 0; i < n; i++) {
       int t = pass ? g->outputs[i] : g->inputs[i];
-      if (g->t[t].role == ROLE_CONST) e.const_used[const_owner(g, t)] = 1;
+      if (g->t[t].role == ROLE_CONST) e.const_used[0][const_owner(g, t)] = 1;
       else if (g->t[t].arena < 0) {
         diag_error(d, "%s %d '%s' has no storage", pass ? "output" : "input", i, g->t[t].name);
         goto out;
@@ -679,24 +839,28 @@ int codegen_module(const ir_graph *g, const cg_options *o, const char *dir, aotc
             o->model_path ? o->model_path : "the model");
   sb_puts(&consts_h, "/* aot_constants.h - generated by aotc. */\n#ifndef AOT_CONSTANTS_H\n"
                      "#define AOT_CONSTANTS_H\n\n#include <stdint.h>\n\n");
-  for (int t = 0; t < g->nt; t++) {
-    if (!e.const_used[t]) continue;
-    const ir_tensor *x = &g->t[t];
-    const char *ct = dtype_ctype(x->dtype);
-    size_t es = dtype_size(x->dtype);
-    if (!ct || !es) {
-      diag_unsupported(d, "constant tensor %d '%s' has dtype %s, which aotc cannot store", t,
-                       x->name, dtype_name(x->dtype));
-      goto out;
+  for (int gi = 0; gi < nsg; gi++) {
+    const ir_graph *cg = gi == 0 ? g : g->subgraphs[gi];
+    if (!cg) continue;
+    for (int t = 0; t < cg->nt; t++) {
+      if (!e.const_used[gi][t]) continue;
+      const ir_tensor *x = &cg->t[t];
+      const char *ct = dtype_ctype(x->dtype);
+      size_t es = dtype_size(x->dtype);
+      if (!ct || !es) {
+        diag_unsupported(d, "constant tensor %d '%s' has dtype %s, which aotc cannot store", t,
+                         x->name, dtype_name(x->dtype));
+        goto out;
+      }
+      size_t n = x->data_bytes / es;
+      const_bytes += x->data_bytes;
+      sb_printf(&consts, "\n/* %s: %s [", x->name, dtype_name(x->dtype));
+      for (int k = 0; k < x->rank; k++) sb_printf(&consts, "%s%d", k ? ", " : "", x->shape[k]);
+      sb_printf(&consts, "] */\nconst %s aot_c_%s[%zu] = {\n", ct, x->cname, n ? n : 1);
+      fmt_values(&consts, x->dtype, x->data, n);
+      sb_puts(&consts, "};\n");
+      sb_printf(&consts_h, "extern const %s aot_c_%s[%zu];\n", ct, x->cname, n ? n : 1);
     }
-    size_t n = x->data_bytes / es;
-    const_bytes += x->data_bytes;
-    sb_printf(&consts, "\n/* %s: %s [", x->name, dtype_name(x->dtype));
-    for (int k = 0; k < x->rank; k++) sb_printf(&consts, "%s%d", k ? ", " : "", x->shape[k]);
-    sb_printf(&consts, "] */\nconst %s aot_c_%s[%zu] = {\n", ct, x->cname, n ? n : 1);
-    fmt_values(&consts, x->dtype, x->data, n);
-    sb_puts(&consts, "};\n");
-    sb_printf(&consts_h, "extern const %s aot_c_%s[%zu];\n", ct, x->cname, n ? n : 1);
   }
   sb_puts(&consts_h, "\n#endif\n");
   /* model.c */
@@ -723,6 +887,13 @@ int codegen_module(const ir_graph *g, const cg_options *o, const char *dir, aotc
     sb_puts(&model, "/* ---- precomputed operator parameters ---- */\n\n");
     sb_puts(&model, e.decls.s);
     sb_putc(&model, '\n');
+  }
+  if (funcs.s) {
+    sb_puts(&model, "/* ---- called subgraphs (WHILE / IF / CALL_ONCE) ---- */\n\n");
+    for (int i = 1; i < g->nsubgraphs; i++)
+      if (g->subgraphs[i]) sb_printf(&model, "static int32_t aot_subgraph_%d(aot_model_context_t *ctx);\n", i);
+    sb_puts(&model, "\n");
+    sb_puts(&model, funcs.s);
   }
   {
     int has_p = g->persistent_arena_bytes > 0;
@@ -831,7 +1002,9 @@ out:
   for (int i = 0; i < e.npool; i++) free(e.pool[i]);
   free(e.pool);
   free(e.kernels);
+  for (int i = 0; i < nsg; i++) free(e.const_used[i]);
   free(e.const_used);
+  sb_free(&funcs);
   sb_free(&e.decls);
   sb_free(&e.body);
   sb_free(&model);

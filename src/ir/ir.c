@@ -141,7 +141,8 @@ ir_graph *ir_from_litert(const litert_model *m, int sgi, aotc_diag *d) {
     }
     char base[33];
     c_identifier(t->name, base, 32);
-    snprintf(t->cname, sizeof t->cname, "t%d_%.32s", i, base);
+    if (sgi > 0) snprintf(t->cname, sizeof t->cname, "s%d_t%d_%.32s", sgi, i, base);
+    else snprintf(t->cname, sizeof t->cname, "t%d_%.32s", i, base);
   }
   g->nin = sg->ninputs;
   g->inputs = copy_i32(sg->inputs, sg->ninputs);
@@ -190,6 +191,10 @@ void ir_free(ir_graph *g) {
     free(g->ops[i].out);
     free(g->ops[i].custom);
   }
+  for (int i = 0; i < g->nsubgraphs; i++) ir_free(g->subgraphs[i]);
+  free(g->subgraphs);
+  for (int i = 0; i < g->nvars; i++) free(g->vars[i].key);
+  free(g->vars);
   free(g->t);
   free(g->ops);
   free(g->inputs);
@@ -247,3 +252,21 @@ int ir_verify(const ir_graph *g, aotc_diag *d) {
   free(produced);
   return rc;
 }
+
+char *ir_var_key(const ir_op *op) {
+  return xasprintf("%s/%s", op->opts.container ? op->opts.container : "",
+                   op->opts.shared_name ? op->opts.shared_name : "");
+}
+
+int ir_var_slot(const ir_graph *main, const ir_graph *g, const ir_op *op) {
+  if (op->nin < 1 || op->in[0] < 0) return -1;
+  int p = ir_producer(g, op->in[0]);
+  if (p < 0 || g->ops[p].builtin != OP_VAR_HANDLE) return -1;
+  char *k = ir_var_key(&g->ops[p]);
+  int r = -1;
+  for (int i = 0; i < main->nvars; i++)
+    if (strcmp(main->vars[i].key, k) == 0) r = i;
+  free(k);
+  return r;
+}
+

@@ -22,7 +22,7 @@ const char *ir_role_name(ir_role r);
 
 typedef struct ir_tensor {
   char *name;               /* model tensor name ("" if none) */
-  char cname[48];           /* unique C identifier derived from name */
+  char cname[64];           /* unique C identifier derived from name */
   int dtype;                /* aotc_dtype */
   int rank;
   int32_t shape[IR_MAX_RANK];
@@ -80,9 +80,27 @@ typedef struct ir_graph {
   const litert_model *src;
   int sg;                   /* source subgraph index */
   /* planner results */
-  size_t scratch_arena_bytes;
+  size_t scratch_arena_bytes;     /* main graph: the whole module's arena */
   size_t scratch_lower_bound;
-  size_t persistent_arena_bytes;
+  size_t persistent_arena_bytes;  /* main graph: the whole module's arena */
+  /* control flow (main graph only): every subgraph called through WHILE / IF /
+   * CALL_ONCE, indexed by litert subgraph index (NULL when not called);
+   * owned by the main graph */
+  struct ir_graph **subgraphs;
+  int nsubgraphs;
+  size_t scratch_base;            /* offset of this graph's scratch region */
+  size_t persistent_base;         /* offset of this graph's persistent tensors */
+  size_t own_scratch_bytes;       /* this graph's own plan */
+  size_t own_persistent_bytes;
+  /* resource variables (main graph only): one persistent slot per
+   * (container, shared_name) */
+  int nvars;
+  struct ir_var {
+    char *key;                    /* "container/shared_name" */
+    int dtype;
+    size_t bytes;
+    size_t offset;                /* in the persistent arena */
+  } *vars;
 } ir_graph;
 
 /* Builds the IR of one subgraph (no transforms). */
@@ -105,6 +123,12 @@ int ir_consumers(const ir_graph *g, int t);
 int ir_producer(const ir_graph *g, int t);
 /* 1 if t is a graph output. */
 int ir_is_output(const ir_graph *g, int t);
+
+/* "container/shared_name" of a VAR_HANDLE op (malloc'd). */
+char *ir_var_key(const ir_op *op);
+/* Index in main->vars of the resource variable that a READ_VARIABLE /
+ * ASSIGN_VARIABLE op of graph g uses, or -1. */
+int ir_var_slot(const ir_graph *main, const ir_graph *g, const ir_op *op);
 
 /* Checks structural invariants; returns 0 or -1 with a message. */
 int ir_verify(const ir_graph *g, aotc_diag *d);
