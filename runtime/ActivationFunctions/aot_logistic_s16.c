@@ -1,0 +1,33 @@
+/* aot_logistic_s16.c - LOGISTIC int16 (reference_integer_ops Logistic): the
+ * input is scaled so that 2^17 represents 10.7, then the sigmoid table is
+ * interpolated on the absolute value (9 fractional bits) and mirrored for
+ * negative inputs; output Q0.15. */
+#include "aot_elementwise.h"
+
+int32_t aot_logistic_s16(const aot_sigmoid_s16_params *p, const int16_t *in, int16_t *out) {
+  const uint16_t *tab = aot_sigmoid_table_u16();
+  int32_t mult = p->mult, shift = p->left_shift;
+  int64_t round;
+  int32_t i;
+  if (shift < 0 || shift > 31) return AOT_KERNEL_BAD_PARAM;
+  if (mult == 0) { /* power-of-two input scale */
+    mult = 3 << shift;
+    shift = 0;
+  }
+  round = shift > 0 ? (int64_t)1 << (shift - 1) : 0;
+  for (i = 0; i < p->size; i++) {
+    const int32_t x = (int32_t)aot_asr_i64((int64_t)in[i] * mult + round, shift);
+    const uint32_t ax = x < 0 ? (uint32_t)0 - (uint32_t)x : (uint32_t)x;
+    const uint32_t uh = ax >> 9;
+    uint32_t r;
+    if (uh >= 255) {
+      r = 0x7FFFu << 10;
+    } else {
+      const uint32_t ua = tab[uh], ub = tab[uh + 1];
+      r = (ua << 9) + (ax & 0x1FFu) * (ub - ua);
+    }
+    r = x >= 0 ? r + (1u << 9) : (1u << 25) - r + (1u << 9) - 1u;
+    out[i] = (int16_t)(r >> 10);
+  }
+  return AOT_KERNEL_OK;
+}

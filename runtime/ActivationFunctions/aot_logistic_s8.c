@@ -1,0 +1,22 @@
+/* aot_logistic_s8.c - LOGISTIC int8 (reference_integer_ops Logistic): the
+ * input is rescaled to Q4.27, gemmlowp fixed-point logistic gives Q0.31, which
+ * is rounded to the output scale 1/256 with zero point -128. */
+#include "aot_elementwise.h"
+
+int32_t aot_logistic_s8(const aot_sigmoid_s8_params *p, const int8_t *in, int8_t *out) {
+  int32_t i;
+  for (i = 0; i < p->size; i++) {
+    const int32_t x = (int32_t)in[i] - p->in_zp;
+    if (x <= -p->range_radius) {
+      out[i] = INT8_MIN;
+    } else if (x >= p->range_radius) {
+      out[i] = INT8_MAX;
+    } else {
+      const int32_t q4 = aot_mbqm(x, p->mult, p->left_shift);
+      const int32_t q0 = aot_fx_logistic(q4, 4);
+      const int32_t v = aot_rdbpot(q0, 31 - 8) - 128;
+      out[i] = (int8_t)aot_clamp_i32(v, INT8_MIN, INT8_MAX);
+    }
+  }
+  return AOT_KERNEL_OK;
+}

@@ -1,0 +1,18 @@
+/* aot_add_s16.c - ADD int16_t, TFLite general quantized path: both inputs are
+ * rescaled to a common scale with left_shift headroom, then summed and
+ * rescaled to the output (reference_ops AddElementwise / SubElementwise). */
+#include "aot_elementwise.h"
+
+AOT_INLINE int16_t aot_add_s16_elem(const aot_addsub_q_params *p, int16_t a, int16_t b) {
+  const int32_t x1 = aot_shl_i32(p->in1_offset + a, p->left_shift);
+  const int32_t x2 = aot_shl_i32(p->in2_offset + b, p->left_shift);
+  const int32_t s1 = aot_mbqm_lt1(x1, p->in1_mult, p->in1_shift);
+  const int32_t s2 = aot_mbqm_lt1(x2, p->in2_mult, p->in2_shift);
+  const int32_t raw = aot_mbqm_lt1(s1 + s2, p->out_mult, p->out_shift) + p->out_offset;
+  return (int16_t)aot_clamp_i32(raw, p->act_min, p->act_max);
+}
+
+int32_t aot_add_s16(const aot_addsub_q_params *p, const int16_t *in1, const int16_t *in2, int16_t *out) {
+  AOT_EW_BINARY(&p->bc, in1, in2, out, aot_add_s16_elem, p);
+  return AOT_KERNEL_OK;
+}

@@ -1,0 +1,13 @@
+/* aot_exp_f32.c - EXP float32: expf(x). */
+#include <math.h>
+
+#include "aot_elementwise.h"
+
+int32_t aot_exp_f32(const aot_unary_params *p, const float *in, float *out) {
+  int32_t i;
+  for (i = 0; i < p->size; i++) {
+    const float x = in[i];
+    out[i] = expf(x);
+  }
+  return AOT_KERNEL_OK;
+}

@@ -1,0 +1,12 @@
+/* aot_dequantize_u8.c - DEQUANTIZE uint8_t -> float32: scale * (x - zero
+ * point). The product of a float and an integer below 2^24 is rounded once,
+ * exactly as the reference's double product rounded to float. */
+#include "aot_elementwise.h"
+
+int32_t aot_dequantize_u8(const aot_dequantize_params *p, const uint8_t *in, float *out) {
+  const float scale = p->scale;
+  const int32_t zp = p->zero_point;
+  int32_t i;
+  for (i = 0; i < p->size; i++) out[i] = scale * (float)((int32_t)in[i] - zp);
+  return AOT_KERNEL_OK;
+}

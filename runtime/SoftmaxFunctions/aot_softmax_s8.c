@@ -1,0 +1,54 @@
+/* aot_softmax_s8.c - SOFTMAX int8 input with int8 or int16 output
+ * (reference_ops Softmax, TFLM): per row, differences to the row maximum are
+ * rescaled to Q5.26, exponentiated with gemmlowp exp_on_negative_values,
+ * summed in Q12.19, and multiplied by the fixed-point reciprocal of the sum.
+ * Output zero point is the type minimum (-128 / -32768). */
+#include "aot_elementwise.h"
+
+static int32_t aot_softmax_s8_core(const aot_softmax_params *p, const int8_t *in, int8_t *out8,
+                                   int16_t *out16) {
+  const int32_t depth = p->depth;
+  const int out_bits = out8 ? 8 : 16;
+  const int32_t out_min = out8 ? INT8_MIN : INT16_MIN;
+  const int32_t out_max = out8 ? INT8_MAX : INT16_MAX;
+  int32_t r, c;
+  for (r = 0; r < p->outer; r++) {
+    const int8_t *x = in + (size_t)r * (size_t)depth;
+    const size_t base = (size_t)r * (size_t)depth;
+    int32_t max_in_row = INT8_MIN, sum = 0, shifted_scale;
+    int nbits, exponent;
+    for (c = 0; c < depth; c++)
+      if (x[c] > max_in_row) max_in_row = x[c];
+    for (c = 0; c < depth; c++) {
+      const int32_t diff = (int32_t)x[c] - max_in_row;
+      if (diff >= p->diff_min) {
+        const int32_t scaled = aot_mbqm_gt1(diff, p->input_mult, p->input_left_shift);
+        sum = aot_wrap_add_i32(sum, aot_sat_mul_pot(aot_fx_exp_neg(scaled, 5), -12));
+      }
+    }
+    shifted_scale = aot_fx_reciprocal(sum, 12, &nbits);
+    exponent = nbits + 31 - out_bits;
+    if (exponent < 0 || exponent > 31) return AOT_KERNEL_BAD_PARAM;
+    for (c = 0; c < depth; c++) {
+      const int32_t diff = (int32_t)x[c] - max_in_row;
+      int32_t v = out_min;
+      if (diff >= p->diff_min) {
+        const int32_t scaled = aot_mbqm_gt1(diff, p->input_mult, p->input_left_shift);
+        const int32_t e = aot_fx_exp_neg(scaled, 5);
+        v = aot_rdbpot(aot_srdhm(shifted_scale, e), exponent) + out_min;
+        v = aot_clamp_i32(v, out_min, out_max);
+      }
+      if (out8) out8[base + (size_t)c] = (int8_t)v;
+      else out16[base + (size_t)c] = (int16_t)v;
+    }
+  }
+  return AOT_KERNEL_OK;
+}
+
+int32_t aot_softmax_s8(const aot_softmax_params *p, const int8_t *in, int8_t *out) {
+  return aot_softmax_s8_core(p, in, out, NULL);
+}
+
+int32_t aot_softmax_s8_s16(const aot_softmax_params *p, const int8_t *in, int16_t *out) {
+  return aot_softmax_s8_core(p, in, NULL, out);
+}

@@ -1,0 +1,434 @@
+/* op_activation.c - activations (LOGISTIC, TANH, RELU, RELU6, RELU_N1_TO_1,
+ * LEAKY_RELU, HARD_SWISH, PRELU, ELU) and SOFTMAX / LOG_SOFTMAX.
+ *
+ * As in op_elementwise.c, one *_plan() per operator computes every kernel
+ * parameter with the TFLM Prepare arithmetic; check, emit and eval share it. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "quant_elementwise.h"
+
+#define WHY char *why, size_t n
+
+static int io1(const ir_graph *g, const ir_op *op, const ir_tensor **x, const ir_tensor **y,
+               WHY) {
+  if (op->nin < 1 || op->nout < 1 || op->in[0] < 0)
+    return ew_fail(why, n, "needs 1 input and 1 output");
+  *x = ir_in(g, op, 0);
+  *y = ir_out(g, op, 0);
+  if ((*x)->dtype != (*y)->dtype)
+    return ew_fail(why, n, "input %s with output %s not supported", dtype_name((*x)->dtype),
+                   dtype_name((*y)->dtype));
+  if (ir_numel(*x) != ir_numel(*y)) return ew_fail(why, n, "input and output sizes differ");
+  return 0;
+}
+
+static int32_t numel32(const ir_tensor *t) { return (int32_t)ir_numel(t); }
+
+static int qtype_range(int dt, int32_t *lo, int32_t *hi) {
+  if (dt == DT_INT8) *lo = INT8_MIN, *hi = INT8_MAX;
+  else if (dt == DT_INT16) *lo = INT16_MIN, *hi = INT16_MAX;
+  else return -1;
+  return 0;
+}
+
+static int unary_f32(ew_plan *pl, const ir_op *op, const ir_tensor *y, const char *k) {
+  ew_plan_init(pl, k, op->in[0], -1, -1, op->out[0]);
+  pl->u.un.size = numel32(y);
+  return 0;
+}
+
+/* ======================================================================== */
+/* LOGISTIC / TANH                                                           */
+/* ======================================================================== */
+
+static int sigmoid_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+  const ir_tensor *x, *y;
+  const int is_tanh = op->builtin == OP_TANH;
+  if (io1(g, op, &x, &y, why, n)) return -1;
+  if (x->dtype == DT_FLOAT32)
+    return unary_f32(pl, op, y, is_tanh ? "aot_tanh_f32" : "aot_logistic_f32");
+  if (x->dtype != DT_INT8 && x->dtype != DT_INT16)
+    return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
+  if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
+    return -1;
+  if (x->dtype == DT_INT8) {
+    if (!is_tanh && y->zero_point[0] != -128)
+      return ew_fail(why, n, "int8 LOGISTIC needs output zero point -128");
+    ew_plan_init(pl, is_tanh ? "aot_tanh_s8" : "aot_logistic_s8", op->in[0], -1, -1,
+                 op->out[0]);
+    aot_sigmoid_s8_params *p = &pl->u.s8;
+    /* TFLM: Q4.27 input; frexp-based multiplier without renormalization */
+    const double m = (double)x->scale[0] * (double)(1 << (31 - 4));
+    int shift;
+    const double q = frexp(m, &shift);
+    const double qm = round(q * (double)(1LL << 31));
+    p->size = numel32(y);
+    p->in_zp = x->zero_point[0];
+    p->mult = qm >= 2147483647.0 ? INT32_MAX : (int32_t)qm;
+    p->left_shift = shift;
+    if (shift < 0 || shift > 31) return ew_fail(why, n, "input scale out of range");
+    p->range_radius = ew_input_radius(4, shift);
+    return 0;
+  }
+  /* int16: TFLM logistic_common.cc / tanh.cc */
+  if (x->zero_point[0] != 0 || y->zero_point[0] != 0)
+    return ew_fail(why, n, "int16 needs zero points 0");
+  int l2in, l2out;
+  int pot = ew_checked_log2(x->scale[0], &l2in);
+  int32_t left_shift = (15 - 3) + l2in, mult;
+  pot = pot && (left_shift == 0 || (is_tanh && left_shift == 1));
+  if (pot) {
+    mult = 0;
+  } else {
+    double m = (double)x->scale[0] * 4096.0 * 3.0;
+    left_shift = 0;
+    while (m <= 32767.0 / 2.0 && left_shift <= 30) {
+      left_shift++;
+      m = m * 2.0;
+    }
+    if (m > 32767.0) return ew_fail(why, n, "int16 input scale too large");
+    mult = (int32_t)m;
+  }
+  if (!ew_checked_log2(y->scale[0], &l2out) || l2out != -15)
+    return ew_fail(why, n, "int16 output scale must be 2^-15");
+  ew_plan_init(pl, is_tanh ? "aot_tanh_s16" : "aot_logistic_s16", op->in[0], -1, -1,
+               op->out[0]);
+  pl->u.s16.size = numel32(y);
+  pl->u.s16.mult = mult;
+  pl->u.s16.left_shift = left_shift;
+  return 0;
+}
+
+/* ======================================================================== */
+/* RELU / RELU6 / RELU_N1_TO_1                                               */
+/* ======================================================================== */
+
+static int relu_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+  const ir_tensor *x, *y;
+  if (io1(g, op, &x, &y, why, n)) return -1;
+  float lo_f = 0.0f, hi_f = INFINITY;
+  if (op->builtin == OP_RELU6) hi_f = 6.0f;
+  if (op->builtin == OP_RELU_N1_TO_1) lo_f = -1.0f, hi_f = 1.0f;
+  if (x->dtype == DT_FLOAT32) {
+    ew_plan_init(pl, "aot_act_clamp_f32", op->in[0], -1, -1, op->out[0]);
+    pl->u.cf.size = numel32(y);
+    pl->u.cf.lo = lo_f;
+    pl->u.cf.hi = hi_f;
+    return 0;
+  }
+  int32_t qmin, qmax;
+  if (qtype_range(x->dtype, &qmin, &qmax))
+    return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
+  if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
+    return -1;
+  const int is16 = x->dtype == DT_INT16;
+  if (is16 && (x->zero_point[0] || y->zero_point[0]))
+    return ew_fail(why, n, "int16 needs zero points 0");
+  const int same_q = x->scale[0] == y->scale[0] && x->zero_point[0] == y->zero_point[0];
+  if (op->builtin == OP_RELU6 && same_q) {
+    /* TFLM Relu6: clamp to [zero, six] on the input scale */
+    ew_plan_init(pl, is16 ? "aot_act_clamp_s16" : "aot_act_clamp_s8", op->in[0], -1, -1,
+                 op->out[0]);
+    long six = lroundf(6.0f / x->scale[0]) + x->zero_point[0];
+    pl->u.cq.size = numel32(y);
+    pl->u.cq.lo = x->zero_point[0];
+    pl->u.cq.hi = (int32_t)(six < qmin ? qmin : (six > qmax ? qmax : six));
+    return 0;
+  }
+  /* TFLite ReluQuantized (CalculateReluOpData with act range [lo_f, hi_f]) */
+  ew_plan_init(pl, is16 ? "aot_relu_s16" : "aot_relu_s8", op->in[0], -1, -1, op->out[0]);
+  aot_relu_q_params *p = &pl->u.relu;
+  const float so = y->scale[0];
+  const int32_t zo = y->zero_point[0];
+  p->size = numel32(y);
+  p->in_zp = x->zero_point[0];
+  p->out_zp = zo;
+  ew_qm((double)x->scale[0] / (double)so, &p->mult, &p->shift);
+  long lo = zo + lroundf(lo_f / so);
+  p->act_min = (int32_t)(lo > qmin ? lo : qmin);
+  if (isinf(hi_f)) {
+    p->act_max = qmax;
+  } else {
+    long hi = zo + lroundf(hi_f / so);
+    p->act_max = (int32_t)(hi < qmax ? hi : qmax);
+  }
+  return 0;
+}
+
+/* ======================================================================== */
+/* LEAKY_RELU                                                                */
+/* ======================================================================== */
+
+static int leaky_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+  const ir_tensor *x, *y;
+  if (io1(g, op, &x, &y, why, n)) return -1;
+  const float alpha = op->opts.alpha;
+  if (x->dtype == DT_FLOAT32) {
+    ew_plan_init(pl, "aot_leaky_relu_f32", op->in[0], -1, -1, op->out[0]);
+    pl->u.lf.size = numel32(y);
+    pl->u.lf.alpha = alpha;
+    return 0;
+  }
+  if (x->dtype != DT_INT8 && x->dtype != DT_INT16)
+    return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
+  if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
+    return -1;
+  ew_plan_init(pl, x->dtype == DT_INT16 ? "aot_leaky_relu_s16" : "aot_leaky_relu_s8", op->in[0],
+               -1, -1, op->out[0]);
+  aot_leaky_relu_q_params *p = &pl->u.lq;
+  p->size = numel32(y);
+  p->in_zp = x->zero_point[0];
+  p->out_zp = y->zero_point[0];
+  /* TFLM leaky_relu_common.cc: float products, widened to double */
+  const float alpha_m = x->scale[0] * alpha / y->scale[0];
+  const float ident_m = x->scale[0] / y->scale[0];
+  ew_qm((double)alpha_m, &p->mult_alpha, &p->shift_alpha);
+  ew_qm((double)ident_m, &p->mult_identity, &p->shift_identity);
+  return 0;
+}
+
+/* ======================================================================== */
+/* HARD_SWISH                                                                */
+/* ======================================================================== */
+
+static int hswish_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+  const ir_tensor *x, *y;
+  if (io1(g, op, &x, &y, why, n)) return -1;
+  if (x->dtype == DT_FLOAT32) return unary_f32(pl, op, y, "aot_hard_swish_f32");
+  if (x->dtype != DT_INT8) return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
+  if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
+    return -1;
+  ew_plan_init(pl, "aot_hard_swish_s8", op->in[0], -1, -1, op->out[0]);
+  aot_hard_swish_s8_params *p = &pl->u.hs;
+  /* TFLM hard_swish_common.cc */
+  const float hires_input_scale = (1.0f / 128.0f) * x->scale[0];
+  const float reluish_scale = 3.0f / 32768.0f;
+  const float out_m = hires_input_scale / y->scale[0];
+  const float reluish_m = hires_input_scale / reluish_scale;
+  int32_t q;
+  p->size = numel32(y);
+  p->in_zp = x->zero_point[0];
+  p->out_zp = y->zero_point[0];
+  ew_qm((double)out_m, &q, &p->out_exp);
+  p->out_mult16 = ew_downscale_multiplier16(q);
+  if (p->out_exp > 0) return ew_fail(why, n, "output scale too small for the input scale");
+  ew_qm((double)reluish_m, &q, &p->reluish_exp);
+  p->reluish_mult16 = ew_downscale_multiplier16(q);
+  return 0;
+}
+
+/* ======================================================================== */
+/* PRELU                                                                     */
+/* ======================================================================== */
+
+static int prelu_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+  if (op->nin < 2 || op->nout < 1 || op->in[0] < 0 || op->in[1] < 0)
+    return ew_fail(why, n, "needs input, alpha and 1 output");
+  const ir_tensor *x = ir_in(g, op, 0), *a = ir_in(g, op, 1), *y = ir_out(g, op, 0);
+  const ir_tensor *ins[2] = {x, a};
+  if (x->dtype != y->dtype)
+    return ew_fail(why, n, "input %s with output %s not supported", dtype_name(x->dtype),
+                   dtype_name(y->dtype));
+  if (x->dtype == DT_FLOAT32) {
+    if (check_dtype(a, DT_FLOAT32, "alpha", why, n)) return -1;
+    ew_plan_init(pl, "aot_prelu_f32", op->in[0], op->in[1], -1, op->out[0]);
+    return ew_bcast_plan(y, ins, 2, &pl->u.bp.bc, why, n);
+  }
+  if (x->dtype != DT_INT8 && x->dtype != DT_INT16)
+    return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
+  if (check_dtype(a, DT_INT8, "alpha", why, n)) return -1;
+  if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(a, "alpha", why, n) ||
+      ew_check_per_tensor(y, "output", why, n))
+    return -1;
+  ew_plan_init(pl, x->dtype == DT_INT16 ? "aot_prelu_s16" : "aot_prelu_s8", op->in[0],
+               op->in[1], -1, op->out[0]);
+  aot_prelu_q_params *p = &pl->u.prelu;
+  ew_qm((double)x->scale[0] / (double)y->scale[0], &p->mult1, &p->shift1);
+  ew_qm((double)x->scale[0] * (double)a->scale[0] / (double)y->scale[0], &p->mult2, &p->shift2);
+  p->in_offset = -x->zero_point[0];
+  p->alpha_offset = -a->zero_point[0];
+  p->out_offset = y->zero_point[0];
+  return ew_bcast_plan(y, ins, 2, &p->bc, why, n);
+}
+
+/* ======================================================================== */
+/* ELU                                                                       */
+/* ======================================================================== */
+
+static float elu_transform(float v) { return v < 0.0f ? expf(v) - 1.0f : v; }
+
+static int elu_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+  const ir_tensor *x, *y;
+  if (io1(g, op, &x, &y, why, n)) return -1;
+  if (x->dtype == DT_FLOAT32) return unary_f32(pl, op, y, "aot_elu_f32");
+  if (x->dtype != DT_INT8) return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
+  if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
+    return -1;
+  ew_plan_init(pl, "aot_lut_s8", op->in[0], -1, -1, op->out[0]);
+  pl->u.lut.size = numel32(y);
+  pl->nlut8 = 1;
+  /* TFLM elu.cc PopulateLookupTable (float arithmetic) */
+  const float inverse_scale = 1.0f / y->scale[0];
+  for (int32_t v = -128; v <= 127; v++) {
+    const float deq = x->scale[0] * (float)(v - x->zero_point[0]);
+    const float t = elu_transform(deq);
+    const float rescaled = roundf(t * inverse_scale);
+    const float qf = rescaled + (float)y->zero_point[0];
+    int32_t q = qf >= 2147483647.0f ? INT32_MAX : (qf <= -2147483648.0f ? INT32_MIN : (int32_t)qf);
+    q = q < -128 ? -128 : (q > 127 ? 127 : q);
+    pl->lut8[(uint8_t)(int8_t)v] = (int8_t)q;
+  }
+  return 0;
+}
+
+/* ======================================================================== */
+/* SOFTMAX / LOG_SOFTMAX                                                     */
+/* ======================================================================== */
+
+static float lut_exp(float v) { return expf(v); }
+static float lut_one_over_one_plus_x(float v) { return 1.0f / (1.0f + v); }
+
+static int softmax_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+  if (op->nin < 1 || op->nout < 1 || op->in[0] < 0)
+    return ew_fail(why, n, "needs 1 input and 1 output");
+  const ir_tensor *x = ir_in(g, op, 0), *y = ir_out(g, op, 0);
+  const int is_log = op->builtin == OP_LOG_SOFTMAX;
+  if (x->rank < 1) return ew_fail(why, n, "input rank must be at least 1");
+  if (ir_numel(x) != ir_numel(y)) return ew_fail(why, n, "input and output sizes differ");
+  const int32_t depth = x->shape[x->rank - 1];
+  const int32_t outer = depth > 0 ? numel32(x) / depth : 0;
+  const float beta = is_log ? 1.0f : op->opts.beta;
+  const char *k = NULL;
+  if (x->dtype == DT_FLOAT32) {
+    if (check_dtype(y, DT_FLOAT32, "output", why, n)) return -1;
+    k = is_log ? "aot_log_softmax_f32" : "aot_softmax_f32";
+  } else if (is_log) {
+    return ew_fail(why, n, "LOG_SOFTMAX %s not supported", dtype_name(x->dtype));
+  } else if (x->dtype == DT_INT8) {
+    if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
+      return -1;
+    if (y->dtype == DT_INT8) {
+      if (y->zero_point[0] != -128 || y->scale[0] != 1.0f / 256.0f)
+        return ew_fail(why, n, "int8 output needs scale 1/256 and zero point -128");
+      k = "aot_softmax_s8";
+    } else if (y->dtype == DT_INT16) {
+      if (y->zero_point[0] != -32768 ||
+          fabsf(y->scale[0] - 1.0f / 65536.0f) > 0.001f * (1.0f / 65536.0f))
+        return ew_fail(why, n, "int16 output needs scale 1/65536 and zero point -32768");
+      k = "aot_softmax_s8_s16";
+    } else {
+      return ew_fail(why, n, "int8 input with %s output not supported", dtype_name(y->dtype));
+    }
+  } else if (x->dtype == DT_INT16) {
+    if (check_dtype(y, DT_INT16, "output", why, n)) return -1;
+    if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
+      return -1;
+    if (y->zero_point[0] != 0 ||
+        fabsf(y->scale[0] - 1.0f / 32768.0f) > 0.001f * (1.0f / 32768.0f))
+      return ew_fail(why, n, "int16 output needs scale 1/32768 and zero point 0");
+    k = "aot_softmax_s16";
+  } else {
+    return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
+  }
+  ew_plan_init(pl, k, op->in[0], -1, -1, op->out[0]);
+  aot_softmax_params *p = &pl->u.sm;
+  p->outer = outer;
+  p->depth = depth;
+  if (x->dtype == DT_FLOAT32) {
+    p->beta = beta;
+  } else if (x->dtype == DT_INT8) {
+    if (ew_softmax_scaling((double)beta, (double)x->scale[0], 5, &p->input_mult,
+                           &p->input_left_shift))
+      return ew_fail(why, n, "beta x input scale too small");
+    p->diff_min = -ew_input_radius(5, p->input_left_shift);
+  } else {
+    const double rescale = (double)x->scale[0] * (double)beta / (10.0 / 65535.0);
+    ew_qm(rescale, &p->input_mult, &p->input_left_shift);
+    pl->nlut16 = 2;
+    ew_gen_lut16(lut_exp, -10.0f, 0.0f, -1.0f, 1.0f, pl->lut16[0]);
+    ew_gen_lut16(lut_one_over_one_plus_x, 0.0f, 1.0f, -1.0f, 1.0f, pl->lut16[1]);
+  }
+  return 0;
+}
+
+/* ======================================================================== */
+/* op_impl glue                                                              */
+/* ======================================================================== */
+
+typedef int (*plan_fn)(const ir_graph *, const ir_op *, ew_plan *, char *, size_t);
+
+static int run_check(plan_fn f, const ir_graph *g, const ir_op *op, WHY) {
+  ew_plan pl;
+  return f(g, op, &pl, why, n);
+}
+
+static int run_emit(plan_fn f, emit_ctx *e, const ir_graph *g, const ir_op *op) {
+  ew_plan pl;
+  char why[256];
+  if (f(g, op, &pl, why, sizeof why)) return -1;
+  return ew_plan_emit(e, &pl);
+}
+
+static int run_eval(plan_fn f, const ir_graph *g, const ir_op *op, void *const *data) {
+  ew_plan pl;
+  char why[256];
+  if (f(g, op, &pl, why, sizeof why)) return -1;
+  return ew_plan_eval(&pl, data);
+}
+
+#define GLUE(NAME, PLAN)                                                                    \
+  static int NAME##_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {        \
+    return run_check(PLAN, g, op, why, n);                                                  \
+  }                                                                                         \
+  static int NAME##_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {                 \
+    return run_emit(PLAN, e, g, op);                                                        \
+  }                                                                                         \
+  static int NAME##_eval(const ir_graph *g, const ir_op *op, void *const *data,             \
+                         void *scratch) {                                                   \
+    (void)scratch;                                                                          \
+    return run_eval(PLAN, g, op, data);                                                     \
+  }
+
+GLUE(sigmoid, sigmoid_plan)
+GLUE(relu, relu_plan)
+GLUE(leaky, leaky_plan)
+GLUE(hswish, hswish_plan)
+GLUE(prelu, prelu_plan)
+GLUE(elu, elu_plan)
+GLUE(softmax, softmax_plan)
+
+#define OPDEF(VAR, CODE, NAME, IMPL, INPLACE, DTYPES, CONSTRAINTS)                          \
+  const op_impl op_##VAR = {.builtin = CODE,                                                \
+                            .name = NAME,                                                   \
+                            .dtypes = DTYPES,                                               \
+                            .constraints = CONSTRAINTS,                                     \
+                            .check = IMPL##_check,                                          \
+                            .inplace = INPLACE,                                             \
+                            .emit = IMPL##_emit,                                            \
+                            .eval = IMPL##_eval};
+
+OPDEF(logistic, OP_LOGISTIC, "LOGISTIC", sigmoid, 1, "int8, int16, float32",
+      "int8: output zero point -128 (scale 1/256), gemmlowp fixed point; int16: zero points 0, "
+      "output scale 2^-15, table interpolation")
+OPDEF(tanh, OP_TANH, "TANH", sigmoid, 1, "int8, int16, float32",
+      "int8: output scale 1/128 zero point 0, gemmlowp fixed point; int16: zero points 0, "
+      "output scale 2^-15, table interpolation")
+OPDEF(relu, OP_RELU, "RELU", relu, 1, "int8, int16, float32",
+      "quantized input is requantized to the output; int16 zero points 0")
+OPDEF(relu6, OP_RELU6, "RELU6", relu, 1, "int8, int16, float32",
+      "same input/output quantization: clamp only (TFLM); otherwise requantized")
+OPDEF(relu_n1_to_1, OP_RELU_N1_TO_1, "RELU_N1_TO_1", relu, 1, "int8, int16, float32",
+      "quantized input is requantized to the output")
+OPDEF(leaky_relu, OP_LEAKY_RELU, "LEAKY_RELU", leaky, 1, "int8, int16, float32", "")
+OPDEF(hard_swish, OP_HARD_SWISH, "HARD_SWISH", hswish, 1, "int8, float32",
+      "int8: TFLite reference fixed-point algorithm")
+OPDEF(prelu, OP_PRELU, "PRELU", prelu, 1, "int8, int16 (int8 alpha), float32",
+      "alpha broadcast to the input (numpy rules)")
+OPDEF(elu, OP_ELU, "ELU", elu, 1, "int8, float32", "int8: 256-entry table built at compile time")
+OPDEF(softmax, OP_SOFTMAX, "SOFTMAX", softmax, 0, "int8, int8->int16, int16, float32",
+      "over the last dimension; int8 output scale 1/256 zp -128; int16 output (from int8) "
+      "scale 1/65536 zp -32768; int16 input: output scale 1/32768 zp 0")
+OPDEF(log_softmax, OP_LOG_SOFTMAX, "LOG_SOFTMAX", softmax, 0, "float32",
+      "over the last dimension")
