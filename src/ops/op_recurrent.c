@@ -253,6 +253,9 @@ static int lstm_shapes(const ir_graph *g, const ir_op *op, lstm_shape *s, char *
   s->output = wp ? (wp->rank == 2 ? wp->shape[0] : -1) : s->state;
   if (s->time <= 0 || s->batch <= 0 || s->input <= 0 || s->state <= 0 || s->output <= 0)
     return why_set(why, n, "LSTM has empty or dynamic dimensions");
+  if (out->rank == 0)
+    return why_set(why, n, "LSTM output tensor has no shape (expected [%d, %d, %d])",
+                   x->shape[0], x->shape[1], s->output);
   if (out->rank != 3 || out->shape[0] != x->shape[0] || out->shape[1] != x->shape[1] ||
       out->shape[2] != s->output)
     return why_set(why, n, "LSTM output shape does not match [%d, %d, %d]", x->shape[0],
@@ -421,12 +424,13 @@ static void lstm_prepare_q(const ir_graph *g, const ir_op *op, aot_lstm_q_params
   p->cell_act = op->opts.fused_act == ACT_TANH ? AOT_ACT_TANH : AOT_ACT_SIGMOID;
   /* TFLM: gate FC outputs are Q3.12 (scale 2^-12), gate outputs Q0.15. */
   const double q12 = 1.0 / 4096.0, q15 = 1.0 / 32768.0;
+  /* TFLM's GetQuantizedConvolutionMultipler multiplies the two scales in
+   * float, then divides in double. */
   for (int gi = 0; gi < 4; gi++) {
     const ir_tensor *wi = ir_in(g, op, LSTM_W_IN + gi), *wr = ir_in(g, op, LSTM_W_REC + gi);
-    mult_of((double)x->scale[0] * (double)wi->scale[0] / q12, &p->gate[gi].in_mult,
-            &p->gate[gi].in_shift);
-    mult_of((double)h->scale[0] * (double)wr->scale[0] / q12, &p->gate[gi].rec_mult,
-            &p->gate[gi].rec_shift);
+    float pin = x->scale[0] * wi->scale[0], prec = h->scale[0] * wr->scale[0];
+    mult_of((double)pin / q12, &p->gate[gi].in_mult, &p->gate[gi].in_shift);
+    mult_of((double)prec / q12, &p->gate[gi].rec_mult, &p->gate[gi].rec_shift);
   }
   double cs = (double)c->scale[0];
   mult_of(q15 * cs / cs, &p->fc_mult, &p->fc_shift);

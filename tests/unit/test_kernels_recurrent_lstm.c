@@ -471,9 +471,11 @@ static void test_op_lstm_int8_eval(void **state) {
   L.clip = (int)(10.0 / (1.0 / 4096.0));
   for (int g = 0; g < 4; g++) {
     int s;
-    ref_quantize_multiplier((double)sx * swi[g] * 4096.0, &L.in_m[g], &s);
+    /* TFLM multiplies input and weight scales in float, divides in double */
+    float pin = sx * swi[g], prec = sh * swr[g];
+    ref_quantize_multiplier((double)pin * 4096.0, &L.in_m[g], &s);
     L.in_s[g] = s;
-    ref_quantize_multiplier((double)sh * swr[g] * 4096.0, &L.rec_m[g], &s);
+    ref_quantize_multiplier((double)prec * 4096.0, &L.rec_m[g], &s);
     L.rec_s[g] = s;
     L.w_in[g] = wi[g], L.w_rec[g] = wr[g], L.bias[g] = b64[g];
   }
@@ -684,8 +686,8 @@ static void test_model_trained_lstm_int8(void **state) {
   int nout = w->shape[0], nin = w->shape[1];
   int32_t mult;
   int sh;
-  ref_quantize_multiplier((double)x->scale[0] * (double)w->scale[0] / (double)fo->scale[0], &mult,
-                          &sh);
+  float prod = x->scale[0] * w->scale[0]; /* TFLM: float product, double division */
+  ref_quantize_multiplier((double)prod / (double)fo->scale[0], &mult, &sh);
   int q[16], qmax = -1000;
   assert_true(nout <= 16);
   for (int j = 0; j < nout; j++) {
