@@ -15,7 +15,9 @@
  *    tensor holds slot+1 as an int32 (0: no handle); READ_VARIABLE before any
  *    ASSIGN_VARIABLE reads zeros in the read op's output shape and dtype;
  *  - variable tensors (is_variable, ROLE_PERSISTENT) keep their contents
- *    across runs and start at zero (or at their buffer's data);
+ *    across runs and start at zero, int8 ones at their zero point (as
+ *    TFLite's and TFLM's ResetVariableTensors do), or at their buffer's data
+ *    when they have one;
  *  - run-time shapes: an op whose input shapes differ from the declared ones,
  *    or whose outputs have a dynamic shape_signature (-1), gets its output
  *    shapes computed before it runs (like TFLite's Prepare) for the
@@ -129,7 +131,9 @@ static void init_persistent(rinst *I, rsg *r) {
       r->data[t] = xrealloc(r->data[t], need);
       r->cap[t] = need;
     }
-    memset(r->data[t], 0, r->cap[t]);
+    /* as TFLite and TFLM reset variable tensors: int8 ones to their zero
+     * point, others to zero; a buffer, if present, gives the initial data */
+    memset(r->data[t], (x->dtype == DT_INT8 && x->nq > 0) ? x->zero_point[0] : 0, r->cap[t]);
     const litert_tensor *lt = &sg->tensors[x->src_index];
     if (lt->buffer > 0 && (int)lt->buffer < I->m->nbuffers) {
       const litert_buffer *b = &I->m->buffers[lt->buffer];
@@ -160,7 +164,9 @@ static rsg *get_sg(rinst *I, int s) {
     const litert_tensor *lt = &sg->tensors[x->src_index];
     r->decl_rank[t] = x->rank;
     memcpy(r->decl_shape[t], x->shape, sizeof x->shape);
-    if (lt->rank < 0) r->dynsig[t] = 1;
+    /* rank unknown; or rank 0, which old converters also write for "unknown"
+     * (a real scalar gets rank 0 from the shape rules again) */
+    if (lt->rank <= 0 && x->role != ROLE_CONST) r->dynsig[t] = 1;
     if (lt->shape_signature)
       for (int k = 0; k < lt->rank; k++)
         if (lt->shape_signature[k] < 0) r->dynsig[t] = 1;

@@ -358,6 +358,44 @@ static void test_variable_tensor_state(void **state) {
   litert_model_free(m);
 }
 
+/* An int8 variable tensor starts at its zero point (TFLite's and TFLM's
+ * ResetVariableTensors): y = concat(v, x) with v int8 [1,2] zero point -50
+ * never written gives [-50, -50, x]. */
+static void test_variable_int8_zero_point(void **state) {
+  (void)state;
+  litert_model *m = litert_model_new();
+  int sg = litert_add_subgraph(m, "main");
+  int32_t s11[2] = {1, 1}, s12[2] = {1, 2}, s13[2] = {1, 3};
+  int x = tensor(m, sg, "x", DT_INT8, 2, s11);
+  int v = tensor(m, sg, "v", DT_INT8, 2, s12);
+  int y = tensor(m, sg, "y", DT_INT8, 2, s13);
+  m->subgraphs[sg].tensors[v].is_variable = 1;
+  float sc = 0.5f;
+  int64_t zp = -50;
+  litert_tensor_set_quant(m, sg, x, 1, &sc, &zp, 0);
+  litert_tensor_set_quant(m, sg, v, 1, &sc, &zp, 0);
+  litert_tensor_set_quant(m, sg, y, 1, &sc, &zp, 0);
+  concat(m, sg, v, x, y, 1);
+  int32_t io[2] = {x, y};
+  litert_set_io(m, sg, 1, &io[0], 1, &io[1]);
+  npy_array in;
+  int64_t sh[2] = {1, 1};
+  int8_t xv = 7;
+  aotc_diag d = {0};
+  assert_int_equal(npy_init(&in, "input_0", DT_INT8, 2, sh, &xv, &d), 0);
+  npy_array *out;
+  int nout;
+  if (ref_run(m, &in, 1, NULL, &out, &nout, &d)) fail_msg("%s", d.msg);
+  const int8_t *g = out[0].data;
+  assert_int_equal(out[0].count, 3);
+  assert_int_equal(g[0], -50);
+  assert_int_equal(g[1], -50);
+  assert_int_equal(g[2], 7);
+  npz_free(out, nout);
+  npy_free(&in);
+  litert_model_free(m);
+}
+
 /* ---- 4. WHILE and IF ---------------------------------------------------------- */
 
 /* FULLY_CONNECTED float y = x W^T (no bias) with W = [[1, 1], [0, 1]]:
@@ -610,6 +648,7 @@ int main(void) {
       cmocka_unit_test(test_resource_call_once),
       cmocka_unit_test(test_resource_read_before_assign),
       cmocka_unit_test(test_variable_tensor_state),
+      cmocka_unit_test(test_variable_int8_zero_point),
       cmocka_unit_test(test_while),
       cmocka_unit_test(test_if),
       cmocka_unit_test(test_dynamic_shapes),
