@@ -35,6 +35,7 @@ void compile_register_switches(aotc_config *c) {
 void compiled_free(compiled *cm) {
   ir_free(cm->graph);
   litert_model_free(cm->model);
+  litert_model_free(cm->model_orig);
   memset(cm, 0, sizeof *cm);
 }
 
@@ -193,9 +194,14 @@ int compile_model(const aotc_config *c, const char *model_path, int check_ops, c
     litert_hooks_enable(h->name, on != 0);
   }
   int rc = litert_hooks_run(out->model, model_path, counts, d);
-  for (int i = 0; i < nh; i++)
+  int rewrites = 0;
+  for (int i = 0; i < nh; i++) {
     if (strcmp(litert_hooks_get(i)->name, "fuse_rolled_gru") == 0) out->fused_gru_loops = counts[i];
+    rewrites += counts[i];
+  }
   free(counts);
+  /* the reference interpreter runs the model as read, before any hook */
+  if (rc == 0 && rewrites > 0) out->model_orig = litert_read_file(model_path, d);
   if (rc != 0) {
     compiled_free(out);
     return -1;
@@ -291,17 +297,45 @@ static int check_feedback(const aotc_config *c, const ir_graph *g, aotc_diag *d)
  * expectation with the reference interpreter. Arrays are returned in
  * ins and outs (npz_free). */
 static int load_test_data(const aotc_config *c, const compiled *cm, npy_array **ins,
-                          npy_array **outs, int *steps, aotc_diag *d) {
+                          npy_array **outs, int *steps, int *ref_used_out, aotc_diag *d) {
   const ir_graph *g = cm->graph;
-  npy_array *arrs = NULL;
-  int n = 0;
+  npy_array *arrs = NULL, *ref_outs = NULL;
+  int n = 0, nref = 0, ref_used = 0;
   int seq = c->test_mode == AOTC_TEST_SEQUENCE;
   *ins = xcalloc((size_t)(g->nin + 1), sizeof(npy_array));
   *outs = xcalloc((size_t)(g->nout + 1), sizeof(npy_array));
   *steps = 1;
-  if (!c->test_golden_data)
-    return diag_error(d, "test.enabled needs input data: pass --test.golden-data GOLDEN.npz (keys input_N, output_N)");
-  if (npz_read(c->test_golden_data, &arrs, &n, d) != 0) return -1;
+  if (!c->test_golden_data) {
+    /* no golden: seeded random stimulus, expectation from the reference
+     * interpreter (the original graph, none of our transforms) */
+    uint32_t seed = 0x2545f491u;
+    arrs = xcalloc((size_t)(g->nin + 1), sizeof(npy_array));
+    n = g->nin;
+    for (int i = 0; i < g->nin; i++) {
+      const ir_tensor *t = &g->t[g->inputs[i]];
+      int64_t shape[IR_MAX_RANK];
+      for (int k = 0; k < t->rank; k++) shape[k] = t->shape[k];
+      char key[32];
+      snprintf(key, sizeof key, "input_%d", i);
+      if (npy_init(&arrs[i], key, t->dtype, t->rank, shape, NULL, d) != 0) return -1;
+      uint8_t *b = arrs[i].data;
+      for (size_t k = 0; k < arrs[i].count; k++) {
+        seed = seed * 1664525u + 1013904223u;
+        uint32_t r = seed >> 8;
+        switch (t->dtype) {
+          case DT_FLOAT32: { float v = (float)((double)(r % 20001) / 10000.0 - 1.0); memcpy(b + 4 * k, &v, 4); break; }
+          case DT_INT8: b[k] = (uint8_t)(int8_t)(r % 256 - 128); break;
+          case DT_UINT8: case DT_BOOL: b[k] = (uint8_t)(t->dtype == DT_BOOL ? r % 2 : r % 256); break;
+          case DT_INT16: { int16_t v = (int16_t)((int32_t)(r % 65536) - 32768); memcpy(b + 2 * k, &v, 2); break; }
+          case DT_INT32: { int32_t v = (int32_t)(r % 201) - 100; memcpy(b + 4 * k, &v, 4); break; }
+          default: break;
+        }
+      }
+    }
+    diag_warn(d, "no test.golden_data: using seeded random inputs and the reference interpreter's outputs");
+  } else if (npz_read(c->test_golden_data, &arrs, &n, d) != 0) {
+    return -1;
+  }
   int rc = 0;
   for (int i = 0; i < g->nin && rc == 0; i++) {
     char key[32];
@@ -339,12 +373,35 @@ static int load_test_data(const aotc_config *c, const compiled *cm, npy_array **
       snprintf(key, sizeof key, "run%d_output_%d", iters - 1, i);
       a = npz_find(arrs, n, key);
     }
-    if (!a) {
+    if (!a && iters == 1) {
       snprintf(key, sizeof key, "output_%d", i);
       a = npz_find(arrs, n, key);
-      if (a && iters > 1 && !seq && c->test_n_state_feedback == 0)
-        diag_warn(d, "%s: no 'run%d_output_%d'; using '%s' as the expected output after %d iterations",
-                  c->test_golden_data, iters - 1, i, key, iters);
+    }
+    if (!a) {
+      /* the expectation after this protocol is not in the file: the
+       * reference interpreter computes it from the same inputs */
+      if (!ref_outs) {
+        if (!ref_run) {
+          rc = diag_error(d, "no expected output for the test protocol and no reference interpreter in this build");
+          break;
+        }
+        int (*fb)[2] = xcalloc((size_t)(c->test_n_state_feedback + 1), sizeof *fb);
+        for (int k = 0; k < c->test_n_state_feedback; k++) {
+          fb[k][0] = c->test_state_feedback[k].out;
+          fb[k][1] = c->test_state_feedback[k].in;
+        }
+        ref_options ro = {iters, c->test_n_state_feedback, (const int (*)[2])fb, seq,
+                          c->test_n_resets, c->test_resets};
+        int r = ref_run(cm->model_orig ? cm->model_orig : cm->model, *ins, g->nin, &ro, &ref_outs, &nref, d);
+        free(fb);
+        if (r != 0) { rc = -1; break; }
+        if (c->test_golden_data)
+          diag_warn(d, "%s has no expected outputs for %d iteration(s)%s; using the reference interpreter's",
+                    c->test_golden_data, iters, seq ? " in sequence mode" : "");
+        ref_used = 1;
+      }
+      snprintf(key, sizeof key, "output_%d", i);
+      a = npz_find(ref_outs, nref, key);
     }
     const ir_tensor *t = &g->t[g->outputs[i]];
     if (!a) {
@@ -360,6 +417,8 @@ static int load_test_data(const aotc_config *c, const compiled *cm, npy_array **
     npy_init(&(*outs)[i], key, a->dtype, a->rank, a->shape, a->data, d);
   }
   npz_free(arrs, n);
+  if (ref_outs) npz_free(ref_outs, nref);
+  *ref_used_out = ref_used;
   return rc;
 }
 
@@ -378,11 +437,12 @@ int compile_write_module(const aotc_config *c, const compiled *cm, const char *d
   npy_array *ins = NULL, *outs = NULL;
   cg_array *cins = NULL, *couts = NULL;
   int (*fb)[2] = NULL;
-  int rc = -1;
+  int rc = -1, golden_from_ref = 0;
   if (check_feedback(c, g, d) != 0) return -1;
   if (c->test_enabled) {
-    int steps = 1;
-    if (load_test_data(c, cm, &ins, &outs, &steps, d) != 0) goto out;
+    int steps = 1, ref_used = 0;
+    if (load_test_data(c, cm, &ins, &outs, &steps, &ref_used, d) != 0) goto out;
+    golden_from_ref = ref_used;
     cins = xcalloc((size_t)(g->nin + 1), sizeof(cg_array));
     couts = xcalloc((size_t)(g->nout + 1), sizeof(cg_array));
     for (int i = 0; i < g->nin; i++) cins[i] = (cg_array){ins[i].dtype, ins[i].nbytes, ins[i].data, steps};
@@ -408,6 +468,16 @@ int compile_write_module(const aotc_config *c, const compiled *cm, const char *d
     goto out;
   }
   rc = codegen_module(g, &o, dir, d);
+  if (rc == 0 && golden_from_ref) {
+    /* the golden aotc used, next to the module */
+    npy_array *all = xcalloc((size_t)(g->nin + g->nout + 1), sizeof(npy_array));
+    for (int i = 0; i < g->nin; i++) all[i] = ins[i];
+    for (int i = 0; i < g->nout; i++) all[g->nin + i] = outs[i];
+    char *gp = xasprintf("%s/golden.npz", dir);
+    rc = npz_write(gp, all, g->nin + g->nout, 0, d);
+    free(gp);
+    free(all);
+  }
 out:
   if (ins) npz_free(ins, g->nin);
   if (outs) npz_free(outs, g->nout);

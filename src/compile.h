@@ -10,7 +10,8 @@
 #include "litert/litert.h"
 
 typedef struct compiled {
-  litert_model *model;
+  litert_model *model;            /* after hooks */
+  litert_model *model_orig;       /* as read (for the reference interpreter), or NULL */
   ir_graph *graph;
   int fused_gru_loops;
   int transform_changes;
