@@ -1360,10 +1360,6 @@ int ref_run(const litert_model *m, const npy_array *inputs, int nin, const ref_o
     int reset_step = o->sequence && step > 0 && in_list(o->resets, o->nresets, step);
     if (reset_step) inst_reset(I);
     for (int it = 0; it < iters && rc == 0; it++) {
-      if (!o->sequence && it > 0 && in_list(o->resets, o->nresets, it)) {
-        inst_reset(I);
-        reset_step = 1;
-      }
       r = &I->sg[0];
       for (int i = 0; i < g->nin; i++) {
         /* fed inputs take the given value first and after a reset */

@@ -16,7 +16,10 @@ typedef struct ref_options {
                                   run the output is copied into the input */
   int sequence;                /* 1: every input has a leading steps axis; outputs get one */
   int nresets;
-  const int *resets;           /* sequence steps before which the state is reset */
+  const int *resets;           /* sequence steps before which the state is reset
+                                  (sequence mode only; a reset re-creates the
+                                  instance state and reloads fed inputs from
+                                  that step's slice) */
 } ref_options;
 
 /* Runs subgraph 0 of m. inputs[i] is model input i (native dtype; with a
