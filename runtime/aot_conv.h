@@ -124,6 +124,25 @@ int32_t aot_maxpool_s16(const aot_pool_params *p, const int16_t *input, int16_t 
 int32_t aot_maxpool_f32(const aot_pool_params *p, const float *input, float *output);
 
 /* ---- helpers ------------------------------------------------------------- */
+/* aot_mbqm for a non-negative multiplier (always the case for requantization
+ * multipliers): bit-identical result, cheaper rounding. The doubling high
+ * multiply with its sign-dependent nudge and truncating division equals
+ * floor((x * m + 2^30) / 2^31) for every sign of x * m; the rounding right
+ * shift rounds half away from zero as aot_rdbpot. */
+AOT_INLINE int32_t aot_conv_mbqm(int32_t x, int32_t m, int32_t shift) {
+  const int32_t left = shift > 0 ? shift : 0;
+  const int32_t right = shift > 0 ? 0 : -shift;
+  const int64_t ab = (int64_t)aot_shl_i32(x, left) * m;
+  int32_t r = (int32_t)((ab + ((int64_t)1 << 30)) >> 31);
+  if (right > 0) {
+    const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
+    const int32_t rem = r & mask;
+    const int32_t thr = (mask >> 1) + (r < 0 ? 1 : 0);
+    r = (r >> right) + (rem > thr ? 1 : 0);
+  }
+  return r;
+}
+
 /* Range [*start, *end) of filter taps k (0 <= k < fsize) whose input
  * coordinate origin + k * dil lies in [0, in_size). Empty: *start >= *end. */
 AOT_INLINE void aot_conv_window(int32_t origin, int32_t dil, int32_t in_size,

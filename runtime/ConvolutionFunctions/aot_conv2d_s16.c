@@ -1,18 +1,25 @@
 /* aot_conv2d_s16.c - CONV_2D int16x8 (int16 activations, int8 weights, int64
  * bias), as the TFLite reference ConvPerChannel: int64 accumulator and
  * aot_mbqm64, zero padding by skipping taps outside the image, grouped
- * convolution when filter_in_c < in_c. Zero points are 0. */
+ * convolution when filter_in_c < in_c. Zero points are 0.
+ *
+ * Per output position the valid filter window is computed once. Two output
+ * channels are accumulated together, so each input value is loaded once per
+ * two multiply-accumulates. When the filter covers all input channels and
+ * dilation_w is 1, the taps of one filter row are contiguous in both the
+ * input and the filter and are walked as one run. */
 #include "aot_conv.h"
 
 int32_t aot_conv2d_s16(const aot_conv_params *p, const int16_t *input,
                        const int8_t *filter, const int64_t *bias, int16_t *output) {
   const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c;
-  const int32_t out_h = p->out_h, out_w = p->out_w, out_c = p->out_c;
-  const int32_t fh = p->filter_h, fw = p->filter_w, fic = p->filter_in_c;
+  const int32_t out_c = p->out_c, fh = p->filter_h, fw = p->filter_w;
+  const int32_t fic = p->filter_in_c;
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
   const int32_t act_min = p->act_min, act_max = p->act_max;
-  const int32_t filter_size = fh * fw * fic;
-  const int32_t x_step = dw * in_c;
+  const int32_t *const mult = p->out_mult, *const shift = p->out_shift;
+  const int32_t fsize = fh * fw * fic;
+  const size_t in_row = (size_t)in_w * in_c;
   int32_t groups, per_group, b, oy, ox;
 
   if (fic <= 0 || in_c % fic != 0) return AOT_KERNEL_BAD_PARAM;
@@ -21,37 +28,83 @@ int32_t aot_conv2d_s16(const aot_conv_params *p, const int16_t *input,
   per_group = out_c / groups;
 
   for (b = 0; b < p->batches; b++) {
-    const int16_t *in_b = input + (size_t)b * in_h * in_w * in_c;
-    for (oy = 0; oy < out_h; oy++) {
+    const int16_t *in_b = input + (size_t)b * in_h * in_row;
+    for (oy = 0; oy < p->out_h; oy++) {
       const int32_t iy0 = oy * p->stride_h - p->pad_h;
       int32_t fy0, fy1;
       aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
-      for (ox = 0; ox < out_w; ox++) {
+      for (ox = 0; ox < p->out_w; ox++) {
         const int32_t ix0 = ox * p->stride_w - p->pad_w;
-        int32_t fx0, fx1, g, oc = 0;
+        int32_t fx0, fx1, nseg, seg, seg_step, g, oc = 0;
         aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+        /* one filter row = nseg runs of seg values, input runs seg_step apart */
+        if (dw == 1 && groups == 1) {
+          nseg = 1;
+          seg = (fx1 - fx0) * fic;
+        } else {
+          nseg = fx1 - fx0;
+          seg = fic;
+        }
+        seg_step = dw * in_c;
+        if (fy1 <= fy0 || fx1 <= fx0) nseg = 0;
         for (g = 0; g < groups; g++) {
-          const int16_t *in_g = in_b + g * fic;
-          int32_t j;
-          for (j = 0; j < per_group; j++, oc++) {
-            const int8_t *f_oc = filter + (size_t)oc * filter_size;
+          /* first tap of the window (input, group g) and of filter rows */
+          const int16_t *in_win =
+              nseg == 0 ? in_b
+                        : in_b + (size_t)(iy0 + fy0 * dh) * in_row +
+                              (size_t)(ix0 + fx0 * dw) * in_c + (size_t)g * fic;
+          const int32_t f_first = (fy0 * fw + fx0) * fic;
+          int32_t j = 0;
+          for (; j + 2 <= per_group; j += 2, oc += 2) {
+            const int8_t *f0 = filter + (size_t)oc * fsize + f_first;
+            int64_t a0 = 0, a1 = 0;
+            int32_t fy, k;
+            if (nseg > 0) {
+              for (fy = fy0; fy < fy1; fy++) {
+                const int16_t *ip = in_win + (size_t)(fy - fy0) * dh * in_row;
+                const int8_t *fp = f0 + (fy - fy0) * fw * fic;
+                for (k = 0; k < nseg; k++) {
+                  const int16_t *ie = ip + seg, *q = ip;
+                  const int8_t *w = fp;
+                  while (q < ie) {
+                    const int32_t x = *q++;
+                    a0 += w[0] * x;
+                    a1 += w[fsize] * x;
+                    w++;
+                  }
+                  ip += seg_step;
+                  fp += seg;
+                }
+              }
+            }
+            if (bias) {
+              a0 += bias[oc];
+              a1 += bias[oc + 1];
+            }
+            output[0] = (int16_t)aot_clamp_i32(aot_mbqm64(a0, mult[oc], shift[oc]), act_min, act_max);
+            output[1] = (int16_t)aot_clamp_i32(aot_mbqm64(a1, mult[oc + 1], shift[oc + 1]),
+                                               act_min, act_max);
+            output += 2;
+          }
+          for (; j < per_group; j++, oc++) {
+            const int8_t *f0 = filter + (size_t)oc * fsize + f_first;
             int64_t acc = 0;
-            int32_t fy, r;
-            for (fy = fy0; fy < fy1; fy++) {
-              const int16_t *ip = in_g + ((size_t)(iy0 + fy * dh) * in_w +
-                                         (ix0 + fx0 * dw)) * in_c;
-              const int8_t *fp = f_oc + (fy * fw + fx0) * fic;
-              int32_t fx;
-              for (fx = fx0; fx < fx1; fx++) {
-                int32_t c;
-                for (c = 0; c < fic; c++) acc += (int32_t)fp[c] * ip[c];
-                ip += x_step;
-                fp += fic;
+            int32_t fy, k;
+            if (nseg > 0) {
+              for (fy = fy0; fy < fy1; fy++) {
+                const int16_t *ip = in_win + (size_t)(fy - fy0) * dh * in_row;
+                const int8_t *fp = f0 + (fy - fy0) * fw * fic;
+                for (k = 0; k < nseg; k++) {
+                  const int16_t *ie = ip + seg, *q = ip;
+                  const int8_t *w = fp;
+                  while (q < ie) acc += (int32_t)*w++ * *q++;
+                  ip += seg_step;
+                  fp += seg;
+                }
               }
             }
             if (bias) acc += bias[oc];
-            r = aot_mbqm64(acc, p->out_mult[oc], p->out_shift[oc]);
-            *output++ = (int16_t)aot_clamp_i32(r, act_min, act_max);
+            *output++ = (int16_t)aot_clamp_i32(aot_mbqm64(acc, mult[oc], shift[oc]), act_min, act_max);
           }
         }
       }

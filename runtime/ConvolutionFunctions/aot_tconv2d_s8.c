@@ -45,7 +45,7 @@ int32_t aot_tconv2d_s8(const aot_conv_params *p, const int8_t *input,
             }
           }
           if (bias) acc += bias[oc];
-          acc = aot_mbqm(acc, p->out_mult[oc], p->out_shift[oc]) + out_off;
+          acc = aot_conv_mbqm(acc, p->out_mult[oc], p->out_shift[oc]) + out_off;
           *output++ = (int8_t)aot_clamp_i32(acc, act_min, act_max);
         }
       }

@@ -1,24 +1,50 @@
 /* aot_fc_f32.c - FULLY_CONNECTED float32, as the TFLite reference: products
- * summed in input order, then bias, then the activation clamp. */
+ * summed in input order, then the bias, then the activation clamp. Four
+ * weight rows are accumulated together so each input value is loaded once
+ * per four multiply-adds. */
 #include "aot_conv.h"
 
 int32_t aot_fc_f32(const aot_fc_params *p, const float *input,
                    const float *weights, const float *bias, float *output) {
   const int32_t depth = p->in_depth, out_depth = p->out_depth;
-  const float act_min = p->act_min_f, act_max = p->act_max_f;
+  const float lo = p->act_min_f, hi = p->act_max_f;
   int32_t b;
 
   for (b = 0; b < p->batches; b++) {
     const float *in_row = input + (size_t)b * depth;
+    const float *in_end = in_row + depth;
     const float *w = weights;
-    int32_t oc;
-    for (oc = 0; oc < out_depth; oc++) {
+    int32_t oc = 0;
+    for (; oc + 4 <= out_depth; oc += 4) {
+      float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+      const float *q = in_row;
+      while (q < in_end) {
+        const float x = *q++;
+        a0 += x * w[0];
+        a1 += x * w[depth];
+        a2 += x * w[2 * depth];
+        a3 += x * w[3 * depth];
+        w++;
+      }
+      w += 3 * depth;
+      if (bias) {
+        a0 += bias[oc];
+        a1 += bias[oc + 1];
+        a2 += bias[oc + 2];
+        a3 += bias[oc + 3];
+      }
+      output[0] = aot_clamp_f32(a0, lo, hi);
+      output[1] = aot_clamp_f32(a1, lo, hi);
+      output[2] = aot_clamp_f32(a2, lo, hi);
+      output[3] = aot_clamp_f32(a3, lo, hi);
+      output += 4;
+    }
+    for (; oc < out_depth; oc++) {
       float acc = 0.0f;
-      int32_t d;
-      for (d = 0; d < depth; d++) acc += in_row[d] * w[d];
-      w += depth;
+      const float *q = in_row;
+      while (q < in_end) acc += *q++ * *w++;
       if (bias) acc += bias[oc];
-      *output++ = aot_clamp_f32(acc, act_min, act_max);
+      *output++ = aot_clamp_f32(acc, lo, hi);
     }
   }
   return AOT_KERNEL_OK;

@@ -87,6 +87,25 @@ static void test_mbqm_helpers(void **state) {
   }
 }
 
+static void test_conv_mbqm_matches(void **state) {
+  (void)state;
+  /* aot_conv_mbqm must equal aot_mbqm for non-negative multipliers */
+  const int32_t xs[] = {0, 1, -1, 2, -2, 3, -3, INT32_MAX, INT32_MIN, INT32_MIN + 1, 1 << 30,
+                        -(1 << 30), 12345678, -12345678, 65535, -65536};
+  const int32_t ms[] = {0, 1, 1 << 30, (1 << 30) + 1, INT32_MAX, 1518500250, 2147483000};
+  for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++)
+    for (size_t j = 0; j < sizeof ms / sizeof ms[0]; j++)
+      for (int s = -31; s <= 8; s++)
+        assert_int_equal(aot_conv_mbqm(xs[i], ms[j], s), aot_mbqm(xs[i], ms[j], s));
+  for (int i = 0; i < 200000; i++) {
+    int32_t x = (int32_t)(rnd() ^ (rnd() << 8));
+    if (i & 1) x = rnd_range(-70000, 70000);
+    int32_t m = (int32_t)((rnd() << 7) ^ rnd()) & INT32_MAX;
+    int s = rnd_range(-31, 6);
+    assert_int_equal(aot_conv_mbqm(x, m, s), aot_mbqm(x, m, s));
+  }
+}
+
 /* ======================= conv2d ======================= */
 static void test_conv2d_s8_hand(void **state) {
   (void)state;
@@ -270,6 +289,8 @@ static const cfg conv_cfgs[] = {
     {1, 4, 4, 8, 8, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1},    /* pointwise */
     {1, 10, 3, 1, 2, 10, 4, 2, 1, 1, 1, 4, 1, 1, 1},  /* KWS-like first layer */
     {1, 2, 2, 3, 2, 5, 5, 1, 1, 1, 1, 2, 2, 1, 1},    /* filter larger than input */
+    {1, 2, 2, 3, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},    /* empty windows (bias only) */
+    {1, 3, 4, 6, 10, 2, 2, 1, 1, 1, 1, 1, 0, 2, 1},   /* groups 2, remainder channels */
 };
 
 static void test_conv2d_vs_reference(void **state) {
@@ -369,6 +390,9 @@ static void run_dw_case(const cfg *c, int kind) {
             assert_int_equal(((int16_t *)out)[k], clampi(v, -32768, 32767));
           } else {
             float v = fa + (use_bias ? bf[oc] : 0.0f);
+            if (((float *)out)[k] != v)
+              print_error("dw f32 cfg ih=%d ic=%d dm=%d b=%d oy=%d ox=%d oc=%d: %g vs %g\n", c->ih,
+                          c->ic, c->dm, b, oy, ox, oc, (double)((float *)out)[k], (double)v);
             assert_true(((float *)out)[k] == v);
           }
         }
@@ -381,6 +405,8 @@ static const cfg dw_cfgs[] = {
     {1, 7, 8, 3, 0, 3, 3, 2, 2, 1, 1, 0, 1, 1, 2},   /* stride 2, multiplier 2 */
     {2, 9, 5, 2, 0, 3, 2, 1, 1, 3, 2, 3, 1, 1, 3},   /* dilation, multiplier 3 */
     {1, 25, 5, 8, 0, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1},  /* KWS-like */
+    {1, 3, 3, 6, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},   /* empty windows, 6 channels */
+    {1, 5, 6, 7, 0, 3, 3, 2, 1, 1, 1, 1, 1, 1, 1},   /* 7 channels (remainder) */
 };
 
 static void test_dwconv_vs_reference(void **state) {
@@ -725,6 +751,7 @@ static void test_pool_vs_reference(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mbqm_helpers),
+      cmocka_unit_test(test_conv_mbqm_matches),
       cmocka_unit_test(test_conv2d_s8_hand),
       cmocka_unit_test(test_conv2d_same_padding_hand),
       cmocka_unit_test(test_conv2d_vs_reference),
