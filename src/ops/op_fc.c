@@ -1,7 +1,7 @@
 /* op_fc.c - FULLY_CONNECTED and BATCH_MATMUL.
  *
- * fc_prepare() validates an op and computes every kernel parameter; check,
- * emit and eval all go through it. */
+ * fc_prepare() / bmm_prepare() validate an op and compute every kernel
+ * parameter; check, emit and eval all go through them. */
 #include "quant_conv.h"
 
 #include <stdio.h>
@@ -210,4 +210,160 @@ const op_impl op_fully_connected = {
     .check = fc_check,
     .emit = fc_emit,
     .eval = fc_eval,
+};
+
+/* ======================= BATCH_MATMUL ======================= */
+
+typedef struct bmm_plan {
+  int kind;
+  int lhs, rhs, out;
+  aot_bmm_params p;
+} bmm_plan;
+
+static int bmm_prepare(const ir_graph *g, const ir_op *op, bmm_plan *bp, char *why, size_t n) {
+  memset(bp, 0, sizeof *bp);
+  const ir_tensor *l = cf_in(g, op, 0), *r = cf_in(g, op, 1), *out = cf_out(g, op, 0);
+  if (!l || !r || !out) return fail(why, n, "missing input or output");
+  bp->lhs = op->in[0];
+  bp->rhs = op->in[1];
+  bp->out = op->out[0];
+  if (l->rank < 2 || l->rank > 5 || r->rank < 2 || r->rank > 5)
+    return fail(why, n, "operand ranks must be 2..5");
+  int orank = l->rank > r->rank ? l->rank : r->rank;
+  if (out->rank != orank) return fail(why, n, "output rank differs from the operands'");
+  for (int i = 0; i < l->rank; i++)
+    if (l->shape[i] <= 0) return fail(why, n, "dynamic or empty shapes not supported");
+  for (int i = 0; i < r->rank; i++)
+    if (r->shape[i] <= 0) return fail(why, n, "dynamic or empty shapes not supported");
+  aot_bmm_params *p = &bp->p;
+  p->adj_x = op->opts.adj_x ? 1 : 0;
+  p->adj_y = op->opts.adj_y ? 1 : 0;
+  int32_t lr = l->shape[l->rank - 2], lc = l->shape[l->rank - 1];
+  int32_t rr = r->shape[r->rank - 2], rc = r->shape[r->rank - 1];
+  p->m = p->adj_x ? lc : lr;
+  p->k = p->adj_x ? lr : lc;
+  int32_t rk = p->adj_y ? rc : rr;
+  p->n = p->adj_y ? rr : rc;
+  if (rk != p->k) return fail(why, n, "inner dimensions differ");
+  if (out->shape[orank - 2] != p->m || out->shape[orank - 1] != p->n)
+    return fail(why, n, "output matrix shape differs from the computed one");
+  /* batch dims, right-aligned into AOT_BMM_MAX_BATCH_DIMS slots */
+  int nb = orank - 2;
+  size_t lstride = (size_t)lr * lc, rstride = (size_t)rr * rc;
+  for (int d = AOT_BMM_MAX_BATCH_DIMS - 1, k = 0; d >= 0; d--, k++) {
+    if (k >= nb) {
+      p->batch_dims[d] = 1;
+      continue;
+    }
+    int li = l->rank - 3 - k, ri = r->rank - 3 - k;
+    int32_t ld = li >= 0 ? l->shape[li] : 1, rd = ri >= 0 ? r->shape[ri] : 1;
+    int32_t od = ld == 1 ? rd : ld;
+    if (ld != rd && ld != 1 && rd != 1) return fail(why, n, "batch dimensions do not broadcast");
+    if (out->shape[orank - 3 - k] != od) return fail(why, n, "output batch shape differs");
+    p->batch_dims[d] = od;
+    if (lstride > INT32_MAX || rstride > INT32_MAX) return fail(why, n, "operands too large");
+    p->lhs_bstride[d] = ld == 1 ? 0 : (int32_t)lstride;
+    p->rhs_bstride[d] = rd == 1 ? 0 : (int32_t)rstride;
+    lstride *= (size_t)ld;
+    rstride *= (size_t)rd;
+  }
+  if (l->dtype != r->dtype || l->dtype != out->dtype) {
+    snprintf(why, n, "operands %s x %s -> %s not supported", dtype_name(l->dtype),
+             dtype_name(r->dtype), dtype_name(out->dtype));
+    return -1;
+  }
+  switch (l->dtype) {
+    case DT_FLOAT32: bp->kind = K_F32; return 0;
+    case DT_INT8: bp->kind = K_S8; break;
+    case DT_INT16: bp->kind = K_S16; break;
+    default:
+      snprintf(why, n, "%s operands not supported", dtype_name(l->dtype));
+      return -1;
+  }
+  if (cf_check_per_tensor(l, "lhs", why, n) || cf_check_per_tensor(r, "rhs", why, n) ||
+      cf_check_per_tensor(out, "output", why, n))
+    return -1;
+  if (bp->kind == K_S16 && (cf_check_zero_zp(l, "lhs", why, n) ||
+                            cf_check_zero_zp(r, "rhs", why, n) ||
+                            cf_check_zero_zp(out, "output", why, n)))
+    return -1;
+  /* TFLite GetQuantizedConvolutionMultipler (float product, double division) */
+  float prod = (float)(l->scale[0] * r->scale[0]);
+  int s;
+  quantize_multiplier((double)prod / (double)out->scale[0], &p->out_mult, &s);
+  p->out_shift = s;
+  p->lhs_offset = -l->zero_point[0];
+  p->rhs_offset = -r->zero_point[0];
+  p->output_offset = out->zero_point[0];
+  act_range_quant(out, ACT_NONE, &p->act_min, &p->act_max);
+  return 0;
+}
+
+static int bmm_check(const ir_graph *g, const ir_op *op, char *why, size_t whylen) {
+  bmm_plan bp;
+  return bmm_prepare(g, op, &bp, why, whylen);
+}
+
+static const char *const bmm_kernels[3] = {"batch_matmul_f32", "batch_matmul_s8",
+                                           "batch_matmul_s16"};
+
+static int bmm_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
+  bmm_plan bp;
+  char why[256];
+  if (bmm_prepare(g, op, &bp, why, sizeof why)) return -1;
+  const aot_bmm_params *p = &bp.p;
+  strbuf dims = {0}, ls = {0}, rs = {0};
+  for (int d = 0; d < AOT_BMM_MAX_BATCH_DIMS; d++) {
+    sb_printf(&dims, "%s%d", d ? ", " : "", (int)p->batch_dims[d]);
+    sb_printf(&ls, "%s%d", d ? ", " : "", (int)p->lhs_bstride[d]);
+    sb_printf(&rs, "%s%d", d ? ", " : "", (int)p->rhs_bstride[d]);
+  }
+  emit_decl(e,
+            "static const aot_bmm_params %s_p = {\n"
+            "  .batch_dims = {%s},\n"
+            "  .lhs_bstride = {%s},\n"
+            "  .rhs_bstride = {%s},\n"
+            "  .m = %d, .k = %d, .n = %d, .adj_x = %d, .adj_y = %d,\n"
+            "  .lhs_offset = %d, .rhs_offset = %d, .output_offset = %d,\n"
+            "  .out_mult = %d, .out_shift = %d, .act_min = %d, .act_max = %d,\n"
+            "};",
+            emit_opname(e), dims.s, ls.s, rs.s, (int)p->m, (int)p->k, (int)p->n, (int)p->adj_x,
+            (int)p->adj_y, (int)p->lhs_offset, (int)p->rhs_offset, (int)p->output_offset,
+            (int)p->out_mult, (int)p->out_shift, (int)p->act_min, (int)p->act_max);
+  sb_free(&dims);
+  sb_free(&ls);
+  sb_free(&rs);
+  char pl[160], pr[160], po[160], path[96];
+  cf_copy(pl, sizeof pl, emit_ptr(e, bp.lhs));
+  cf_copy(pr, sizeof pr, emit_ptr(e, bp.rhs));
+  cf_copy(po, sizeof po, emit_ptr(e, bp.out));
+  emit_call(e, "aot_%s(&%s_p, %s, %s, %s)", bmm_kernels[bp.kind], emit_opname(e), pl, pr, po);
+  snprintf(path, sizeof path, "FullyConnectedFunctions/aot_%s.c", bmm_kernels[bp.kind]);
+  emit_kernel(e, path);
+  return 0;
+}
+
+static int bmm_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scratch) {
+  (void)scratch;
+  bmm_plan bp;
+  char why[256];
+  if (bmm_prepare(g, op, &bp, why, sizeof why)) return -1;
+  const void *l = data[bp.lhs], *r = data[bp.rhs];
+  void *o = data[bp.out];
+  switch (bp.kind) {
+    case K_F32: return (int)aot_batch_matmul_f32(&bp.p, l, r, o);
+    case K_S8: return (int)aot_batch_matmul_s8(&bp.p, l, r, o);
+    default: return (int)aot_batch_matmul_s16(&bp.p, l, r, o);
+  }
+}
+
+const op_impl op_batch_matmul = {
+    .builtin = OP_BATCH_MATMUL,
+    .name = "BATCH_MATMUL",
+    .dtypes = "int8, int16 (zero points 0), float32",
+    .constraints = "ranks 2..5 with broadcast batch dims; adj_x / adj_y; per-tensor "
+                   "quantization; both operands may be activations",
+    .check = bmm_check,
+    .emit = bmm_emit,
+    .eval = bmm_eval,
 };

@@ -748,6 +748,91 @@ static void test_pool_vs_reference(void **state) {
   }
 }
 
+/* ======================= batch matmul ======================= */
+static void bmm_params(aot_bmm_params *p, int m, int k, int n) {
+  memset(p, 0, sizeof *p);
+  for (int d = 0; d < AOT_BMM_MAX_BATCH_DIMS; d++) p->batch_dims[d] = 1;
+  p->m = m; p->k = k; p->n = n;
+}
+
+static void test_bmm_hand(void **state) {
+  (void)state;
+  /* [2,3] x [3,2]: {1,2,3;4,5,6} x {1,0;0,1;1,1} = {4,5;10,11} */
+  const float l[6] = {1, 2, 3, 4, 5, 6}, r[6] = {1, 0, 0, 1, 1, 1};
+  const float lt[6] = {1, 4, 2, 5, 3, 6}, rt[6] = {1, 0, 1, 0, 1, 1};
+  const float e[4] = {4, 5, 10, 11};
+  float o[4];
+  aot_bmm_params p;
+  bmm_params(&p, 2, 3, 2);
+  assert_int_equal(aot_batch_matmul_f32(&p, l, r, o), AOT_KERNEL_OK);
+  for (int i = 0; i < 4; i++) assert_true(o[i] == e[i]);
+  p.adj_x = 1; p.adj_y = 1;
+  assert_int_equal(aot_batch_matmul_f32(&p, lt, rt, o), AOT_KERNEL_OK);
+  for (int i = 0; i < 4; i++) assert_true(o[i] == e[i]);
+  /* int8, zero points lhs 1 / rhs -1 (offsets -1 / +1), multiplier 0.5,
+   * output zp 2: (l-1) x (r+1) with l = {2,3,4;5,6,7}, r = {0,-1;-1,0;0,0}
+   * gives {4,5;10,11} -> 2,2.5->3,5,5.5->6 -> +2 */
+  const int8_t l8[6] = {2, 3, 4, 5, 6, 7}, r8[6] = {0, -1, -1, 0, 0, 0};
+  int8_t o8[4];
+  bmm_params(&p, 2, 3, 2);
+  p.lhs_offset = -1; p.rhs_offset = 1; p.output_offset = 2;
+  p.out_mult = 1 << 30; p.out_shift = 0; p.act_min = -128; p.act_max = 127;
+  assert_int_equal(aot_batch_matmul_s8(&p, l8, r8, o8), AOT_KERNEL_OK);
+  const int8_t e8[4] = {4, 5, 7, 8};
+  assert_memory_equal(o8, e8, 4);
+}
+
+static void test_bmm_broadcast_vs_reference(void **state) {
+  (void)state;
+  /* lhs [2,1,3,4] x rhs [3,4,5] -> [2,3,3,5], all adj combinations */
+  enum { B0 = 2, B1 = 3, M = 3, K = 4, N = 5 };
+  float lf[B0 * M * K], rf[B1 * K * N], of[B0 * B1 * M * N];
+  int8_t l8[B0 * M * K], r8[B1 * K * N], o8[B0 * B1 * M * N];
+  int16_t l16[B0 * M * K], r16[B1 * K * N], o16[B0 * B1 * M * N];
+  for (int i = 0; i < B0 * M * K; i++) {
+    lf[i] = rnd_f(); l8[i] = (int8_t)rnd_range(-128, 127); l16[i] = (int16_t)rnd_range(-32768, 32767);
+  }
+  for (int i = 0; i < B1 * K * N; i++) {
+    rf[i] = rnd_f(); r8[i] = (int8_t)rnd_range(-128, 127); r16[i] = (int16_t)rnd_range(-32768, 32767);
+  }
+  for (int adj = 0; adj < 4; adj++) {
+    aot_bmm_params p;
+    bmm_params(&p, M, K, N);
+    p.adj_x = adj & 1; p.adj_y = adj >> 1;
+    p.batch_dims[3] = B0; p.batch_dims[4] = B1;
+    p.lhs_bstride[3] = M * K; p.lhs_bstride[4] = 0;
+    p.rhs_bstride[3] = 0; p.rhs_bstride[4] = K * N;
+    p.lhs_offset = 7; p.rhs_offset = -3; p.output_offset = 5;
+    p.out_mult = 1300000000; p.out_shift = -8; p.act_min = -128; p.act_max = 127;
+    assert_int_equal(aot_batch_matmul_f32(&p, lf, rf, of), AOT_KERNEL_OK);
+    assert_int_equal(aot_batch_matmul_s8(&p, l8, r8, o8), AOT_KERNEL_OK);
+    aot_bmm_params q = p;
+    q.lhs_offset = q.rhs_offset = q.output_offset = 0;
+    q.out_shift = -12; q.act_min = -32768; q.act_max = 32767;
+    assert_int_equal(aot_batch_matmul_s16(&q, l16, r16, o16), AOT_KERNEL_OK);
+    int o = 0;
+    for (int b0 = 0; b0 < B0; b0++)
+      for (int b1 = 0; b1 < B1; b1++)
+        for (int i = 0; i < M; i++)
+          for (int j = 0; j < N; j++, o++) {
+            float fs = 0.0f;
+            int32_t a8 = 0;
+            int64_t a16 = 0;
+            for (int k = 0; k < K; k++) {
+              /* logical lhs[b0][i][k], rhs[b1][k][j] in their stored layouts */
+              int li = b0 * M * K + (p.adj_x ? k * M + i : i * K + k);
+              int ri = b1 * K * N + (p.adj_y ? j * K + k : k * N + j);
+              fs += lf[li] * rf[ri];
+              a8 += (l8[li] + 7) * (r8[ri] - 3);
+              a16 += (int64_t)l16[li] * r16[ri];
+            }
+            assert_true(of[o] == fs);
+            assert_int_equal(o8[o], clampi(ref_mbqm(a8, p.out_mult, p.out_shift) + 5, -128, 127));
+            assert_int_equal(o16[o], clampi(ref_mbqm64(a16, q.out_mult, q.out_shift), -32768, 32767));
+          }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mbqm_helpers),
@@ -764,6 +849,8 @@ int main(void) {
       cmocka_unit_test(test_avgpool_s8_hand),
       cmocka_unit_test(test_pool_same_padding),
       cmocka_unit_test(test_pool_vs_reference),
+      cmocka_unit_test(test_bmm_hand),
+      cmocka_unit_test(test_bmm_broadcast_vs_reference),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

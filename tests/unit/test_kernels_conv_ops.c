@@ -12,7 +12,7 @@
 #include "ops/ops.h"
 
 extern const op_impl op_conv_2d, op_depthwise_conv_2d, op_transpose_conv, op_fully_connected,
-    op_average_pool_2d, op_max_pool_2d;
+    op_average_pool_2d, op_max_pool_2d, op_batch_matmul;
 
 /* ---- a tiny graph builder ---- */
 #define MAXT 8
@@ -435,6 +435,60 @@ static void test_pool_eval(void **state) {
   done(&x);
 }
 
+/* ---- BATCH_MATMUL ---- */
+static void test_bmm_eval(void **state) {
+  (void)state;
+  tg x;
+  init(&x, OP_BATCH_MATMUL);
+  /* lhs [2,1,2,3] (values 0..11), rhs [3,3,2] stored transposed (adj_y) as
+   * [3,2,3] (values 0..17 minus 8) -> out [2,3,2,2]; expected by direct
+   * index arithmetic: out[a][b][i][j] = sum_k L[a][i][k] * R[b][j][k]. */
+  float l[12], r[18];
+  for (int i = 0; i < 12; i++) l[i] = (float)i;
+  for (int i = 0; i < 18; i++) r[i] = (float)(i - 8);
+  int tl = add_t(&x, DT_FLOAT32, 4, (int32_t[]){2, 1, 2, 3}, NULL);
+  int tr = add_t(&x, DT_FLOAT32, 3, (int32_t[]){3, 2, 3}, r);
+  int to = add_t(&x, DT_FLOAT32, 4, (int32_t[]){2, 3, 2, 2}, NULL);
+  memcpy(x.data[tl], l, sizeof l);
+  x.op.opts.adj_y = 1;
+  set_io(&x, 2, (int[]){tl, tr}, to);
+  assert_int_equal(run(&op_batch_matmul, &x), 0);
+  const float *o = x.data[to];
+  int n = 0;
+  for (int a = 0; a < 2; a++)
+    for (int b = 0; b < 3; b++)
+      for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++, n++) {
+          float e = 0.0f;
+          for (int k = 0; k < 3; k++) e += l[a * 6 + i * 3 + k] * r[b * 6 + j * 3 + k];
+          assert_true(o[n] == e);
+        }
+  /* out[0][0][0][0] = 0*-8 + 1*-7 + 2*-6 = -19 */
+  assert_true(o[0] == -19.0f);
+  /* shape errors */
+  x.op.opts.adj_y = 0;
+  expect_reject(&op_batch_matmul, &x, "inner");
+  x.op.opts.adj_y = 1;
+  x.t[to].shape[1] = 2;
+  expect_reject(&op_batch_matmul, &x, "batch");
+  done(&x);
+
+  /* int8 [1,2] x [2,1]: (3-1)*(4+2) + (5-1)*(-1+2) = 12 + 4 = 16; scales
+   * 0.5*0.5/0.5 = 0.5 -> 8, + zp -3 = 5 */
+  init(&x, OP_BATCH_MATMUL);
+  const int8_t l8[2] = {3, 5}, r8[2] = {4, -1};
+  tl = add_t(&x, DT_INT8, 2, (int32_t[]){1, 2}, l8);
+  tr = add_t(&x, DT_INT8, 2, (int32_t[]){2, 1}, r8);
+  to = add_t(&x, DT_INT8, 2, (int32_t[]){1, 1}, NULL);
+  quant1(&x, tl, 0.5f, 1);
+  quant1(&x, tr, 0.5f, -2);
+  quant1(&x, to, 0.5f, -3);
+  set_io(&x, 2, (int[]){tl, tr}, to);
+  assert_int_equal(run(&op_batch_matmul, &x), 0);
+  assert_int_equal(((int8_t *)x.data[to])[0], 5);
+  done(&x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_conv_int8_eval),
@@ -444,6 +498,7 @@ int main(void) {
       cmocka_unit_test(test_tconv_eval),
       cmocka_unit_test(test_fc_eval),
       cmocka_unit_test(test_pool_eval),
+      cmocka_unit_test(test_bmm_eval),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
