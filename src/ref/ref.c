@@ -444,6 +444,11 @@ static int infer_shapes(const rsg *r, const ir_op *op, oshape *os, char *why, si
   int64_t v[IR_MAX_RANK * 2];
   int k;
   if (!x) return 1;
+  /* the rules below read inputs by position: all must be present (absent
+   * optional inputs only occur in ops handled with explicit checks) */
+  if (op->builtin != OP_UNIDIRECTIONAL_SEQUENCE_LSTM && op->builtin != OP_FULLY_CONNECTED)
+    for (int i = 0; i < op->nin; i++)
+      if (op->in[i] < 0) return 1;
   switch (op->builtin) {
     case OP_LOGISTIC: case OP_TANH: case OP_RELU: case OP_RELU6: case OP_RELU_N1_TO_1:
     case OP_CAST: case OP_QUANTIZE: case OP_DEQUANTIZE: case OP_NEG: case OP_ABS:
@@ -582,6 +587,7 @@ static int infer_shapes(const rsg *r, const ir_op *op, oshape *os, char *why, si
       }
       return 0;
     case OP_GATHER: {
+      if (op->nin < 2) return 1;
       const ir_tensor *idx = &g->t[op->in[1]];
       int a, bd = op->opts.batch_dims;
       if (norm_axis(op->opts.axis, x->rank, &a)) {
@@ -622,6 +628,7 @@ static int infer_shapes(const rsg *r, const ir_op *op, oshape *os, char *why, si
     case OP_STRIDED_SLICE:
       return infer_strided_slice(r, op, &os[0], why, n);
     case OP_FULLY_CONNECTED: {
+      if (op->nin < 2 || op->in[1] < 0) return 1;
       const ir_tensor *w = &g->t[op->in[1]];
       if (w->rank != 2) return 1;
       int32_t units = w->shape[0], in = w->shape[1];
@@ -642,6 +649,7 @@ static int infer_shapes(const rsg *r, const ir_op *op, oshape *os, char *why, si
       return 0;
     }
     case OP_SPLIT: case OP_SPLIT_V: {
+      if (op->nin < (op->builtin == OP_SPLIT ? 2 : 3)) return 1;
       int vin = op->builtin == OP_SPLIT ? 1 : 0;
       int ain = op->builtin == OP_SPLIT ? 0 : 2;
       x = &g->t[op->in[vin]];
