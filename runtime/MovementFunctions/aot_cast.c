@@ -1,6 +1,10 @@
 /* aot_cast.c - CAST between float32, int8, uint8, int16, uint16, int32,
- * uint32, int64 and bool (static_cast semantics of the reference kernel). */
+ * uint32, int64 and bool (static_cast semantics of the reference kernel).
+ * Elements go through a small chunk buffer (int64 or float) so the type
+ * dispatch happens once per chunk, not per element. */
 #include "aot_movement.h"
+
+#define AOT_CAST_CHUNK 32
 
 /* float -> int64, truncating toward zero; NaN -> 0; saturating. */
 static int64_t aot_cast_f2i(float f) {
@@ -10,26 +14,31 @@ static int64_t aot_cast_f2i(float f) {
   return (int64_t)f;
 }
 
-static int32_t aot_cast_load(int32_t type, const void *in, int32_t i, int64_t *iv, float *fv) {
-  switch (type) {
-    case AOT_MV_FLOAT32: *fv = ((const float *)in)[i]; return 1;
-    case AOT_MV_INT8: *iv = ((const int8_t *)in)[i]; return 0;
-    case AOT_MV_UINT8: *iv = ((const uint8_t *)in)[i]; return 0;
-    case AOT_MV_BOOL: *iv = ((const uint8_t *)in)[i] != 0; return 0;
-    case AOT_MV_INT16: *iv = ((const int16_t *)in)[i]; return 0;
-    case AOT_MV_UINT16: *iv = ((const uint16_t *)in)[i]; return 0;
-    case AOT_MV_INT32: *iv = ((const int32_t *)in)[i]; return 0;
-    case AOT_MV_UINT32: *iv = ((const uint32_t *)in)[i]; return 0;
-    case AOT_MV_INT64: *iv = ((const int64_t *)in)[i]; return 0;
-    default: return -1;
-  }
-}
+#define AOT_LOAD(T, expr)                                       \
+  do {                                                          \
+    const T *s_ = (const T *)input + base;                      \
+    for (k = 0; k < n; k++) iv[k] = (expr);                     \
+  } while (0)
+
+#define AOT_STORE(T, expr)                                      \
+  do {                                                          \
+    T *d_ = (T *)output + base;                                 \
+    for (k = 0; k < n; k++) d_[k] = (expr);                     \
+  } while (0)
 
 int32_t aot_cast(const aot_cast_params *p, const void *input, void *output) {
-  int32_t i;
-  int64_t iv = 0;
-  float fv = 0.0f;
-  uint64_t u;
+  int64_t iv[AOT_CAST_CHUNK];
+  float fv[AOT_CAST_CHUNK];
+  int32_t base, n, k;
+  const int in_f = p->in_type == AOT_MV_FLOAT32;
+  switch (p->in_type) {
+    case AOT_MV_FLOAT32: case AOT_MV_INT8: case AOT_MV_UINT8: case AOT_MV_BOOL:
+    case AOT_MV_INT16: case AOT_MV_UINT16: case AOT_MV_INT32: case AOT_MV_UINT32:
+    case AOT_MV_INT64:
+      break;
+    default:
+      return AOT_KERNEL_BAD_PARAM;
+  }
   switch (p->out_type) {
     case AOT_MV_FLOAT32: case AOT_MV_INT8: case AOT_MV_UINT8: case AOT_MV_BOOL:
     case AOT_MV_INT16: case AOT_MV_UINT16: case AOT_MV_INT32: case AOT_MV_UINT32:
@@ -38,37 +47,61 @@ int32_t aot_cast(const aot_cast_params *p, const void *input, void *output) {
     default:
       return AOT_KERNEL_BAD_PARAM;
   }
-  for (i = 0; i < p->count; i++) {
-    int32_t isf = aot_cast_load(p->in_type, input, i, &iv, &fv);
-    if (isf < 0) return AOT_KERNEL_BAD_PARAM;
+  if (p->count < 0) return AOT_KERNEL_BAD_PARAM;
+  for (base = 0; base < p->count; base += AOT_CAST_CHUNK) {
+    n = p->count - base < AOT_CAST_CHUNK ? p->count - base : AOT_CAST_CHUNK;
+    /* load */
+    switch (p->in_type) {
+      case AOT_MV_FLOAT32: {
+        const float *s = (const float *)input + base;
+        for (k = 0; k < n; k++) fv[k] = s[k];
+        break;
+      }
+      case AOT_MV_INT8: AOT_LOAD(int8_t, s_[k]); break;
+      case AOT_MV_UINT8: AOT_LOAD(uint8_t, s_[k]); break;
+      case AOT_MV_BOOL: AOT_LOAD(uint8_t, s_[k] != 0); break;
+      case AOT_MV_INT16: AOT_LOAD(int16_t, s_[k]); break;
+      case AOT_MV_UINT16: AOT_LOAD(uint16_t, s_[k]); break;
+      case AOT_MV_INT32: AOT_LOAD(int32_t, s_[k]); break;
+      case AOT_MV_UINT32: AOT_LOAD(uint32_t, s_[k]); break;
+      default: AOT_LOAD(int64_t, s_[k]); break;
+    }
+    /* convert and store */
     if (p->out_type == AOT_MV_FLOAT32) {
-      ((float *)output)[i] = isf ? fv : (float)iv;
+      float *d = (float *)output + base;
+      for (k = 0; k < n; k++) d[k] = in_f ? fv[k] : (float)iv[k];
       continue;
     }
     if (p->out_type == AOT_MV_BOOL) {
-      ((uint8_t *)output)[i] = (uint8_t)(isf ? (fv != 0.0f) : (iv != 0));
+      uint8_t *d = (uint8_t *)output + base;
+      for (k = 0; k < n; k++) d[k] = (uint8_t)(in_f ? (fv[k] != 0.0f) : (iv[k] != 0));
       continue;
     }
-    if (isf) {
-      iv = aot_cast_f2i(fv);
-      if (p->out_type == AOT_MV_INT32) iv = iv > INT32_MAX ? INT32_MAX : (iv < INT32_MIN ? INT32_MIN : iv);
+    if (in_f) {
+      for (k = 0; k < n; k++) {
+        int64_t v = aot_cast_f2i(fv[k]);
+        if (p->out_type == AOT_MV_INT32)
+          v = v > INT32_MAX ? INT32_MAX : (v < INT32_MIN ? INT32_MIN : v);
+        iv[k] = v;
+      }
     }
-    u = (uint64_t)iv;
+    /* integer narrowing wraps (written without implementation-defined
+     * conversions) */
     switch (p->out_type) {
       case AOT_MV_INT8:
-        ((int8_t *)output)[i] = (int8_t)((int32_t)((u & 0xFFu) ^ 0x80u) - 0x80);
+        AOT_STORE(int8_t, (int8_t)((int32_t)(((uint64_t)iv[k] & 0xFFu) ^ 0x80u) - 0x80));
         break;
-      case AOT_MV_UINT8: ((uint8_t *)output)[i] = (uint8_t)(u & 0xFFu); break;
+      case AOT_MV_UINT8: AOT_STORE(uint8_t, (uint8_t)((uint64_t)iv[k] & 0xFFu)); break;
       case AOT_MV_INT16:
-        ((int16_t *)output)[i] = (int16_t)((int32_t)((u & 0xFFFFu) ^ 0x8000u) - 0x8000);
+        AOT_STORE(int16_t, (int16_t)((int32_t)(((uint64_t)iv[k] & 0xFFFFu) ^ 0x8000u) - 0x8000));
         break;
-      case AOT_MV_UINT16: ((uint16_t *)output)[i] = (uint16_t)(u & 0xFFFFu); break;
+      case AOT_MV_UINT16: AOT_STORE(uint16_t, (uint16_t)((uint64_t)iv[k] & 0xFFFFu)); break;
       case AOT_MV_INT32:
-        ((int32_t *)output)[i] =
-            (int32_t)((int64_t)((u & 0xFFFFFFFFu) ^ 0x80000000u) - (int64_t)0x80000000);
+        AOT_STORE(int32_t, (int32_t)((int64_t)(((uint64_t)iv[k] & 0xFFFFFFFFu) ^ 0x80000000u) -
+                                     (int64_t)0x80000000));
         break;
-      case AOT_MV_UINT32: ((uint32_t *)output)[i] = (uint32_t)(u & 0xFFFFFFFFu); break;
-      default: ((int64_t *)output)[i] = iv; break;
+      case AOT_MV_UINT32: AOT_STORE(uint32_t, (uint32_t)((uint64_t)iv[k] & 0xFFFFFFFFu)); break;
+      default: AOT_STORE(int64_t, iv[k]); break;
     }
   }
   return AOT_KERNEL_OK;

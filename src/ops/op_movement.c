@@ -1519,7 +1519,7 @@ static int run_eval(plan_fn fn, const ir_graph *g, const ir_op *op, void *const 
   const op_impl op_##name = {code, NULL, NAME, DT, CONS, name##_check, NULL, inpl,             \
                              name##_emit, name##_eval};
 
-#define ANY_DT "any (float32, int8, uint8, int16, int32, int64, bool, ...)"
+#define ANY_DT "any fixed-size dtype"
 
 MV_OP(reshape, OP_RESHAPE, "RESHAPE", ANY_DT,
       "byte copy; usually aliased away by aotc (equal element counts)", plan_reshape, 1)

@@ -778,6 +778,18 @@ static void test_cast(void **state) {
   CHECK_F32(o, 200.0f, 3.0f);
   free_tg(x);
 
+  /* more than one 32-element chunk: int16 -> int8 keeps the low byte */
+  int16_t w[70];
+  for (int i = 0; i < 70; i++) w[i] = (int16_t)(i * 256 + (i - 35));
+  x = new_tg(OP_CAST);
+  a = add_t(x, DT_INT16, 1, S(70), w);
+  o = add_t(x, DT_INT8, 1, S(70), NULL);
+  set_in(x, 1, a);
+  set_out(x, 1, o);
+  run_ok(x, &op_cast);
+  for (int i = 0; i < 70; i++) assert_int_equal(((int8_t *)x->data[o])[i], i - 35);
+  free_tg(x);
+
   x = new_tg(OP_CAST);
   a = add_t(x, DT_STRING, 1, S(2), NULL);
   o = add_t(x, DT_FLOAT32, 1, S(2), NULL);
