@@ -92,6 +92,8 @@ static int plain_dtype(int dt) {
 static int check_plain(const ir_tensor *t, const char *what, char *why, size_t wl) {
   if (!t) return mv_fail(why, wl, "%s is missing", what);
   if (!plain_dtype(t->dtype)) return mv_fail(why, wl, "%s dtype %s not supported", what, dtype_name(t->dtype));
+  for (int d = 0; d < t->rank; d++)
+    if (t->shape[d] < 0) return mv_fail(why, wl, "%s has a dynamic shape", what);
   return 0;
 }
 
@@ -1178,6 +1180,7 @@ static int cast_type_ok(int dt) {
 static int plan_cast(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, size_t wl) {
   const ir_tensor *in = IN(0), *out = OUT(0);
   if (!in || !out) return mv_fail(why, wl, "input or output missing");
+  if (check_plain(in, "input", why, wl) || check_plain(out, "output", why, wl)) return -1;
   if (!cast_type_ok(in->dtype) || !cast_type_ok(out->dtype))
     return mv_fail(why, wl, "cast %s -> %s not supported", dtype_name(in->dtype), dtype_name(out->dtype));
   if (numel64(in) != numel64(out)) return mv_fail(why, wl, "input and output sizes differ");
@@ -1197,6 +1200,8 @@ static int plan_cast(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, 
 static int plan_shape(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, size_t wl) {
   const ir_tensor *in = IN(0), *out = OUT(0);
   if (!in || !out) return mv_fail(why, wl, "input or output missing");
+  for (int d = 0; d < in->rank; d++)
+    if (in->shape[d] < 0) return mv_fail(why, wl, "input has a dynamic shape");
   if (out->dtype != DT_INT32 && out->dtype != DT_INT64)
     return mv_fail(why, wl, "output %s not supported", dtype_name(out->dtype));
   if (numel64(out) != in->rank) return mv_fail(why, wl, "output must have %d elements", in->rank);

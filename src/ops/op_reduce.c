@@ -27,6 +27,12 @@ typedef struct rd_plan {
   int dtype;
 } rd_plan;
 
+static int dynamic(const ir_tensor *t) {
+  for (int d = 0; d < t->rank; d++)
+    if (t->shape[d] < 0) return 1;
+  return 0;
+}
+
 static int64_t numel64(const ir_tensor *t) {
   int64_t n = 1;
   for (int i = 0; i < t->rank; i++) n *= t->shape[i] > 0 ? t->shape[i] : 0;
@@ -56,6 +62,7 @@ static int reduce_prepare(const ir_graph *g, const ir_op *op, int rop, rd_plan *
   const ir_tensor *in = ir_in(g, op, 0), *out = ir_out(g, op, 0);
   memset(rp, 0, sizeof *rp);
   if (!in || !out) return mv_fail(why, wl, "input or output missing");
+  if (dynamic(in) || dynamic(out)) return mv_fail(why, wl, "dynamic shapes not supported");
   if (in->dtype != out->dtype)
     return mv_fail(why, wl, "input %s with output %s not supported", dtype_name(in->dtype),
                    dtype_name(out->dtype));
@@ -229,6 +236,7 @@ static int arg_prepare(const ir_graph *g, const ir_op *op, int is_min, aot_arg_m
   const ir_tensor *in = ir_in(g, op, 0), *out = ir_out(g, op, 0);
   memset(ap, 0, sizeof *ap);
   if (!in || !out) return mv_fail(why, wl, "input or output missing");
+  if (dynamic(in) || dynamic(out)) return mv_fail(why, wl, "dynamic shapes not supported");
   switch (in->dtype) {
     case DT_FLOAT32: ap->in_type = AOT_MV_FLOAT32; break;
     case DT_INT8: ap->in_type = AOT_MV_INT8; break;
