@@ -611,6 +611,8 @@ int32_t aot_softmax_s8_s16(const aot_softmax_params *p, const int8_t *in, int16_
 int32_t aot_softmax_s16(const aot_softmax_params *p, const int16_t *in, int16_t *out);
 int32_t aot_softmax_f32(const aot_softmax_params *p, const float *in, float *out);
 int32_t aot_log_softmax_f32(const aot_softmax_params *p, const float *in, float *out);
+/* LOG_SOFTMAX int8: output scale 16/256, zero point 127. */
+int32_t aot_log_softmax_s8(const aot_softmax_params *p, const int8_t *in, int8_t *out);
 
 /* ======================================================================= */
 /* QUANTIZE / DEQUANTIZE / requantization                                   */

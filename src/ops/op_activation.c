@@ -305,7 +305,14 @@ static int softmax_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
     if (check_dtype(y, DT_FLOAT32, "output", why, n)) return -1;
     k = is_log ? "aot_log_softmax_f32" : "aot_softmax_f32";
   } else if (is_log) {
-    return ew_fail(why, n, "LOG_SOFTMAX %s not supported", dtype_name(x->dtype));
+    if (x->dtype != DT_INT8 || y->dtype != DT_INT8)
+      return ew_fail(why, n, "LOG_SOFTMAX %s to %s not supported", dtype_name(x->dtype),
+                     dtype_name(y->dtype));
+    if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
+      return -1;
+    if (y->zero_point[0] != 127 || y->scale[0] != 16.0f / 256.0f)
+      return ew_fail(why, n, "int8 LOG_SOFTMAX output needs scale 16/256 and zero point 127");
+    k = "aot_log_softmax_s8";
   } else if (x->dtype == DT_INT8) {
     if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
       return -1;
@@ -338,6 +345,18 @@ static int softmax_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
   p->depth = depth;
   if (x->dtype == DT_FLOAT32) {
     p->beta = beta;
+  } else if (x->dtype == DT_INT8 && is_log) {
+    /* TFLM PreprocessLogSoftmaxScalingExp, beta 1 */
+    int32_t rs_shift;
+    if (ew_softmax_scaling(1.0, (double)x->scale[0], 5, &p->input_mult, &p->input_left_shift) ||
+        p->input_left_shift < 1)
+      return ew_fail(why, n, "input scale out of range");
+    const double divisor =
+        (double)(1LL << (31 - p->input_left_shift)) / (double)p->input_mult;
+    if (ew_qm_smaller_than_one(divisor, &p->reverse_scaling_divisor, &rs_shift))
+      return ew_fail(why, n, "input scale out of range");
+    p->reverse_scaling_right_shift = -rs_shift;
+    p->diff_min = -ew_input_radius(5, p->input_left_shift);
   } else if (x->dtype == DT_INT8) {
     if (ew_softmax_scaling((double)beta, (double)x->scale[0], 5, &p->input_mult,
                            &p->input_left_shift))
@@ -430,5 +449,5 @@ OPDEF(elu, OP_ELU, "ELU", elu, 1, "int8, float32", "int8: 256-entry table built 
 OPDEF(softmax, OP_SOFTMAX, "SOFTMAX", softmax, 0, "int8, int8->int16, int16, float32",
       "over the last dimension; int8 output scale 1/256 zp -128; int16 output (from int8) "
       "scale 1/65536 zp -32768; int16 input: output scale 1/32768 zp 0")
-OPDEF(log_softmax, OP_LOG_SOFTMAX, "LOG_SOFTMAX", softmax, 0, "float32",
-      "over the last dimension")
+OPDEF(log_softmax, OP_LOG_SOFTMAX, "LOG_SOFTMAX", softmax, 0, "int8, float32",
+      "over the last dimension; int8 output scale 16/256 zero point 127")

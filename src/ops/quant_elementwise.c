@@ -297,6 +297,7 @@ W1(aot_softmax_s8_s16, aot_softmax_params, int8_t, int16_t)
 W1(aot_softmax_s16, aot_softmax_params, int16_t, int16_t)
 W1(aot_softmax_f32, aot_softmax_params, float, float)
 W1(aot_log_softmax_f32, aot_softmax_params, float, float)
+W1(aot_log_softmax_s8, aot_softmax_params, int8_t, int8_t)
 W1(aot_quantize_f32_s8, aot_quantize_params, float, int8_t)
 W1(aot_quantize_f32_s16, aot_quantize_params, float, int16_t)
 W1(aot_quantize_f32_u8, aot_quantize_params, float, uint8_t)
@@ -385,6 +386,7 @@ static const ew_kernel ew_kernels[] = {
     K(aot_softmax_s16, SM "aot_softmax_s16.c", EWP_SOFTMAX, 1),
     K(aot_softmax_f32, SM "aot_softmax_f32.c", EWP_SOFTMAX, 1),
     K(aot_log_softmax_f32, SM "aot_log_softmax_f32.c", EWP_SOFTMAX, 1),
+    K(aot_log_softmax_s8, SM "aot_log_softmax_s8.c", EWP_SOFTMAX, 1),
     K(aot_quantize_f32_s8, QF "aot_quantize_f32_s8.c", EWP_QUANTIZE, 1),
     K(aot_quantize_f32_s16, QF "aot_quantize_f32_s16.c", EWP_QUANTIZE, 1),
     K(aot_quantize_f32_u8, QF "aot_quantize_f32_u8.c", EWP_QUANTIZE, 1),
@@ -428,17 +430,17 @@ void ew_plan_init(ew_plan *pl, const char *name, int in0, int in1, int in2, int 
 /* ---- params printing ------------------------------------------------------- */
 
 static void fi(strbuf *sb, const char *name, int32_t v) {
-  sb_printf(sb, "    .%s = ", name);
+  sb_printf(sb, "  .%s = ", name);
   ew_i32_text(sb, v);
   sb_puts(sb, ",\n");
 }
 
 static void ff(strbuf *sb, emit_ctx *e, const char *name, float v) {
-  sb_printf(sb, "    .%s = %s,\n", name, emit_float(e, v));
+  sb_printf(sb, "  .%s = %s,\n", name, emit_float(e, v));
 }
 
 static void fb(strbuf *sb, const aot_bcast *b) {
-  sb_puts(sb, "    .bc = ");
+  sb_puts(sb, "  .bc = ");
   ew_bcast_text(sb, b);
   sb_puts(sb, ",\n");
 }
@@ -503,7 +505,7 @@ static void print_params(strbuf *sb, emit_ctx *e, const ew_plan *pl, const char 
                                         "AOT_CMP_LESS_EQUAL", "AOT_CMP_GREATER",
                                         "AOT_CMP_GREATER_EQUAL"};
       fb(sb, &p->bc);
-      sb_printf(sb, "    .op = %s,\n", ops[p->op]);
+      sb_printf(sb, "  .op = %s,\n", ops[p->op]);
       if (strcmp(pl->k->name, "aot_compare_s8") == 0) {
         fi(sb, "left_shift", p->left_shift);
         fi(sb, "in1_offset", p->in1_offset);
@@ -597,7 +599,7 @@ static void print_params(strbuf *sb, emit_ctx *e, const ew_plan *pl, const char 
     }
     case EWP_LUT_S8:
       fi(sb, "size", pl->u.lut.size);
-      sb_printf(sb, "    .table = %s,\n", lut_a ? lut_a : "NULL");
+      sb_printf(sb, "  .table = %s,\n", lut_a ? lut_a : "NULL");
       break;
     case EWP_SOFTMAX: {
       const aot_softmax_params *p = &pl->u.sm;
@@ -613,8 +615,8 @@ static void print_params(strbuf *sb, emit_ctx *e, const ew_plan *pl, const char 
         fi(sb, "reverse_scaling_right_shift", p->reverse_scaling_right_shift);
       }
       if (p->beta != 0.0f) ff(sb, e, "beta", p->beta);
-      if (lut_a) sb_printf(sb, "    .exp_lut = %s,\n", lut_a);
-      if (lut_b) sb_printf(sb, "    .one_over_one_plus_x_lut = %s,\n", lut_b);
+      if (lut_a) sb_printf(sb, "  .exp_lut = %s,\n", lut_a);
+      if (lut_b) sb_printf(sb, "  .one_over_one_plus_x_lut = %s,\n", lut_b);
       break;
     }
     case EWP_QUANTIZE:
@@ -626,8 +628,8 @@ static void print_params(strbuf *sb, emit_ctx *e, const ew_plan *pl, const char 
       static const char *const ty[] = {"AOT_RQ_S8", "AOT_RQ_U8", "AOT_RQ_S16", "AOT_RQ_S32"};
       const aot_requant_params *p = &pl->u.rq;
       fi(sb, "size", p->size);
-      sb_printf(sb, "    .in_type = %s,\n", ty[p->in_type & 3]);
-      sb_printf(sb, "    .out_type = %s,\n", ty[p->out_type & 3]);
+      sb_printf(sb, "  .in_type = %s,\n", ty[p->in_type & 3]);
+      sb_printf(sb, "  .out_type = %s,\n", ty[p->out_type & 3]);
       fi(sb, "in_zp", p->in_zp);
       fi(sb, "out_zp", p->out_zp);
       fi(sb, "mult", p->mult);

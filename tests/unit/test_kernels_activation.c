@@ -519,6 +519,37 @@ static void test_softmax_f32(void **s) {
   tg_free(&t);
 }
 
+static void test_log_softmax_s8(void **s) {
+  (void)s;
+  const float scales[] = {0.1f, 0.03f, 0.5f};
+  for (int sc = 0; sc < 3; sc++) {
+    tg t;
+    tg_init(&t);
+    const int32_t sh[] = {10, 8};
+    int x = tg_tensor(&t, DT_INT8, 2, sh, scales[sc], 4);
+    int y = tg_tensor(&t, DT_INT8, 2, sh, 16.0f / 256.0f, 127);
+    srand(21 + sc);
+    for (int i = 0; i < 80; i++) ((int8_t *)t.data[x])[i] = (int8_t)(rand() % 256 - 128);
+    tg_op(&t, OP_LOG_SOFTMAX, 1, (int[]){x}, y);
+    RUN_OK(&t);
+    int exact = 0;
+    for (int r = 0; r < 10; r++) {
+      double xv[8], p[8];
+      for (int c = 0; c < 8; c++) xv[c] = scales[sc] * (((int8_t *)t.data[x])[r * 8 + c] - 4);
+      softmax_ref(xv, 8, 1.0, p);
+      for (int c = 0; c < 8; c++) {
+        int32_t want = clampi(rnd(log(p[c]) * 16.0) + 127, -128, 127);
+        int32_t got = ((int8_t *)t.data[y])[r * 8 + c];
+        if (abs(got - want) > 1) print_error("row %d col %d got %d want %d\n", r, c, got, want);
+        assert_true(abs(got - want) <= 1);
+        exact += got == want;
+      }
+    }
+    assert_true(exact >= 72);
+    tg_free(&t);
+  }
+}
+
 static void test_softmax_refusals(void **s) {
   (void)s;
   tg t;
@@ -542,6 +573,7 @@ int main(void) {
       cmocka_unit_test(test_prelu),        cmocka_unit_test(test_elu),
       cmocka_unit_test(test_softmax_s8),   cmocka_unit_test(test_softmax_s16),
       cmocka_unit_test(test_softmax_f32),  cmocka_unit_test(test_softmax_refusals),
+      cmocka_unit_test(test_log_softmax_s8),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
