@@ -29,7 +29,8 @@ static void usage(FILE *f) {
         "  operators print the supported operator table (--markdown for docs/operators.md)\n"
         "  run       run the host reference interpreter:\n"
         "            aotc run --model.path M --input in.npz --output out.npz [--iterations N]\n"
-        "                     [--state-feedback O:I ...]\n\n"
+        "                     [--state-feedback O:I ...]\n"
+        "  fp16      rewrite a float32 model to a fully-FP16 model: aotc fp16 IN OUT [--io fp16]\n\n"
         "'aotc convert --help' lists every option.\n",
         f);
 }
@@ -367,6 +368,7 @@ static int cmd_verify(int argc, char **argv) {
 }
 
 int cmd_run(int argc, char **argv);  /* run.c */
+int cmd_fp16(int argc, char **argv) __attribute__((weak));  /* fp16.c */
 
 int main(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -380,6 +382,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "inspect") == 0) return cmd_inspect(argc - 2, argv + 2);
   if (strcmp(cmd, "operators") == 0) return cmd_operators(argc - 2, argv + 2);
   if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
+  if (strcmp(cmd, "fp16") == 0 && cmd_fp16) return cmd_fp16(argc - 2, argv + 2);
   fprintf(stderr, "aotc: error: unknown command '%s'; commands: convert, verify, inspect, operators, run\n", cmd);
   return 1;
 }

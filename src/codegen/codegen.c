@@ -926,7 +926,19 @@ int codegen_module(const ir_graph *g, const cg_options *o, const char *dir, aotc
                   "  }\n  S = ctx->scratch;\n  P = ctx->persistent;\n  (void)S;\n  (void)P;\n");
   for (int i = 0; i < g->nin; i++) gen_tensor_info(g, &model, "inputs", i, g->inputs[i]);
   for (int i = 0; i < g->nout; i++) gen_tensor_info(g, &model, "outputs", i, g->outputs[i]);
-  sb_puts(&model, "  if (P != NULL && AOT_PERSISTENT_ARENA_BYTES > 0) memset(P, 0, AOT_PERSISTENT_ARENA_BYTES);\n"
+  sb_puts(&model, "  if (P != NULL && AOT_PERSISTENT_ARENA_BYTES > 0) memset(P, 0, AOT_PERSISTENT_ARENA_BYTES);\n");
+  /* int8 variable tensors start at their zero point (as LiteRT/TFLM reset them) */
+  for (int gi = 0; gi < nsg; gi++) {
+    const ir_graph *vg = gi == 0 ? g : g->subgraphs[gi];
+    if (!vg) continue;
+    for (int t = 0; t < vg->nt; t++) {
+      const ir_tensor *x = &vg->t[t];
+      if (x->used && x->arena == 1 && x->alias < 0 && x->dtype == DT_INT8 && x->nq > 0 && x->zero_point[0] != 0)
+        sb_printf(&model, "  memset(P + %zu, %d, %zu);  /* %s starts at its zero point */\n",
+                  vg->persistent_base + x->offset, x->zero_point[0], ir_bytes(x), x->name);
+    }
+  }
+  sb_puts(&model, ""
                   "  ctx->once_done = 0;\n  ctx->initialized = AOT_INIT_MAGIC;\n  return AOT_STATUS_OK;\n}\n\n");
   sb_puts(&model, "int32_t aot_model_run(aot_model_context_t *ctx) {\n  uint8_t *S;\n  uint8_t *P;\n"
                   "  int32_t st;\n"

@@ -16,7 +16,13 @@ for m in $MODELS; do
   model="$SHARED/models/$m.tflite"
   if [ -f "$SHARED/goldens-tflm/$m.npz" ]; then golden="$SHARED/goldens-tflm/$m.npz"; src=tflm
   else golden="$SHARED/goldens/$m.npz"; src=litert; fi
-  case "$m" in *float*) tol=1e-4 ;; *) tol=1 ;; esac
+  case "$m" in
+    # hybrid model: aotc dequantizes the int8 weights at compile time, LiteRT
+    # quantizes the activations at run time; the two differ by up to ~2.2e-4.
+    *kws_ref_model_float32) tol=5e-4 ;;
+    *float*) tol=1e-4 ;;
+    *) tol=1 ;;
+  esac
   line=$("$AOTC" verify --model.path "$model" --test.golden-data "$golden" --test.tolerance "$tol" \
          --target "$TARGET" 2>&1 | grep -E '^(PASS|FAIL)' | head -1)
   echo "$line golden=$src"
