@@ -1284,7 +1284,7 @@ static int match_write(gctx *g, int res, int list_arg, int hnew) {
   if (!zeros || !index_vector(g, h->inputs[2], 0, 3, 1)) return 0;
   /* mid = h' as [1, 1, U] */
   int mid = op->inputs[1];
-  if (strip(g, mid) != strip(g, hnew) || numel_of(BT(g, mid)) != g->units) return 0;
+  if (strip(g, mid) != strip(g, hnew) || numel_of(BT(g, mid)) != g->batch * g->units) return 0;
   /* tail = L[i+1:] */
   const litert_op *tl = bprod(g, op->inputs[2]);
   if (bop(g, tl) != OP_SLICE || tl->ninputs != 3 || strip(g, tl->inputs[0]) != list_arg) return 0;
