@@ -510,6 +510,10 @@ typedef struct aot_relu_q_params {
 
 int32_t aot_relu_s8(const aot_relu_q_params *p, const int8_t *in, int8_t *out);
 int32_t aot_relu_s16(const aot_relu_q_params *p, const int16_t *in, int16_t *out);
+/* ABS quantized (same params): out = clamp(out_zp + mbqm(|in - in_zp|, mult,
+ * shift), act_min, act_max). */
+int32_t aot_abs_s8(const aot_relu_q_params *p, const int8_t *in, int8_t *out);
+int32_t aot_abs_s16(const aot_relu_q_params *p, const int16_t *in, int16_t *out);
 
 /* LEAKY_RELU quantized: identity multiplier for in >= zp, alpha multiplier
  * below; clamped to the type range. */

@@ -336,6 +336,31 @@ static int unary_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
   if (io_count(op, 1, why, n)) return -1;
   const ir_tensor *x = tin(g, op, 0), *y = ir_out(g, op, 0);
   const char *k = NULL;
+  if (op->builtin == OP_ABS && (x->dtype == DT_INT8 || x->dtype == DT_INT16)) {
+    /* TFLM AbsEvalQuantized; unquantized int16 is a plain |x| */
+    const int is16 = x->dtype == DT_INT16;
+    if (y->dtype != x->dtype)
+      return ew_fail(why, n, "input %s with output %s not supported", dtype_name(x->dtype),
+                     dtype_name(y->dtype));
+    if (ir_numel(x) != ir_numel(y)) return ew_fail(why, n, "input and output sizes differ");
+    ew_plan_init(pl, is16 ? "aot_abs_s16" : "aot_abs_s8", op->in[0], -1, -1, op->out[0]);
+    aot_relu_q_params *p = &pl->u.relu;
+    p->size = numel32(y);
+    p->act_min = is16 ? INT16_MIN : INT8_MIN;
+    p->act_max = is16 ? INT16_MAX : INT8_MAX;
+    if (is16 && x->nq == 0 && y->nq == 0) {
+      ew_qm(1.0, &p->mult, &p->shift);
+      return 0;
+    }
+    if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
+      return -1;
+    if (is16 && (x->zero_point[0] || y->zero_point[0]))
+      return ew_fail(why, n, "int16 needs zero points 0");
+    p->in_zp = x->zero_point[0];
+    p->out_zp = y->zero_point[0];
+    ew_qm((double)x->scale[0] / (double)y->scale[0], &p->mult, &p->shift);
+    return 0;
+  }
   if (op->builtin == OP_NEG && x->dtype == DT_INT32 && y->dtype == DT_INT32) {
     k = "aot_neg_s32";
   } else {
@@ -529,7 +554,7 @@ OPDEF(exp, OP_EXP, "EXP", unary, 1, "float32", "")
 OPDEF(log, OP_LOG, "LOG", unary, 1, "float32", "")
 OPDEF(sqrt, OP_SQRT, "SQRT", unary, 1, "float32", "")
 OPDEF(rsqrt, OP_RSQRT, "RSQRT", unary, 1, "float32", "")
-OPDEF(abs, OP_ABS, "ABS", unary, 1, "float32", "")
+OPDEF(abs, OP_ABS, "ABS", unary, 1, "float32, int8, int16", "int16 zero points 0")
 OPDEF(neg, OP_NEG, "NEG", unary, 1, "float32, int32", "")
 OPDEF(floor, OP_FLOOR, "FLOOR", unary, 1, "float32", "")
 OPDEF(square, OP_SQUARE, "SQUARE", unary, 1, "float32", "")

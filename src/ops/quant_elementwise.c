@@ -280,6 +280,8 @@ W1(aot_act_clamp_s8, aot_act_clamp_q_params, int8_t, int8_t)
 W1(aot_act_clamp_s16, aot_act_clamp_q_params, int16_t, int16_t)
 W1(aot_relu_s8, aot_relu_q_params, int8_t, int8_t)
 W1(aot_relu_s16, aot_relu_q_params, int16_t, int16_t)
+W1(aot_abs_s8, aot_relu_q_params, int8_t, int8_t)
+W1(aot_abs_s16, aot_relu_q_params, int16_t, int16_t)
 W1(aot_leaky_relu_s8, aot_leaky_relu_q_params, int8_t, int8_t)
 W1(aot_leaky_relu_s16, aot_leaky_relu_q_params, int16_t, int16_t)
 W1(aot_leaky_relu_f32, aot_leaky_relu_f32_params, float, float)
@@ -369,6 +371,8 @@ static const ew_kernel ew_kernels[] = {
     K(aot_act_clamp_s16, AF "aot_act_clamp_s16.c", EWP_ACT_CLAMP_Q, 1),
     K(aot_relu_s8, AF "aot_relu_s8.c", EWP_RELU_Q, 1),
     K(aot_relu_s16, AF "aot_relu_s16.c", EWP_RELU_Q, 1),
+    K(aot_abs_s8, AF "aot_abs_s8.c", EWP_RELU_Q, 1),
+    K(aot_abs_s16, AF "aot_abs_s16.c", EWP_RELU_Q, 1),
     K(aot_leaky_relu_s8, AF "aot_leaky_relu_s8.c", EWP_LEAKY_Q, 1),
     K(aot_leaky_relu_s16, AF "aot_leaky_relu_s16.c", EWP_LEAKY_Q, 1),
     K(aot_leaky_relu_f32, AF "aot_leaky_relu_f32.c", EWP_LEAKY_F32, 1),

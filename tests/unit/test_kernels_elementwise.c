@@ -559,6 +559,18 @@ static void test_unary(void **s) {
   assert_int_equal(((int32_t *)t.data[y])[0], -5);
   assert_int_equal(((int32_t *)t.data[y])[1], INT32_MIN);
   tg_free(&t);
+
+  /* ABS int8: |x - zp| rescaled (0.5 -> 0.25: doubled) */
+  tg_init(&t);
+  const int32_t s4[] = {4};
+  x = tg_tensor(&t, DT_INT8, 1, s4, 0.5f, 3);
+  y = tg_tensor(&t, DT_INT8, 1, s4, 0.25f, -100);
+  const int8_t xv[] = {3, -7, 13, -128};
+  memcpy(t.data[x], xv, 4);
+  tg_op(&t, OP_ABS, 1, (int[]){x}, y);
+  RUN_OK(&t);
+  assert_memory_equal(t.data[y], ((int8_t[]){-100, -80, -80, 127}), 4);
+  tg_free(&t);
 }
 
 /* ---- QUANTIZE / DEQUANTIZE --------------------------------------------------- */
