@@ -768,6 +768,7 @@ static int plan_strided_slice(const ir_graph *g, const ir_op *op, mv_plan *p, ch
       added_ellipsis = i - ellipsis_start > 0 ? i - ellipsis_start : 0;
       bm |= 1u << i;
       em |= 1u << i;
+      if (i - added_axes >= in_dims) return mv_fail(why, wl, "masks do not match the input rank");
       shape[i] = in->shape[i - added_axes];
     } else if ((1u << i) & eff_new_axis) {
       start_i[i] = 0;
@@ -777,15 +778,17 @@ static int plan_strided_slice(const ir_graph *g, const ir_op *op, mv_plan *p, ch
     } else if (i >= nb + expanded) {
       bm |= 1u << i;
       em |= 1u << i;
+      if (i - added_axes >= in_dims) return mv_fail(why, wl, "masks do not match the input rank");
       shape[i] = in->shape[i - added_axes];
     } else {
       int orig = i - added_ellipsis;
       start_i[i] = (int32_t)bv[orig];
       stop_i[i] = (int32_t)ev[orig];
       stride_i[i] = (int32_t)sv[orig];
-      if (op->opts.begin_mask & (1 << orig)) bm |= 1u << i;
-      if (op->opts.end_mask & (1 << orig)) em |= 1u << i;
-      if (op->opts.shrink_axis_mask & (1 << orig)) sm |= 1u << i;
+      if ((uint32_t)op->opts.begin_mask & (1u << orig)) bm |= 1u << i;
+      if ((uint32_t)op->opts.end_mask & (1u << orig)) em |= 1u << i;
+      if ((uint32_t)op->opts.shrink_axis_mask & (1u << orig)) sm |= 1u << i;
+      if (i - added_axes >= in_dims) return mv_fail(why, wl, "masks do not match the input rank");
       shape[i] = in->shape[i - added_axes];
     }
   }
