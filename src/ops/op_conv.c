@@ -20,12 +20,15 @@ typedef struct conv_plan {
   int in, filter, bias, out;   /* tensor ids (bias -1 if absent) */
   aot_conv_params p;
   int32_t *mult, *shift;  /* out_c entries (quantized), owned */
+  int64_t *bias64;        /* int16 TRANSPOSE_CONV bias widened to int64, owned */
 } conv_plan;
 
 static void conv_plan_free(conv_plan *cp) {
   free(cp->mult);
   free(cp->shift);
+  free(cp->bias64);
   cp->mult = cp->shift = NULL;
+  cp->bias64 = NULL;
 }
 
 static const char *kernel_name(int ck, int kind) {
@@ -43,7 +46,7 @@ static int fail(char *why, size_t n, const char *msg) {
 
 /* Dtype combination -> kernel kind; checks bias dtype and quantization. */
 static int conv_types(const ir_tensor *in, const ir_tensor *f, const ir_tensor *b,
-                      const ir_tensor *out, int nch, int qdim, int *kind,
+                      const ir_tensor *out, int nch, int qdim, int tconv, int *kind,
                       char *why, size_t n) {
   if (in->dtype != out->dtype) {
     snprintf(why, n, "input %s with output %s not supported", dtype_name(in->dtype),
@@ -77,7 +80,9 @@ static int conv_types(const ir_tensor *in, const ir_tensor *f, const ir_tensor *
     }
     *kind = K_S8;
   } else {
-    if (b && b->dtype != DT_INT64) {
+    /* TFLM widens a constant int16 TRANSPOSE_CONV bias to int64 */
+    int b16 = tconv && b && b->dtype == DT_INT16 && b->data;
+    if (b && b->dtype != DT_INT64 && !b16) {
       snprintf(why, n, "int16x8 conv with %s bias not supported (int64 expected)",
                dtype_name(b->dtype));
       return -1;
@@ -178,7 +183,11 @@ static int conv_prepare(const ir_graph *g, const ir_op *op, conv_plan *cp, char 
     if (cf_numel(b, &nb) || nb != (size_t)p->out_c)
       return fail(why, n, "bias size differs from output channels");
   }
-  if (conv_types(in, f, b, out, p->out_c, qdim, &cp->kind, why, n)) return -1;
+  if (conv_types(in, f, b, out, p->out_c, qdim, cp->ck == CK_TCONV, &cp->kind, why, n))
+    return -1;
+  if (cp->ck == CK_TCONV && cp->kind != K_F32 && op->opts.fused_act != ACT_NONE)
+    return fail(why, n, "fused activation on a quantized TRANSPOSE_CONV not supported "
+                        "(TFLM ignores it)");
   if (check_fused_act_supported(op->opts.fused_act, why, n)) return -1;
 
   /* padding and output size, as TFLM computes them */
@@ -213,6 +222,14 @@ static int conv_prepare(const ir_graph *g, const ir_op *op, conv_plan *cp, char 
     conv_channel_multipliers(in, f, out, p->out_c, cp->mult, cp->shift);
     p->out_mult = cp->mult;
     p->out_shift = cp->shift;
+    if (b && b->dtype == DT_INT16) {
+      cp->bias64 = xcalloc((size_t)p->out_c, sizeof(int64_t));
+      for (int i = 0; i < p->out_c; i++) {
+        int16_t v;
+        memcpy(&v, b->data + 2 * (size_t)i, sizeof v);
+        cp->bias64[i] = v;
+      }
+    }
   }
   return 0;
 }
@@ -260,7 +277,10 @@ static int conv_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
             hi, mult, shift);
   cf_copy(pin, sizeof pin, emit_ptr(e, cp.in));
   cf_copy(pf, sizeof pf, emit_ptr(e, cp.filter));
-  if (cp.bias >= 0) cf_copy(pb, sizeof pb, emit_ptr(e, cp.bias));
+  if (cp.bias64)
+    cf_copy(pb, sizeof pb, emit_array_i64(e, "bias64", cp.bias64, (size_t)p->out_c));
+  else if (cp.bias >= 0)
+    cf_copy(pb, sizeof pb, emit_ptr(e, cp.bias));
   cf_copy(pout, sizeof pout, emit_ptr(e, cp.out));
   emit_call(e, "aot_%s(&%s_p, %s, %s, %s, %s)", kn, emit_opname(e), pin, pf, pb, pout);
   char path[96];
@@ -276,7 +296,7 @@ static int conv_eval(const ir_graph *g, const ir_op *op, void *const *data, void
   char why[256];
   if (conv_prepare(g, op, &cp, why, sizeof why)) return -1;
   const void *in = data[cp.in], *f = data[cp.filter];
-  const void *b = cp.bias >= 0 ? data[cp.bias] : NULL;
+  const void *b = cp.bias64 ? (const void *)cp.bias64 : cp.bias >= 0 ? data[cp.bias] : NULL;
   void *out = data[cp.out];
   int32_t st = AOT_KERNEL_BAD_PARAM;
   switch (cp.ck * 3 + cp.kind) {
@@ -324,7 +344,8 @@ const op_impl op_transpose_conv = {
     .dtypes = "int8 (per-channel or per-tensor int8 filter, int32 bias), int16x8 (int64 bias), "
               "float32",
     .constraints = "rank-4 NHWC; static output shape; SAME/VALID padding, strides; optional "
-                   "bias; fused RELU/RELU6/RELU_N1_TO_1; filter zero point 0",
+                   "bias (int16x8: int64, or constant int16 widened); fused activation on "
+                   "float32 only; filter zero point 0",
     .check = conv_check,
     .emit = conv_emit,
     .eval = conv_eval,

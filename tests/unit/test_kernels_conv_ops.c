@@ -308,10 +308,36 @@ static void test_tconv_eval(void **state) {
   assert_int_equal(o[3], 2);
   /* (3,3): 4*4+1 = 17 -> 8.5 -> 9 -> 8 */
   assert_int_equal(o[15], 8);
+  /* TFLM ignores a fused activation on quantized TRANSPOSE_CONV: refused */
+  x.op.opts.fused_act = ACT_RELU;
+  expect_reject(&op_transpose_conv, &x, "activation");
+  x.op.opts.fused_act = ACT_NONE;
   /* a wrong output_shape constant is refused */
   int32_t *osd = x.data[tos];
   osd[1] = 5;
   expect_reject(&op_transpose_conv, &x, "output_shape");
+  done(&x);
+
+  /* int16x8 with a constant int16 bias (widened to int64 as TFLM does):
+   * 1x1 filter {3}, scales 1 -> out = 3x - 7 */
+  init(&x, OP_TRANSPOSE_CONV);
+  const int32_t os16[4] = {1, 1, 2, 1};
+  const int16_t in16[2] = {100, -200};
+  const int8_t f16[1] = {3};
+  const int16_t b16[1] = {-7};
+  tos = add_t(&x, DT_INT32, 1, (int32_t[]){4}, os16);
+  tf = add_t(&x, DT_INT8, 4, (int32_t[]){1, 1, 1, 1}, f16);
+  ti = add_t(&x, DT_INT16, 4, (int32_t[]){1, 1, 2, 1}, NULL);
+  tb = add_t(&x, DT_INT16, 1, (int32_t[]){1}, b16);
+  to = add_t(&x, DT_INT16, 4, (int32_t[]){1, 1, 2, 1}, NULL);
+  quant1(&x, ti, 1.0f, 0);
+  quant1(&x, tf, 1.0f, 0);
+  quant1(&x, to, 1.0f, 0);
+  memcpy(x.data[ti], in16, sizeof in16);
+  set_io(&x, 4, (int[]){tos, tf, ti, tb}, to);
+  assert_int_equal(run(&op_transpose_conv, &x), 0);
+  assert_int_equal(((int16_t *)x.data[to])[0], 293);
+  assert_int_equal(((int16_t *)x.data[to])[1], -607);
   done(&x);
 }
 
