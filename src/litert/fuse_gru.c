@@ -2039,7 +2039,7 @@ int litert_hook_fuse_rolled_gru(litert_model *m, int sgi, const char *model_path
       gctx_free(&g);
       continue;
     }
-    int pdtype;
+    int pdtype = DT_FLOAT32;
     if (check_loop(&g, collision, diag, &pdtype)) {
       gctx_free(&g);
       rc = -1;
