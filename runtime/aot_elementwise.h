@@ -659,6 +659,17 @@ typedef struct aot_dequantize_params {
 int32_t aot_dequantize_s8(const aot_dequantize_params *p, const int8_t *in, float *out);
 int32_t aot_dequantize_s16(const aot_dequantize_params *p, const int16_t *in, float *out);
 int32_t aot_dequantize_u8(const aot_dequantize_params *p, const uint8_t *in, float *out);
+/* per-channel: the tensor as [outer, channels, inner], one scale and zero
+ * point per channel. */
+typedef struct aot_dequantize_pc_params {
+  int32_t outer, channels, inner;
+  const float *scales;
+  const int32_t *zero_points;
+} aot_dequantize_pc_params;
+
+int32_t aot_dequantize_pc_s8(const aot_dequantize_pc_params *p, const int8_t *in, float *out);
+int32_t aot_dequantize_pc_s16(const aot_dequantize_pc_params *p, const int16_t *in,
+                              float *out);
 /* IEEE binary16 bit patterns -> float32, exact (subnormals, inf, NaN). */
 int32_t aot_dequantize_f16(const aot_unary_params *p, const uint16_t *in, float *out);
 

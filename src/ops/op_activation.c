@@ -380,21 +380,28 @@ typedef int (*plan_fn)(const ir_graph *, const ir_op *, ew_plan *, char *, size_
 
 static int run_check(plan_fn f, const ir_graph *g, const ir_op *op, WHY) {
   ew_plan pl;
-  return f(g, op, &pl, why, n);
+  memset(&pl, 0, sizeof pl);
+  int rc = f(g, op, &pl, why, n);
+  ew_plan_release(&pl);
+  return rc;
 }
 
 static int run_emit(plan_fn f, emit_ctx *e, const ir_graph *g, const ir_op *op) {
   ew_plan pl;
   char why[256];
-  if (f(g, op, &pl, why, sizeof why)) return -1;
-  return ew_plan_emit(e, &pl);
+  memset(&pl, 0, sizeof pl);
+  int rc = f(g, op, &pl, why, sizeof why) ? -1 : ew_plan_emit(e, &pl);
+  ew_plan_release(&pl);
+  return rc;
 }
 
 static int run_eval(plan_fn f, const ir_graph *g, const ir_op *op, void *const *data) {
   ew_plan pl;
   char why[256];
-  if (f(g, op, &pl, why, sizeof why)) return -1;
-  return ew_plan_eval(&pl, data);
+  memset(&pl, 0, sizeof pl);
+  int rc = f(g, op, &pl, why, sizeof why) ? -1 : ew_plan_eval(&pl, data);
+  ew_plan_release(&pl);
+  return rc;
 }
 
 #define GLUE(NAME, PLAN)                                                                    \

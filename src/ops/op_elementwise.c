@@ -452,7 +452,26 @@ static int dequantize_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY)
                   : x->dtype == DT_UINT8 ? "aot_dequantize_u8"
                                          : NULL;
   if (!k) return ew_fail(why, n, "%s input not supported", dtype_name(x->dtype));
-  if (x->nq > 1) return ew_fail(why, n, "per-channel dequantization not supported");
+  if (x->nq > 1) {
+    /* per-channel (constant weights): [outer, channels, inner] around qdim */
+    if ((x->dtype != DT_INT8 && x->dtype != DT_INT16) || x->qdim < 0 || x->qdim >= x->rank ||
+        x->shape[x->qdim] != x->nq)
+      return ew_fail(why, n, "per-channel quantization does not match the tensor shape");
+    ew_plan_init(pl, x->dtype == DT_INT8 ? "aot_dequantize_pc_s8" : "aot_dequantize_pc_s16",
+                 op->in[0], -1, -1, op->out[0]);
+    int32_t outer = 1, inner = 1;
+    for (int d = 0; d < x->qdim; d++) outer *= x->shape[d];
+    for (int d = x->qdim + 1; d < x->rank; d++) inner *= x->shape[d];
+    pl->u.dpc.outer = outer;
+    pl->u.dpc.channels = x->nq;
+    pl->u.dpc.inner = inner;
+    pl->nchan = x->nq;
+    pl->chan_scale = xmalloc(sizeof(float) * (size_t)x->nq);
+    pl->chan_zp = xmalloc(sizeof(int32_t) * (size_t)x->nq);
+    memcpy(pl->chan_scale, x->scale, sizeof(float) * (size_t)x->nq);
+    memcpy(pl->chan_zp, x->zero_point, sizeof(int32_t) * (size_t)x->nq);
+    return 0;
+  }
   if (ew_check_per_tensor(x, "input", why, n)) return -1;
   ew_plan_init(pl, k, op->in[0], -1, -1, op->out[0]);
   pl->u.dq.size = numel32(y);
@@ -469,21 +488,28 @@ typedef int (*plan_fn)(const ir_graph *, const ir_op *, ew_plan *, char *, size_
 
 static int run_check(plan_fn f, const ir_graph *g, const ir_op *op, WHY) {
   ew_plan pl;
-  return f(g, op, &pl, why, n);
+  memset(&pl, 0, sizeof pl);
+  int rc = f(g, op, &pl, why, n);
+  ew_plan_release(&pl);
+  return rc;
 }
 
 static int run_emit(plan_fn f, emit_ctx *e, const ir_graph *g, const ir_op *op) {
   ew_plan pl;
   char why[256];
-  if (f(g, op, &pl, why, sizeof why)) return -1;
-  return ew_plan_emit(e, &pl);
+  memset(&pl, 0, sizeof pl);
+  int rc = f(g, op, &pl, why, sizeof why) ? -1 : ew_plan_emit(e, &pl);
+  ew_plan_release(&pl);
+  return rc;
 }
 
 static int run_eval(plan_fn f, const ir_graph *g, const ir_op *op, void *const *data) {
   ew_plan pl;
   char why[256];
-  if (f(g, op, &pl, why, sizeof why)) return -1;
-  return ew_plan_eval(&pl, data);
+  memset(&pl, 0, sizeof pl);
+  int rc = f(g, op, &pl, why, sizeof why) ? -1 : ew_plan_eval(&pl, data);
+  ew_plan_release(&pl);
+  return rc;
 }
 
 #define GLUE(NAME, PLAN)                                                                    \
@@ -563,4 +589,5 @@ OPDEF(quantize, OP_QUANTIZE, "QUANTIZE", quantize, 0,
       "uint8->int8, int32->int8/int16",
       "per-tensor output quantization")
 OPDEF(dequantize, OP_DEQUANTIZE, "DEQUANTIZE", dequantize, 0,
-      "int8/int16/uint8->float32, float16->float32", "per-tensor quantization")
+      "int8/int16/uint8->float32, float16->float32",
+      "per-tensor quantization; int8/int16 per-channel (constant weights)")

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- broadcasting -------------------------------------------------------- */
@@ -308,6 +309,8 @@ W1(aot_dequantize_s8, aot_dequantize_params, int8_t, float)
 W1(aot_dequantize_s16, aot_dequantize_params, int16_t, float)
 W1(aot_dequantize_u8, aot_dequantize_params, uint8_t, float)
 W1(aot_dequantize_f16, aot_unary_params, uint16_t, float)
+W1(aot_dequantize_pc_s8, aot_dequantize_pc_params, int8_t, float)
+W1(aot_dequantize_pc_s16, aot_dequantize_pc_params, int16_t, float)
 
 static int32_t w_aot_select(const void *p, const void *a, const void *b, const void *c,
                             void *y) {
@@ -399,6 +402,8 @@ static const ew_kernel ew_kernels[] = {
     K(aot_dequantize_s16, QF "aot_dequantize_s16.c", EWP_DEQUANT, 1),
     K(aot_dequantize_u8, QF "aot_dequantize_u8.c", EWP_DEQUANT, 1),
     K(aot_dequantize_f16, QF "aot_dequantize_f16.c", EWP_UNARY, 1),
+    K(aot_dequantize_pc_s8, QF "aot_dequantize_pc.c", EWP_DEQUANT_PC, 1),
+    K(aot_dequantize_pc_s16, QF "aot_dequantize_pc.c", EWP_DEQUANT_PC, 1),
 };
 
 static const char *const ew_ptype[] = {
@@ -413,7 +418,7 @@ static const char *const ew_ptype[] = {
     [EWP_HSWISH] = "aot_hard_swish_s8_params", [EWP_PRELU_Q] = "aot_prelu_q_params",
     [EWP_LUT_S8] = "aot_lut_s8_params",       [EWP_SOFTMAX] = "aot_softmax_params",
     [EWP_QUANTIZE] = "aot_quantize_params",   [EWP_REQUANT] = "aot_requant_params",
-    [EWP_DEQUANT] = "aot_dequantize_params",
+    [EWP_DEQUANT] = "aot_dequantize_params", [EWP_DEQUANT_PC] = "aot_dequantize_pc_params",
 };
 
 const ew_kernel *ew_kernel_find(const char *name) {
@@ -640,6 +645,13 @@ static void print_params(strbuf *sb, emit_ctx *e, const ew_plan *pl, const char 
       fi(sb, "shift", p->shift);
       break;
     }
+    case EWP_DEQUANT_PC:
+      fi(sb, "outer", pl->u.dpc.outer);
+      fi(sb, "channels", pl->u.dpc.channels);
+      fi(sb, "inner", pl->u.dpc.inner);
+      sb_printf(sb, "  .scales = %s,\n", lut_a);
+      sb_printf(sb, "  .zero_points = %s,\n", lut_b);
+      break;
     case EWP_DEQUANT:
       fi(sb, "size", pl->u.dq.size);
       ff(sb, e, "scale", pl->u.dq.scale);
@@ -655,6 +667,10 @@ int ew_plan_emit(emit_ctx *e, ew_plan *pl) {
   if (pl->nlut16 >= 1) lut_a = emit_array_i16(e, "exp_lut", pl->lut16[0], 513);
   if (pl->nlut16 >= 2) lut_b = emit_array_i16(e, "recip_lut", pl->lut16[1], 513);
   if (pl->nlut8) lut_a = emit_array_i8(e, "lut", pl->lut8, 256);
+  if (pl->nchan) {
+    lut_a = emit_array_f32(e, "scales", pl->chan_scale, (size_t)pl->nchan);
+    lut_b = emit_array_i32(e, "zero_points", pl->chan_zp, (size_t)pl->nchan);
+  }
   strbuf sb = {0};
   sb_printf(&sb, "static const %s %s_p = {\n", ew_ptype[pl->k->kind], name);
   print_params(&sb, e, pl, lut_a, lut_b);
@@ -677,6 +693,10 @@ int ew_plan_emit(emit_ctx *e, ew_plan *pl) {
 int ew_plan_eval(ew_plan *pl, void *const *data) {
   if (!pl->k) return -1;
   if (pl->nlut8) pl->u.lut.table = pl->lut8;
+  if (pl->nchan) {
+    pl->u.dpc.scales = pl->chan_scale;
+    pl->u.dpc.zero_points = pl->chan_zp;
+  }
   if (pl->k->kind == EWP_SOFTMAX && pl->nlut16 >= 2) {
     pl->u.sm.exp_lut = pl->lut16[0];
     pl->u.sm.one_over_one_plus_x_lut = pl->lut16[1];
@@ -685,6 +705,14 @@ int ew_plan_eval(ew_plan *pl, void *const *data) {
   const void *b = pl->in[1] >= 0 ? data[pl->in[1]] : NULL;
   const void *c = pl->in[2] >= 0 ? data[pl->in[2]] : NULL;
   return (int)pl->k->fn(&pl->u, a, b, c, data[pl->out]);
+}
+
+void ew_plan_release(ew_plan *pl) {
+  free(pl->chan_scale);
+  free(pl->chan_zp);
+  pl->chan_scale = NULL;
+  pl->chan_zp = NULL;
+  pl->nchan = 0;
 }
 
 int ew_check_per_tensor(const ir_tensor *t, const char *what, char *why, size_t n) {

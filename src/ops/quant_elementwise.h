@@ -56,7 +56,7 @@ enum {
   EWP_ADDSUB, EWP_POT, EWP_MUL, EWP_ARITH_F32, EWP_ARITH_S32, EWP_BCAST, EWP_COMPARE,
   EWP_SELECT, EWP_UNARY, EWP_ACT_CLAMP_F32, EWP_ACT_CLAMP_Q, EWP_RELU_Q, EWP_LEAKY_Q,
   EWP_LEAKY_F32, EWP_SIG_S8, EWP_SIG_S16, EWP_HSWISH, EWP_PRELU_Q, EWP_LUT_S8, EWP_SOFTMAX,
-  EWP_QUANTIZE, EWP_REQUANT, EWP_DEQUANT
+  EWP_QUANTIZE, EWP_REQUANT, EWP_DEQUANT, EWP_DEQUANT_PC
 };
 
 /* Uniform call of a kernel for eval: f(params, in0, in1, in2, out) with the
@@ -102,12 +102,17 @@ typedef struct ew_plan {
     aot_quantize_params q;
     aot_requant_params rq;
     aot_dequantize_params dq;
+    aot_dequantize_pc_params dpc;
   } u;
   /* tables referenced by the params (softmax int16, LUT activations) */
   int nlut16;
   int16_t lut16[2][513];
   int nlut8;
   int8_t lut8[256];
+  /* per-channel arrays (heap; released by ew_plan_release) */
+  int nchan;
+  float *chan_scale;
+  int32_t *chan_zp;
 } ew_plan;
 
 /* Initializes a plan for kernel `name` (which must exist) with the op's
@@ -117,6 +122,8 @@ void ew_plan_init(ew_plan *pl, const char *name, int in0, int in1, int in2, int 
 int ew_plan_emit(emit_ctx *e, ew_plan *pl);
 /* Runs the kernel on host buffers. */
 int ew_plan_eval(ew_plan *pl, void *const *data);
+/* Frees heap parts of a plan (safe on a failed or empty plan). */
+void ew_plan_release(ew_plan *pl);
 
 /* Common checks: per-tensor quantization present. */
 int ew_check_per_tensor(const ir_tensor *t, const char *what, char *why, size_t n);

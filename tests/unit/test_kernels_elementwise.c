@@ -735,6 +735,32 @@ static void test_dequantize(void **s) {
   }
 }
 
+/* Per-channel DEQUANTIZE (int8 constant weights, qdim 1). */
+static void test_dequantize_per_channel(void **s) {
+  (void)s;
+  tg t;
+  tg_init(&t);
+  const int32_t s23[] = {2, 3};
+  int x = tg_tensor(&t, DT_INT8, 2, s23, 1.0f, 0);
+  int y = tg_tensor(&t, DT_FLOAT32, 2, s23, 0, 0);
+  ir_tensor *xt = &t.g->t[x];
+  xt->nq = 3;
+  xt->qdim = 1;
+  xt->scale = xrealloc(xt->scale, 3 * sizeof(float));
+  xt->zero_point = xrealloc(xt->zero_point, 3 * sizeof(int32_t));
+  const float sc[] = {0.5f, 1.0f, 2.0f};
+  const int32_t zp[] = {0, 1, -1};
+  memcpy(xt->scale, sc, sizeof sc);
+  memcpy(xt->zero_point, zp, sizeof zp);
+  const int8_t xv[] = {4, 4, 4, -2, -2, -2};
+  memcpy(t.data[x], xv, 6);
+  tg_op(&t, OP_DEQUANTIZE, 1, (int[]){x}, y);
+  RUN_OK(&t);
+  const float w[] = {2.0f, 3.0f, 10.0f, -1.0f, -3.0f, -2.0f};
+  assert_memory_equal(t.data[y], w, sizeof w);
+  tg_free(&t);
+}
+
 /* Unsupported combinations are refused with a reason. */
 static void test_refusals(void **s) {
   (void)s;
@@ -768,6 +794,7 @@ int main(void) {
       cmocka_unit_test(test_logical_select), cmocka_unit_test(test_unary),
       cmocka_unit_test(test_quantize_f32),   cmocka_unit_test(test_requantize),
       cmocka_unit_test(test_dequantize),     cmocka_unit_test(test_refusals),
+      cmocka_unit_test(test_dequantize_per_channel),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
