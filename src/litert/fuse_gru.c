@@ -99,10 +99,21 @@ static int count_consumers(const litert_subgraph *s, int t) {
 /* Static dimension k of tensor t, or -1 when it is dynamic. Model inputs of
  * the main subgraph are instantiated with their stored shape (batch 1). */
 static int static_dim(const litert_model *m, int sg, int t, int k) {
-  const litert_tensor *x = &m->subgraphs[sg].tensors[t];
-  if (k < 0 || k >= x->rank) return -1;
-  if (!x->shape_signature || x->shape_signature[k] >= 0) return x->shape[k];
-  if (sg == 0 && input_pos(&m->subgraphs[sg], t) >= 0) return x->shape[k];
+  for (int depth = 0; depth < 16; depth++) {
+    const litert_subgraph *s = &m->subgraphs[sg];
+    const litert_tensor *x = &s->tensors[t];
+    if (k < 0 || k >= x->rank) return -1;
+    if (!x->shape_signature || x->shape_signature[k] >= 0) return x->shape[k];
+    if (sg == 0 && input_pos(s, t) >= 0) return x->shape[k];
+    /* a CAST / DEQUANTIZE keeps the shape of its input */
+    int p = producer_in(s, t);
+    if (p < 0) return -1;
+    int b = litert_op_builtin(m, &s->ops[p]);
+    if ((b != OP_CAST && b != OP_DEQUANTIZE) || s->ops[p].ninputs < 1 || s->ops[p].inputs[0] < 0 ||
+        s->tensors[s->ops[p].inputs[0]].rank != x->rank)
+      return -1;
+    t = s->ops[p].inputs[0];
+  }
   return -1;
 }
 
