@@ -387,6 +387,14 @@ int32_t aot_mul_s32(const aot_arith_s32_params *p, const int32_t *in1, const int
 int32_t aot_squared_diff_f32(const aot_bcast_params *p, const float *in1, const float *in2,
                              float *out);
 
+/* SQUARED_DIFFERENCE int8 (left_shift 7) / int16 (left_shift 0, zero points
+ * 0), TFLM: out = mbqm((x_1 - x_2)^2, out_mult, out_shift) + out_offset with
+ * x_k as for ADD; out_shift may be positive. */
+int32_t aot_squared_diff_s8(const aot_addsub_q_params *p, const int8_t *in1, const int8_t *in2,
+                            int8_t *out);
+int32_t aot_squared_diff_s16(const aot_addsub_q_params *p, const int16_t *in1,
+                             const int16_t *in2, int16_t *out);
+
 /* MAXIMUM / MINIMUM on raw values (as TFLite: no requantization). */
 int32_t aot_maximum_s8(const aot_bcast_params *p, const int8_t *in1, const int8_t *in2,
                        int8_t *out);

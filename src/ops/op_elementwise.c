@@ -204,7 +204,40 @@ static int div_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
 }
 
 static int sqdiff_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
-  return float_binary_plan(g, op, pl, "aot_squared_diff_f32", 0, why, n);
+  if (io_count(op, 2, why, n)) return -1;
+  const ir_tensor *a = tin(g, op, 0), *b = tin(g, op, 1), *y = ir_out(g, op, 0);
+  if (y->dtype == DT_FLOAT32) return float_binary_plan(g, op, pl, "aot_squared_diff_f32", 0, why, n);
+  if ((y->dtype != DT_INT8 && y->dtype != DT_INT16) || a->dtype != y->dtype ||
+      b->dtype != y->dtype)
+    return ew_fail(why, n, "input types %s, %s with output %s not supported",
+                   dtype_name(a->dtype), dtype_name(b->dtype), dtype_name(y->dtype));
+  if (ew_check_per_tensor(a, "input 1", why, n) || ew_check_per_tensor(b, "input 2", why, n) ||
+      ew_check_per_tensor(y, "output", why, n))
+    return -1;
+  const int is16 = y->dtype == DT_INT16;
+  const int32_t z1 = a->zero_point[0], z2 = b->zero_point[0], zo = y->zero_point[0];
+  if (is16 ? (z1 || z2 || zo)
+           : (z1 < -128 || z1 > 127 || z2 < -128 || z2 > 127 || zo < -128 || zo > 127))
+    return ew_fail(why, n, is16 ? "int16 needs zero points 0" : "zero point outside int8");
+  ew_plan_init(pl, is16 ? "aot_squared_diff_s16" : "aot_squared_diff_s8", op->in[0], op->in[1],
+               -1, op->out[0]);
+  aot_addsub_q_params *p = &pl->u.addsub;
+  /* TFLM squared_difference.cc PrepareQuantized */
+  p->left_shift = is16 ? 0 : 7;
+  p->in1_offset = -z1;
+  p->in2_offset = -z2;
+  p->out_offset = zo;
+  const float s1 = a->scale[0], s2 = b->scale[0];
+  const double twice_max = 2.0 * (double)(s1 > s2 ? s1 : s2);
+  const double ro = (twice_max * twice_max) /
+                    (double)((float)(1 << (p->left_shift * 2)) * y->scale[0]);
+  if (ew_qm_smaller_than_one((double)s1 / twice_max, &p->in1_mult, &p->in1_shift) ||
+      ew_qm_smaller_than_one((double)s2 / twice_max, &p->in2_mult, &p->in2_shift))
+    return ew_fail(why, n, "scales give a rescale multiplier outside (0, 1)");
+  ew_qm(ro, &p->out_mult, &p->out_shift);
+  p->act_min = is16 ? INT16_MIN : INT8_MIN;
+  p->act_max = is16 ? INT16_MAX : INT8_MAX;
+  return plan_bcast(g, op, 2, &p->bc, why, n);
 }
 
 /* ======================================================================== */
@@ -557,8 +590,8 @@ OPDEF(sub, OP_SUB, "SUB", addsub, 1, "int8, int16, float32, int32",
 OPDEF(mul, OP_MUL, "MUL", mul, 1, "int8, int16, float32, int32",
       "per-tensor quantization; int16 zero points 0; " BCAST_NOTE)
 OPDEF(div, OP_DIV, "DIV", div, 1, "float32", BCAST_NOTE "; fused activation")
-OPDEF(squared_difference, OP_SQUARED_DIFFERENCE, "SQUARED_DIFFERENCE", sqdiff, 1, "float32",
-      BCAST_NOTE)
+OPDEF(squared_difference, OP_SQUARED_DIFFERENCE, "SQUARED_DIFFERENCE", sqdiff, 1,
+      "int8, int16, float32", "per-tensor quantization; int16 zero points 0; " BCAST_NOTE)
 OPDEF(maximum, OP_MAXIMUM, "MAXIMUM", maxmin, 1, "int8, int16, int32, float32",
       "raw values (no requantization); " BCAST_NOTE)
 OPDEF(minimum, OP_MINIMUM, "MINIMUM", maxmin, 1, "int8, int16, int32, float32",

@@ -248,6 +248,8 @@ W2(aot_add_s32, aot_arith_s32_params, int32_t, int32_t, int32_t)
 W2(aot_sub_s32, aot_arith_s32_params, int32_t, int32_t, int32_t)
 W2(aot_mul_s32, aot_arith_s32_params, int32_t, int32_t, int32_t)
 W2(aot_squared_diff_f32, aot_bcast_params, float, float, float)
+W2(aot_squared_diff_s8, aot_addsub_q_params, int8_t, int8_t, int8_t)
+W2(aot_squared_diff_s16, aot_addsub_q_params, int16_t, int16_t, int16_t)
 W2(aot_maximum_s8, aot_bcast_params, int8_t, int8_t, int8_t)
 W2(aot_minimum_s8, aot_bcast_params, int8_t, int8_t, int8_t)
 W2(aot_maximum_s16, aot_bcast_params, int16_t, int16_t, int16_t)
@@ -340,6 +342,8 @@ static const ew_kernel ew_kernels[] = {
     K(aot_sub_s32, BM "aot_sub_s32.c", EWP_ARITH_S32, 2),
     K(aot_mul_s32, BM "aot_mul_s32.c", EWP_ARITH_S32, 2),
     K(aot_squared_diff_f32, BM "aot_squared_diff_f32.c", EWP_BCAST, 2),
+    K(aot_squared_diff_s8, BM "aot_squared_diff_s8.c", EWP_ADDSUB, 2),
+    K(aot_squared_diff_s16, BM "aot_squared_diff_s16.c", EWP_ADDSUB, 2),
     K(aot_maximum_s8, BM "aot_maxmin_s8.c", EWP_BCAST, 2),
     K(aot_minimum_s8, BM "aot_maxmin_s8.c", EWP_BCAST, 2),
     K(aot_maximum_s16, BM "aot_maxmin_s16.c", EWP_BCAST, 2),

@@ -373,6 +373,35 @@ static void test_mul_s8_random(void **s) {
   tg_free(&t);
 }
 
+/* SQUARED_DIFFERENCE int8 against the real value. */
+static void test_squared_diff_s8(void **s) {
+  (void)s;
+  tg t;
+  tg_init(&t);
+  const int32_t s8[] = {8}, s1[] = {1};
+  int a = tg_tensor(&t, DT_INT8, 1, s8, 0.05f, 3);
+  int b = tg_tensor(&t, DT_INT8, 1, s1, 0.04f, -2);
+  int y = tg_tensor(&t, DT_INT8, 1, s8, 0.2f, -128);
+  tg_op(&t, OP_SQUARED_DIFFERENCE, 2, (int[]){a, b}, y);
+  int exact = 0, total = 0;
+  srand(9);
+  for (int iter = 0; iter < 200; iter++) {
+    for (int i = 0; i < 8; i++) ((int8_t *)t.data[a])[i] = (int8_t)(rand() % 256 - 128);
+    ((int8_t *)t.data[b])[0] = (int8_t)(rand() % 256 - 128);
+    RUN_OK(&t);
+    for (int i = 0; i < 8; i++) {
+      double d = 0.05 * (((int8_t *)t.data[a])[i] - 3) - 0.04 * (((int8_t *)t.data[b])[0] + 2);
+      int32_t want = clampi(-128 + rnd(d * d / 0.2), -128, 127);
+      int32_t got = ((int8_t *)t.data[y])[i];
+      assert_true(abs(got - want) <= 1);
+      exact += got == want;
+      total++;
+    }
+  }
+  assert_true(exact * 100 >= total * 90);
+  tg_free(&t);
+}
+
 /* ---- MAXIMUM / MINIMUM ---------------------------------------------------- */
 
 static void test_maxmin(void **s) {
@@ -790,6 +819,7 @@ int main(void) {
       cmocka_unit_test(test_add_s8_exact),   cmocka_unit_test(test_add_s8_random),
       cmocka_unit_test(test_add_s16_random), cmocka_unit_test(test_add_s16_pot),
       cmocka_unit_test(test_mul),            cmocka_unit_test(test_mul_s8_random),
+      cmocka_unit_test(test_squared_diff_s8),
       cmocka_unit_test(test_maxmin),         cmocka_unit_test(test_compare),
       cmocka_unit_test(test_logical_select), cmocka_unit_test(test_unary),
       cmocka_unit_test(test_quantize_f32),   cmocka_unit_test(test_requantize),
