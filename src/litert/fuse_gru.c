@@ -961,6 +961,19 @@ done:
   return rc;
 }
 
+/* If c is only a constant (an x-side bias) and other projects h but not x,
+ * the constant becomes an h-side bias (keeps Keras' bias split exact). */
+static void pure_bias_to_h(form *c, const form *other) {
+  for (int i = 0; i < C_NMAT; i++)
+    if (c->w[i]) return;
+  if (!c->b[C_BX] || c->b[C_BH] || c->b[C_BRG] || other->w[C_WX]) return;
+  if (!other->w[C_WH] && !other->w[C_WRH]) return;
+  c->b[C_BH] = c->b[C_BX];
+  c->bcnt[C_BH] = c->bcnt[C_BX];
+  c->b[C_BX] = NULL;
+  c->bcnt[C_BX] = 0;
+}
+
 /* Decomposes body tensor t into an affine form of x, h, r*h and r-gated h. */
 static int form_of(gctx *g, int t, int depth, form *f) {
   if (depth > MAXD) return -1;
@@ -988,6 +1001,9 @@ static int form_of(gctx *g, int t, int depth, form *f) {
         form_free(&a);
         return -1;
       }
+      /* a constant added to a recurrent projection is a recurrent bias */
+      pure_bias_to_h(&c, &a);
+      pure_bias_to_h(&a, &c);
       rc = form_add(&a, &c, b == OP_SUB ? -1.0f : 1.0f);
       form_free(&c);
       if (rc) form_free(&a);

@@ -24,6 +24,7 @@
 #include "aot_recurrent.h"
 #include "io/npy.h"
 #include "ir/ir.h"
+#include "litert/fp16.h"
 #include "litert/hooks.h"
 #include "litert/litert.h"
 #include "ops/ops.h"
@@ -551,6 +552,8 @@ typedef struct synth {
   int act_f16;          /* activations float16 (weights float32): a dtype mix */
   int counter_start;    /* initial value of the counters (0 for a real GRU) */
   int fp16_weights;     /* weights behind DEQUANTIZE of float16 constants */
+  int slice_style;      /* wide FCs: 0 SPLIT (x) + STRIDED_SLICE (h); 1 SPLIT_V (x) + SLICE (h) */
+  int bias_add;         /* wide FCs without bias, biases added by ADD ops */
   /* generated */
   float *W, *Uw, *bx, *bh, *h0;
 } synth;
@@ -726,18 +729,42 @@ static litert_model *synth_build(synth *s) {
     int uu = C_f(&B, 2, us, s->Uw, nU, s->fp16_weights);
     int bh = C_f(&B, 1, bs1, s->bh, (size_t)3 * U, s->fp16_weights);
     int xp = T2(&B, "xp", Bt, 3 * U), hp = T2(&B, "hp", Bt, 3 * U);
-    fc(&B, a_h, uu, bh, hp);
-    fc(&B, xt, w, bb, xp);
+    if (s->bias_add) {
+      int xp0 = T2(&B, "xp0", Bt, 3 * U), hp0 = T2(&B, "hp0", Bt, 3 * U);
+      fc(&B, a_h, uu, -1, hp0);
+      bin(&B, OP_ADD, bh, hp0, hp);
+      fc(&B, xt, w, -1, xp0);
+      bin(&B, OP_ADD, xp0, bb, xp);
+    } else {
+      fc(&B, a_h, uu, bh, hp);
+      fc(&B, xt, w, bb, xp);
+    }
+    for (int gi = 0; gi < 3; gi++) xg[gi] = T2(&B, "xs", Bt, U);
+    if (s->slice_style == 1) {
+      /* x: SPLIT_V [U, U, -1] along -1; h: SLICE */
+      litert_options o;
+      litert_options_default(&o);
+      o.type = BO_SplitVOptions;
+      o.num_splits = 3;
+      int32_t sz[3] = {U, U, -1};
+      int32_t in[3] = {xp, C_vec_i32(&B, sz, 3), C_scalar_i32(&B, -1)};
+      litert_add_op(m, sgb, OP_SPLIT_V, NULL, 3, in, 3, xg, &o);
+      for (int gi = 0; gi < 3; gi++) {
+        int32_t bg[2] = {0, gi * U}, szz[2] = {-1, U};
+        int32_t sin[3] = {hp, C_vec_i32(&B, bg, 2), C_vec_i32(&B, szz, 2)};
+        hg[gi] = T2(&B, "hsl", Bt, U);
+        OPn(&B, OP_SLICE, 3, sin, hg[gi], NULL);
+      }
+    }
     /* x: SPLIT along -1 */
     litert_options o;
     litert_options_default(&o);
     o.type = BO_SplitOptions;
     o.num_splits = 3;
     int32_t in[2] = {C_scalar_i32(&B, -1), xp};
-    for (int gi = 0; gi < 3; gi++) xg[gi] = T2(&B, "xs", Bt, U);
-    litert_add_op(m, sgb, OP_SPLIT, NULL, 2, in, 3, xg, &o);
+    if (s->slice_style == 0) litert_add_op(m, sgb, OP_SPLIT, NULL, 2, in, 3, xg, &o);
     /* h: STRIDED_SLICE [0:U], [U:2U], [2U:] */
-    for (int gi = 0; gi < 3; gi++) {
+    for (int gi = 0; gi < 3 && s->slice_style == 0; gi++) {
       litert_options so;
       litert_options_default(&so);
       so.type = BO_StridedSliceOptions;
@@ -1067,11 +1094,67 @@ static void test_synth_random(void **state) {
       s.form = k % 3;
       s.h0_input = (k % 4) == 3;
       s.fp16_weights = (k % 6) == 4;
+      s.slice_style = (k % 4) >= 2;
+      s.bias_add = (k % 5) >= 3;
       run_synth(&s);
       synth_free(&s);
     }
   }
   fprintf(stderr, "  %d synthesized loops fused; %d cross-checked with ref_run\n", k, ref_checked);
+}
+
+/* Float16 models (aotc fp16 of a synthesized loop): the loop fuses into a
+ * float16 GRU whose outputs follow the double reference within float16
+ * rounding. */
+static void test_synth_fp16(void **state) {
+  (void)state;
+  static const int cfg[][4] = {{4, 6, 3, 0}, {8, 5, 7, 1}, {16, 9, 4, 2}, {3, 3, 2, 3}};
+  for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++) {
+    synth s = {0};
+    s.U = cfg[c][0], s.T = cfg[c][1], s.F = cfg[c][2], s.batch = 1;
+    int v = cfg[c][3];
+    s.reset_after = v != 1;
+    s.hard = v == 2;
+    s.linear = v == 3;
+    s.backwards = v == 1;
+    s.last_only = v == 2;
+    s.h0_input = v == 0;
+    s.fp16_weights = 1; /* generated weights are binary16 values */
+    litert_model *m = synth_build(&s);
+    aotc_diag d = {0};
+    assert_int_equal(litert_to_fp16(m, 1, &d), 0);
+    int n = litert_hook_fuse_rolled_gru(m, 0, NULL, &d);
+    if (n != 1) fail_msg("config %zu: fused %d (%s)", c, n, d.msg);
+    const litert_op *gop = nth_op(m, 0, OP_CUSTOM, 0);
+    for (int k = 0; k < 4; k++) assert_int_equal(m->subgraphs[0].tensors[gop->inputs[k]].type, DT_FLOAT16);
+    size_t nn;
+    float *W = tensor_floats(m, 0, gop->inputs[2], &nn);
+    assert_memory_equal(W, s.W, nn * sizeof(float));
+    free(W);
+    size_t nx = (size_t)s.T * s.F;
+    float *x = malloc(sizeof(float) * nx), *h0 = malloc(sizeof(float) * (size_t)s.U);
+    for (size_t i = 0; i < nx; i++) x[i] = aot_f16_to_f32(aot_f32_to_f16(2.0f * frand()));
+    for (int i = 0; i < s.U; i++)
+      h0[i] = aot_f16_to_f32(aot_f32_to_f16(s.h0_input ? frand() : s.h0[i]));
+    double *seq = malloc(sizeof(double) * (size_t)s.T * s.U), *h = malloc(sizeof(double) * (size_t)s.U);
+    gru_reference(&s, x, h0, seq, h);
+    size_t n0 = s.last_only ? (size_t)s.U : (size_t)s.T * s.U;
+    const double *want0 = s.last_only ? seq + (size_t)(s.T - 1) * s.U : seq;
+    float *y0 = malloc(sizeof(float) * n0);
+    const float *ins[2] = {x, h0};
+    if (eval_graph(m, ins, 0, y0, n0)) {
+      double worst = 0;
+      for (size_t i = 0; i < n0; i++) {
+        double e = fabs(y0[i] - want0[i]) / (1.0 + fabs(want0[i]));
+        if (e > worst) worst = e;
+      }
+      fprintf(stderr, "  config %zu: float16 GRU max relative error %.3g\n", c, worst);
+      assert_true(worst < 2e-3);
+    }
+    free(x), free(h0), free(seq), free(h), free(y0);
+    litert_model_free(m);
+    synth_free(&s);
+  }
 }
 
 static void test_synth_errors(void **state) {
@@ -1122,6 +1205,7 @@ int main(void) {
       cmocka_unit_test(test_error_nonconst_weight),
       cmocka_unit_test(test_error_collision),
       cmocka_unit_test(test_synth_random),
+      cmocka_unit_test(test_synth_fp16),
       cmocka_unit_test(test_synth_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
