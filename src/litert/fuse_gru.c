@@ -197,6 +197,7 @@ typedef struct gctx {
   int ngm;
   char nonconst[256];
   char baddtype[256];
+  long *budget;                 /* steps left for the walks (hostile graphs) */
   /* results */
   int z_gate, r_gate, gate_act, cand_act, reset_after;
   form fz, fr, fn;
@@ -491,9 +492,11 @@ static int ceval(const gctx *g, int sg, int t, cval *out, int depth) {
   return ceval_x(g, sg, t, out, depth, 0);
 }
 
+static int out_of_budget(const gctx *g) { return g->budget && --*g->budget < 0; }
+
 static int ceval_inner(const gctx *g, int sg, int t, cval *out, int depth, int allow) {
   memset(out, 0, sizeof *out);
-  if (depth > MAXD || t < 0) return -1;
+  if (depth > MAXD || t < 0 || out_of_budget(g)) return -1;
   const litert_model *m = g->m;
   const litert_subgraph *s = &m->subgraphs[sg];
   if (t >= s->ntensors) return -1;
@@ -976,7 +979,7 @@ static void pure_bias_to_h(form *c, const form *other) {
 
 /* Decomposes body tensor t into an affine form of x, h, r*h and r-gated h. */
 static int form_of(gctx *g, int t, int depth, form *f) {
-  if (depth > MAXD) return -1;
+  if (depth > MAXD || out_of_budget(g)) return -1;
   t = strip(g, t);
   const litert_op *op = bprod(g, t);
   if (!op) return const_form(g, t, f);
@@ -1100,7 +1103,7 @@ static int only_xh(const form *f) {
 
 /* Gate: sigmoid(p) or clamp(0.2 p + 0.5, 0, 1), p affine in x and h. */
 static int match_gate(gctx *g, int t, int depth, gate_memo **out) {
-  if (depth > MAXD) return -1;
+  if (depth > MAXD || out_of_budget(g)) return -1;
   t = strip(g, t);
   for (int i = 0; i < g->ngm; i++)
     if (g->gm[i].t == t) {
@@ -2059,6 +2062,8 @@ int litert_hook_fuse_rolled_gru(litert_model *m, int sgi, const char *model_path
     if (builtin_of(m, &m->subgraphs[sgi].ops[i]) != OP_WHILE) continue;
     gctx g;
     memset(&g, 0, sizeof g);
+    long budget = 50000; /* a real cell needs about a hundred steps */
+    g.budget = &budget;
     g.m = m;
     g.msg = sgi;
     g.wi = i;
@@ -2067,6 +2072,7 @@ int litert_hook_fuse_rolled_gru(litert_model *m, int sgi, const char *model_path
       continue;
     }
     int pdtype = DT_FLOAT32;
+    budget = 50000;
     if (check_loop(&g, collision, diag, &pdtype)) {
       gctx_free(&g);
       rc = -1;

@@ -554,6 +554,7 @@ typedef struct synth {
   int fp16_weights;     /* weights behind DEQUANTIZE of float16 constants */
   int slice_style;      /* wide FCs: 0 SPLIT (x) + STRIDED_SLICE (h); 1 SPLIT_V (x) + SLICE (h) */
   int bias_add;         /* wide FCs without bias, biases added by ADD ops */
+  int hostile;          /* z pre-activation through 40 levels of ADD(a, a) */
   /* generated */
   float *W, *Uw, *bx, *bh, *h0;
 } synth;
@@ -778,7 +779,17 @@ static litert_model *synth_build(synth *s) {
     }
   }
   int pz = T2(&B, "pz", Bt, U), pr = T2(&B, "pr", Bt, U);
-  bin(&B, OP_ADD, xg[0], hg[0], pz);
+  if (s->hostile) {
+    int c = T2(&B, "c", Bt, U);
+    bin(&B, OP_ADD, xg[0], hg[0], c);
+    for (int k = 0; k < 40; k++) {
+      int c2 = k == 39 ? pz : T2(&B, "c", Bt, U);
+      bin(&B, OP_ADD, c, c, c2);
+      c = c2;
+    }
+  } else {
+    bin(&B, OP_ADD, xg[0], hg[0], pz);
+  }
   bin(&B, OP_ADD, hg[1], xg[1], pr);
   int z = gate(&B, pz, s->hard, U, Bt), r = gate(&B, pr, s->hard, U, Bt);
   int npre = T2(&B, "npre", Bt, U);
@@ -1180,6 +1191,16 @@ static void test_synth_errors(void **state) {
     assert_non_null(strstr(d.msg, c == 0 ? "batch 2" : c == 1 ? "variable" : "float32 weights"));
     litert_model_free(m);
     synth_free(&s);
+  }
+  /* a hostile body (2^40 paths through shared subexpressions) is given up quickly */
+  {
+    synth h = {0};
+    h.U = 2, h.T = 2, h.F = 2, h.batch = 1, h.reset_after = 1, h.hostile = 1;
+    litert_model *m = synth_build(&h);
+    aotc_diag d = {0};
+    assert_int_equal(litert_hook_fuse_rolled_gru(m, 0, NULL, &d), 0);
+    litert_model_free(m);
+    synth_free(&h);
   }
   /* counters that do not start at 0 are not a GRU over the time steps */
   synth s = {0};
