@@ -544,7 +544,7 @@ static int uniform_value(const gctx *g, int sg, int t, double *v) {
 
 /* v equals the float constant `want` in the dtype the constant is stored in. */
 static int is_value(const gctx *g, int sg, int t, float want) {
-  double v;
+  double v = 0;
   if (uniform_value(g, sg, t, &v)) return 0;
   const litert_tensor *T = &SG(g, sg)->tensors[t];
   if (T->type == DT_FLOAT16) return aot_f32_to_f16((float)v) == aot_f32_to_f16(want);
@@ -1017,7 +1017,7 @@ static int form_of(gctx *g, int t, int depth, form *f) {
       rc = fc_form(g, op, t, depth, f);
       break;
     case OP_SPLIT: case OP_SPLIT_V: case OP_SLICE: case OP_STRIDED_SLICE: {
-      int in_t, off, cnt;
+      int in_t = -1, off = 0, cnt = 0;
       if (slice_rows(g, op, t, &in_t, &off, &cnt)) return -1;
       if (lead_of(BT(g, in_t)) != lead_of(T)) return -1;
       form wide;
