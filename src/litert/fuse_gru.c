@@ -787,6 +787,39 @@ static int const_form(gctx *g, int t, form *f) {
 
 enum { SRC_NONE = -1, SRC_X = 0, SRC_H = 1, SRC_RH = 2 };
 
+static int index_vector(gctx *g, int idx, int want_next, int rank, int kind_rest);
+
+/* x_t read as SLICE(X, [i, 0, 0], [1, B, F]) or STRIDED_SLICE(X, [i, 0, 0], ...)
+ * taking row i of the time axis whole. */
+static int is_row_read(gctx *g, const litert_op *op, int b, int *xv_out) {
+  if (op->ninputs < 3) return 0;
+  int xv = var_of(g, op->inputs[0]);
+  const litert_tensor *X = BT(g, op->inputs[0]);
+  if (xv < 0 || g->kind[xv] != V_INVARIANT || X->rank != 3) return 0;
+  if (!index_vector(g, op->inputs[1], 0, 3, 0)) return 0;
+  cval c;
+  int ok = 0;
+  if (b == OP_SLICE) {
+    if (ceval(g, g->body, op->inputs[2], &c, 0) == 0 && c.n == 3)
+      ok = c.v[0] == 1 && (c.v[1] == -1 || c.v[1] == X->shape[1]) &&
+           (c.v[2] == -1 || c.v[2] == X->shape[2]);
+    cval_free(&c);
+  } else {
+    if (op->ninputs < 4 || op->opts.ellipsis_mask || op->opts.new_axis_mask || op->opts.ss_offset)
+      return 0;
+    if ((op->opts.shrink_axis_mask & 6) || (op->opts.end_mask & 6) != 6) return 0;
+    if (ceval(g, g->body, op->inputs[3], &c, 0) == 0 && c.n == 3)
+      ok = c.v[0] == 1 && c.v[1] == 1 && c.v[2] == 1;
+    cval_free(&c);
+    /* one row: shrunk, or ending at i + 1 */
+    if (ok && !(op->opts.shrink_axis_mask & 1) && (op->opts.end_mask & 1 ||
+                                                   !index_vector(g, op->inputs[2], 1, 3, 2)))
+      ok = 0;
+  }
+  if (ok) *xv_out = xv;
+  return ok;
+}
+
 /* Which cell input v is: x_t, h, or r * h (with *rgate set). */
 static int source_of(gctx *g, int v, int depth, int *rgate) {
   v = strip(g, v);
@@ -801,6 +834,12 @@ static int source_of(gctx *g, int v, int depth, int *rgate) {
     if (!is_counter_arg(g, op->inputs[1]) || BT(g, op->inputs[1])->rank > 1 ||
         numel_of(BT(g, op->inputs[1])) != 1)
       return SRC_NONE;
+    if (g->x_var >= 0 && g->x_var != xv) return SRC_NONE;
+    g->x_var = xv;
+    return SRC_X;
+  }
+  int xv;
+  if ((b == OP_SLICE || b == OP_STRIDED_SLICE) && is_row_read(g, op, b, &xv)) {
     if (g->x_var >= 0 && g->x_var != xv) return SRC_NONE;
     g->x_var = xv;
     return SRC_X;
@@ -1286,6 +1325,7 @@ static int index_vector(gctx *g, int idx, int want_next, int rank, int kind_rest
   for (int i = 0; i < nrest; i++) {
     if (kind_rest == 0 && rest[i] != 0) return 0;      /* begin: zeros */
     if (kind_rest == 1 && rest[i] != -1) return 0;     /* size: everything */
+    /* kind_rest 2: any (masked by the caller) */
   }
   return 1;
 }

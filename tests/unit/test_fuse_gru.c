@@ -555,6 +555,7 @@ typedef struct synth {
   int slice_style;      /* wide FCs: 0 SPLIT (x) + STRIDED_SLICE (h); 1 SPLIT_V (x) + SLICE (h) */
   int bias_add;         /* wide FCs without bias, biases added by ADD ops */
   int hostile;          /* z pre-activation through 40 levels of ADD(a, a) */
+  int x_read;           /* x_t: 0 GATHER, 1 SLICE + RESHAPE, 2 STRIDED_SLICE (shrink), 3 (end i+1) */
   /* generated */
   float *W, *Uw, *bx, *bh, *h0;
 } synth;
@@ -696,13 +697,51 @@ static litert_model *synth_build(synth *s) {
   bin(&B, OP_ADD, a_i0, one, i0n);
   bin(&B, OP_ADD, one, a_i1, i1n); /* operand order varies */
   int xt = T2(&B, "xt", Bt, F);
-  {
+  if (s->x_read == 0) {
     litert_options o;
     litert_options_default(&o);
     o.type = BO_GatherOptions;
     o.axis = 0;
     int32_t in[2] = {a_X, a_i1};
     OPn(&B, OP_GATHER, 2, in, xt, &o);
+  } else {
+    int32_t s1[1] = {1}, z2[2] = {0, 0}, s3[1] = {3};
+    litert_options co;
+    litert_options_default(&co);
+    co.type = BO_ConcatenationOptions;
+    co.axis = 0;
+    int r0 = T_(&B, "ri", DT_INT32, 1, s1), bg = T_(&B, "xbg", DT_INT32, 1, s3);
+    bin(&B, OP_RESHAPE, a_i1, C_vec_i32(&B, s1, 1), r0);
+    int32_t cin[2] = {r0, C_vec_i32(&B, z2, 2)};
+    OPn(&B, OP_CONCATENATION, 2, cin, bg, &co);
+    if (s->x_read == 1) {
+      int32_t sz[3] = {1, -1, -1}, rs[3] = {1, Bt, F}, xs2[2] = {Bt, F};
+      int row = T_(&B, "xrow", act, 3, rs);
+      int32_t in[3] = {a_X, bg, C_vec_i32(&B, sz, 3)};
+      OPn(&B, OP_SLICE, 3, in, row, NULL);
+      bin(&B, OP_RESHAPE, row, C_vec_i32(&B, xs2, 2), xt);
+    } else {
+      int r1 = T_(&B, "ri1", DT_INT32, 1, s1), en = T_(&B, "xen", DT_INT32, 1, s3);
+      bin(&B, OP_RESHAPE, i1n, C_vec_i32(&B, s1, 1), r1);
+      int32_t cin2[2] = {r1, C_vec_i32(&B, z2, 2)};
+      OPn(&B, OP_CONCATENATION, 2, cin2, en, &co);
+      int32_t st[3] = {1, 1, 1};
+      litert_options so;
+      litert_options_default(&so);
+      so.type = BO_StridedSliceOptions;
+      so.begin_mask = 6;
+      so.end_mask = 6;
+      so.shrink_axis_mask = s->x_read == 2 ? 1 : 0;
+      int32_t in[4] = {a_X, bg, en, C_vec_i32(&B, st, 3)};
+      if (s->x_read == 2) {
+        OPn(&B, OP_STRIDED_SLICE, 4, in, xt, &so);
+      } else {
+        int32_t rs[3] = {1, Bt, F}, xs2[2] = {Bt, F};
+        int row = T_(&B, "xrow", act, 3, rs);
+        OPn(&B, OP_STRIDED_SLICE, 4, in, row, &so);
+        bin(&B, OP_RESHAPE, row, C_vec_i32(&B, xs2, 2), xt);
+      }
+    }
   }
   int xg[3], hg[3]; /* per gate x and h projections ([B, U]) */
   int32_t ws[2] = {3 * U, F}, us[2] = {3 * U, U}, bs1[1] = {3 * U};
@@ -1107,6 +1146,7 @@ static void test_synth_random(void **state) {
       s.fp16_weights = (k % 6) == 4;
       s.slice_style = (k % 4) >= 2;
       s.bias_add = (k % 5) >= 3;
+      s.x_read = (k / 2) % 4;
       run_synth(&s);
       synth_free(&s);
     }
