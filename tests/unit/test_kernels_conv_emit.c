@@ -277,6 +277,7 @@ static void test_emit_depthwise(void **state) {
   (void)state;
   if (!cc_ok) skip();
   conv_case("dw_s8_dm2", DT_INT8, 1, 1, 8, 7, 3, 6, 3, 3, 2, 1, 1, 1, PAD_SAME, ACT_RELU, 1, 1);
+  conv_case("dw_s8_dm1", DT_INT8, 1, 1, 6, 7, 6, 6, 3, 3, 1, 2, 1, 1, PAD_SAME, ACT_RELU6, 1, 1);
   conv_case("dw_s16_dm1", DT_INT16, 1, 1, 8, 7, 6, 6, 3, 3, 1, 1, 1, 2, PAD_SAME, ACT_NONE, 1, 1);
   conv_case("dw_f32_dm1", DT_FLOAT32, 1, 1, 8, 7, 5, 5, 3, 3, 1, 1, 1, 1, PAD_VALID, ACT_RELU6,
             0, 1);
