@@ -71,6 +71,7 @@ typedef struct rinst {
   size_t scratch_cap;
   int depth;
   int warned_hybrid;
+  unsigned long mutations;      /* writes to state (variables, variable tensors) */
   aotc_diag *d;
 } rinst;
 
@@ -916,6 +917,8 @@ static int run_kernel_op(rinst *I, rsg *r, ir_op *op) {
       }
       /* scratch is not zeroed in a module either: make reliance on it visible */
       if (sb) memset(I->scratch, 0xA5, sb);
+      for (int i = 0; i < op->nin; i++)
+        if (op->in[i] >= 0 && g->t[op->in[i]].role == ROLE_PERSISTENT) I->mutations++;
       int st = impl->eval(g, op, r->data, sb ? I->scratch : NULL);
       if (st != 0)
         rc = diag_error(I->d, "%s %s: kernel failed with status %d", sg_label(I, s, sl, sizeof sl),
@@ -1054,8 +1057,25 @@ static int run_while(rinst *I, rsg *r, const ir_op *op) {
                          op_label(g, op, lbl, sizeof lbl), dtype_name(c->dtype));
     }
     if (ret || !go) break;
+    unsigned long mut0 = I->mutations;
     if (call_subgraph(I, bs, vals, n, n, "WHILE body")) {
       ret = -1;
+      break;
+    }
+    /* every op is deterministic: if the body changed no loop variable and
+     * no state, the loop never ends (LiteRT would hang) */
+    rb = &I->sg[bs];
+    int same = I->mutations == mut0;
+    for (int i = 0; i < n && same; i++) {
+      int t = rb->g->inputs[i];
+      const ir_tensor *x = &rb->g->t[t];
+      if (!same_shape(x->rank, x->shape, vals[i].rank, vals[i].shape) ||
+          tbytes(x) != vals[i].bytes || memcmp(rb->data[t], vals[i].data, vals[i].bytes) != 0)
+        same = 0;
+    }
+    if (same) {
+      ret = diag_error(I->d, "%s %s: the loop never ends (iteration %ld changed no loop variable)",
+                       sg_label(I, g->sg, sl, sizeof sl), op_label(g, op, lbl, sizeof lbl), it + 1);
       break;
     }
   }
@@ -1197,6 +1217,7 @@ static int run_var_op(rinst *I, rsg *r, const ir_op *op) {
   memcpy(v->shape, x->shape, sizeof v->shape);
   memcpy(v->data, r->data[t], b);
   v->assigned = 1;
+  I->mutations++;
   return 0;
 }
 

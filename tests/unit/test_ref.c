@@ -411,7 +411,7 @@ static void fc_shear(litert_model *m, int sg, int x, int y) {
 /* main: WHILE(cond=1, body=2) over (s int32 [3], x float [1,2]) with s from
  * a constant [1, 1, 0]; cond: CAST(s[0:1]) to bool; body: s' = concat(s[1:3],
  * [0]), x' = shear(x). Two iterations: x -> shear(shear(x)). */
-static litert_model *while_model(void) {
+static litert_model *while_model(int identity_body) {
   litert_model *m = litert_model_new();
   int s0 = litert_add_subgraph(m, "main");
   int s1 = litert_add_subgraph(m, "cond");
@@ -460,13 +460,18 @@ static litert_model *while_model(void) {
   concat(m, s2, rest, tzero, ns, 0);
   fc_shear(m, s2, bx, nx);
   int32_t b_in[2] = {bs, bx}, b_out[2] = {ns, nx};
+  if (identity_body) {
+    /* outputs = inputs: the loop can never end */
+    b_out[0] = bs;
+    b_out[1] = bx;
+  }
   litert_set_io(m, s2, 2, b_in, 2, b_out);
   return m;
 }
 
 static void test_while(void **state) {
   (void)state;
-  litert_model *m = while_model();
+  litert_model *m = while_model(0);
   int64_t sh[2] = {1, 2};
   float xv[2] = {1, 2};
   npy_array in = arr_f32("input_0", 2, sh, xv);
@@ -484,6 +489,11 @@ static void test_while(void **state) {
   assert_int_equal(sv[1], 0);
   assert_int_equal(sv[2], 0);
   npz_free(out, nout);
+  litert_model_free(m);
+  /* a body that changes nothing would loop forever: refused */
+  m = while_model(1);
+  assert_int_not_equal(ref_run(m, &in, 1, NULL, &out, &nout, &d), 0);
+  assert_non_null(strstr(d.msg, "never ends"));
   npy_free(&in);
   litert_model_free(m);
 }
