@@ -73,6 +73,38 @@ static uint16_t *to_half(const litert_model *m, const litert_tensor *t, size_t *
   return h;
 }
 
+/* ref[b]: 1 if a tensor or metadata references buffer b; 2 if only
+ * constants read by DEQUANTIZE ops do (candidates for dropping). */
+static char *referenced_buffers(const litert_model *m) {
+  char *ref = xcalloc((size_t)m->nbuffers + 1, 1);
+  char *only_dq = xcalloc((size_t)m->nbuffers + 1, 1);
+  for (int b = 0; b < m->nbuffers; b++) only_dq[b] = 1;
+  for (int s = 0; s < m->nsubgraphs; s++) {
+    const litert_subgraph *g = &m->subgraphs[s];
+    char *dq_in = xcalloc((size_t)g->ntensors + 1, 1);
+    for (int i = 0; i < g->nops; i++)
+      if (litert_op_builtin(m, &g->ops[i]) == OP_DEQUANTIZE && g->ops[i].ninputs >= 1 &&
+          g->ops[i].inputs[0] >= 0)
+        dq_in[g->ops[i].inputs[0]] = 1;
+    for (int t = 0; t < g->ntensors; t++) {
+      uint32_t b = g->tensors[t].buffer;
+      if (b == 0 || b >= (uint32_t)m->nbuffers) continue;
+      ref[b] = 1;
+      if (!dq_in[t]) only_dq[b] = 0;
+    }
+    free(dq_in);
+  }
+  for (int i = 0; i < m->nmetadata; i++)
+    if (m->metadata[i].buffer < (uint32_t)m->nbuffers) {
+      ref[m->metadata[i].buffer] = 1;
+      only_dq[m->metadata[i].buffer] = 0;
+    }
+  for (int b = 0; b < m->nbuffers; b++)
+    if (ref[b] && only_dq[b]) ref[b] = 2;
+  free(only_dq);
+  return ref;
+}
+
 static int set_buffer(litert_model *m, const void *data, size_t bytes) {
   return litert_add_buffer(m, data, bytes);
 }
@@ -176,6 +208,10 @@ int litert_to_fp16_ex(litert_model *m, int io_fp16, litert_fp16_stats *stp, aotc
           (int)g->tensors[t].buffer < m->nbuffers)
         keep_buf[g->tensors[t].buffer] = 1;
   }
+  for (int i = 0; i < m->nmetadata; i++)
+    if ((int)m->metadata[i].buffer < m->nbuffers) keep_buf[m->metadata[i].buffer] = 1;
+  char *ref_before = referenced_buffers(m);
+  int nbuf_before = m->nbuffers;
   int nbuf0 = m->nbuffers;
   int *conv_buf = xmalloc(sizeof(int) * ((size_t)nbuf0 + 1));
   for (int b = 0; b < nbuf0; b++) conv_buf[b] = -1;
@@ -406,6 +442,46 @@ int litert_to_fp16_ex(litert_model *m, int io_fp16, litert_fp16_stats *stp, aotc
     free(in_f32), free(out_f32);
   }
   free(entry), free(keep_buf), free(conv_buf);
+
+  /* constants only the folded DEQUANTIZE ops read are dropped, and so are the
+   * buffers nothing references any more */
+  for (int s = 0; s < m->nsubgraphs; s++) {
+    litert_subgraph *g = &m->subgraphs[s];
+    char *used = xcalloc((size_t)g->ntensors + 1, 1);
+    for (int i = 0; i < g->nops; i++) {
+      for (int k = 0; k < g->ops[i].ninputs; k++)
+        if (g->ops[i].inputs[k] >= 0) used[g->ops[i].inputs[k]] = 1;
+      for (int k = 0; k < g->ops[i].noutputs; k++)
+        if (g->ops[i].outputs[k] >= 0) used[g->ops[i].outputs[k]] = 1;
+      for (int k = 0; k < g->ops[i].nintermediates; k++)
+        if (g->ops[i].intermediates[k] >= 0) used[g->ops[i].intermediates[k]] = 1;
+    }
+    for (int i = 0; i < g->ninputs; i++)
+      if (g->inputs[i] >= 0) used[g->inputs[i]] = 1;
+    for (int i = 0; i < g->noutputs; i++)
+      if (g->outputs[i] >= 0) used[g->outputs[i]] = 1;
+    for (int k = 0; k < m->nsignatures; k++) {
+      const litert_signature *sgn = &m->signatures[k];
+      if ((int)sgn->subgraph_index != s) continue;
+      for (int j = 0; j < sgn->ninputs; j++)
+        if ((int)sgn->inputs[j].tensor_index < g->ntensors) used[sgn->inputs[j].tensor_index] = 1;
+      for (int j = 0; j < sgn->noutputs; j++)
+        if ((int)sgn->outputs[j].tensor_index < g->ntensors) used[sgn->outputs[j].tensor_index] = 1;
+    }
+    for (int t = 0; t < g->ntensors; t++)
+      if (!used[t] && g->tensors[t].buffer > 0 && !g->tensors[t].is_variable &&
+          g->tensors[t].buffer < (uint32_t)nbuf_before && ref_before[g->tensors[t].buffer] == 2)
+        g->tensors[t].buffer = 0;
+    free(used);
+  }
+  char *ref_after = referenced_buffers(m);
+  for (int b = 1; b < nbuf_before; b++)
+    if (ref_before[b] && !ref_after[b] && m->buffers[b].size) {
+      free(m->buffers[b].data);
+      m->buffers[b].data = NULL;
+      m->buffers[b].size = 0;
+    }
+  free(ref_before), free(ref_after);
 
   if (st.overflow)
     diag_warn(d, "%zu constant value%s beyond the float16 range became infinite", st.overflow,

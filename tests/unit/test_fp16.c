@@ -283,6 +283,10 @@ static void test_dequantize_folding(void **state) {
   assert_int_equal(half_at(m, 0, fc->inputs[2], 1), 0xC400);
   /* the ADD reads the float16 input directly */
   assert_int_equal(s->ops[1].inputs[1], xh);
+  /* the int8 constant nothing reads any more is dropped with its buffer */
+  assert_int_equal(s->tensors[wq].buffer, 0);
+  for (int i = 1; i < m->nbuffers; i++)
+    if (m->buffers[i].size == 4 && memcmp(m->buffers[i].data, q, 4) == 0) fail_msg("int8 data kept");
   check_roundtrip(m);
   litert_model_free(m);
 }
