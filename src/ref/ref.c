@@ -1347,9 +1347,7 @@ int ref_run(const litert_model *m, const npy_array *inputs, int nin, const ref_o
       for (int k = 0; ok && k < arank; k++)
         if (ash[k] != x->shape[k] && !(lt->shape_signature && lt->shape_signature[k] < 0)) ok = 0;
       if (ok) {
-        rc = set_shape(I, r, t, arank, ash);
-        r->decl_rank[t] = arank;  /* the given shape is this run's declared shape */
-        memcpy(r->decl_shape[t], x->shape, sizeof r->decl_shape[t]);
+        rc = set_shape(I, r, t, arank, ash);  /* ops reading it infer their shapes */
       } else {
         shape_str(x->rank, x->shape, want, sizeof want);
         shape_str(arank, ash, got, sizeof got);
