@@ -21,10 +21,6 @@ void quantize_multiplier(double real, int32_t *q, int *shift) {
     s = 0;
     qf = 0;
   }
-  if (s > 30) {
-    s = 30;
-    qf = (1LL << 31) - 1;
-  }
   *q = (int32_t)qf;
   *shift = s;
 }

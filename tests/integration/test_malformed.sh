@@ -21,7 +21,11 @@ if [ ! -f "$base" ]; then
   echo "skipping: $base not found (set AOTC_SHARED)"
   exit 0
 fi
-n=${1:-${MALFORMED_N:-1000}}
+# the argument is a mutant count, or (from tests/run-integration.sh) the aotc path
+case "${1:-}" in
+  '' | *[!0-9]*) [ -n "${1:-}" ] && AOTC=$(realpath "$1"); n=${MALFORMED_N:-1000} ;;
+  *) n=$1 ;;
+esac
 cc=${CC:-cc}
 work=$(mktemp -d "${TMPDIR:-/tmp}/aotc-malformed.XXXXXX")
 trap 'rm -rf "$work"' EXIT
