@@ -39,6 +39,56 @@ static int cmp_span(const void *a, const void *b) {
   return x->lo < y->lo ? -1 : (x->lo > y->lo);
 }
 
+/* longest lifetime first */
+static int cmp_len(const void *a, const void *b) {
+  const buf *x = a, *y = b;
+  int lx = x->last - x->first, ly = y->last - y->first;
+  if (lx != ly) return lx > ly ? -1 : 1;
+  return cmp_buf(a, b);
+}
+
+/* earliest first use first */
+static int cmp_first(const void *a, const void *b) {
+  const buf *x = a, *y = b;
+  if (x->first != y->first) return x->first < y->first ? -1 : 1;
+  return cmp_buf(a, b);
+}
+
+/* largest size x lifetime first */
+static int cmp_area(const void *a, const void *b) {
+  const buf *x = a, *y = b;
+  size_t ax = x->size * (size_t)(x->last - x->first + 1), ay = y->size * (size_t)(y->last - y->first + 1);
+  if (ax != ay) return ax > ay ? -1 : 1;
+  return cmp_buf(a, b);
+}
+
+/* Places bufs in order: each at the best-fitting (or first) gap among the
+ * already placed buffers whose lifetimes overlap it. Returns the arena size. */
+static size_t place(buf *bufs, int nb, span *sp, int best_fit) {
+  size_t arena = 0;
+  for (int i = 0; i < nb; i++) {
+    int ns = 0;
+    for (int j = 0; j < i; j++)
+      if (bufs[j].first <= bufs[i].last && bufs[i].first <= bufs[j].last)
+        sp[ns++] = (span){bufs[j].offset, bufs[j].offset + bufs[j].size};
+    qsort(sp, (size_t)ns, sizeof(span), cmp_span);
+    size_t best = (size_t)-1, best_gap = (size_t)-1, cur = 0;
+    for (int k = 0; k < ns; k++) {
+      if (sp[k].lo > cur && sp[k].lo - cur >= bufs[i].size && sp[k].lo - cur < best_gap) {
+        best_gap = sp[k].lo - cur;
+        best = cur;
+        if (!best_fit) break;
+      }
+      if (sp[k].hi > cur) cur = sp[k].hi;
+    }
+    if (best == (size_t)-1) best = cur;
+    bufs[i].offset = best;
+    bufs[i].placed = 1;
+    if (best + bufs[i].size > arena) arena = best + bufs[i].size;
+  }
+  return arena;
+}
+
 int plan_memory(ir_graph *g, aotc_diag *d) {
   (void)d;
   int nt = g->nt, nops = g->nops;
@@ -114,28 +164,27 @@ int plan_memory(ir_graph *g, aotc_diag *d) {
     op->scratch_bytes = sz;
     if (sz) bufs[nb++] = (buf){-1, p, align_up(sz), p, p, 0, 0};
   }
-  qsort(bufs, (size_t)nb, sizeof(buf), cmp_buf);
+  /* try several placement orders and both best- and first-fit; keep the
+   * smallest arena (ties go to the earlier strategy, so the plan is
+   * deterministic) */
+  static int (*const orders[])(const void *, const void *) = {cmp_buf, cmp_len, cmp_first,
+                                                              cmp_area};
   span *sp = xmalloc((size_t)(nb + 1) * sizeof(span));
-  size_t arena = 0;
-  for (int i = 0; i < nb; i++) {
-    int ns = 0;
-    for (int j = 0; j < i; j++)
-      if (bufs[j].first <= bufs[i].last && bufs[i].first <= bufs[j].last)
-        sp[ns++] = (span){bufs[j].offset, bufs[j].offset + bufs[j].size};
-    qsort(sp, (size_t)ns, sizeof(span), cmp_span);
-    size_t best = (size_t)-1, best_gap = (size_t)-1, cur = 0;
-    for (int k = 0; k < ns; k++) {
-      if (sp[k].lo > cur && sp[k].lo - cur >= bufs[i].size && sp[k].lo - cur < best_gap) {
-        best_gap = sp[k].lo - cur;
-        best = cur;
+  buf *trial = xmalloc((size_t)(nb + 1) * sizeof(buf));
+  size_t arena = (size_t)-1;
+  for (size_t oi = 0; oi < sizeof orders / sizeof orders[0]; oi++) {
+    for (int best_fit = 1; best_fit >= 0; best_fit--) {
+      memcpy(trial, bufs, (size_t)nb * sizeof(buf));
+      qsort(trial, (size_t)nb, sizeof(buf), orders[oi]);
+      size_t a = place(trial, nb, sp, best_fit);
+      if (a < arena) {
+        arena = a;
+        memcpy(bufs, trial, (size_t)nb * sizeof(buf));
       }
-      if (sp[k].hi > cur) cur = sp[k].hi;
     }
-    if (best == (size_t)-1) best = cur;
-    bufs[i].offset = best;
-    bufs[i].placed = 1;
-    if (best + bufs[i].size > arena) arena = best + bufs[i].size;
   }
+  if (nb == 0) arena = 0;
+  free(trial);
   /* lower bound: the largest sum of live bytes at any op */
   size_t lb = 0;
   for (int p = -1; p <= nops; p++) {
