@@ -147,6 +147,10 @@ typedef struct litert_tensor {
   uint32_t buffer;          /* index into model->buffers; 0 = no data */
   int is_variable;
   litert_quant q;
+  int has_rank;             /* Tensor.has_rank as stored (added with the writer, so
+                               a roundtrip keeps it: the LiteRT runtime honours
+                               shape_signature only when it is set); the
+                               builders set it for rank >= 0 */
 } litert_tensor;
 
 typedef struct litert_op {

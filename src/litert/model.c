@@ -427,6 +427,7 @@ int litert_add_tensor(litert_model *m, int sg, const char *name, int type, int r
     memcpy(t->shape, shape, sizeof *t->shape * (size_t)rank);
   }
   t->buffer = buffer > 0 ? (uint32_t)buffer : 0;
+  t->has_rank = rank >= 0;
   return s->ntensors++;
 }
 
@@ -654,6 +655,7 @@ int litert_model_equal(const litert_model *a, const litert_model *b, char *why, 
       if (p->type != q->type) NE("subgraph %d tensor %d: type differs", s, t);
       if (p->buffer != q->buffer) NE("subgraph %d tensor %d: buffer differs", s, t);
       if (p->is_variable != q->is_variable) NE("subgraph %d tensor %d: is_variable differs", s, t);
+      if (p->has_rank != q->has_rank) NE("subgraph %d tensor %d: has_rank differs", s, t);
       if (!i32s_equal(p->shape, p->rank, q->shape, q->rank))
         NE("subgraph %d tensor %d: shape differs", s, t);
       if ((p->shape_signature == NULL) != (q->shape_signature == NULL) ||

@@ -468,6 +468,8 @@ static int read_tensor(rd *r, const tab *t, litert_tensor *x, const litert_model
   if (get_u32(r, t, 2, 0, &x->buffer, "buffer")) return -1;
   if (get_u8(r, t, 5, 0, &x->is_variable, "is_variable")) return -1;
   x->is_variable = x->is_variable != 0;
+  if (get_u8(r, t, 8, 0, &x->has_rank, "has_rank")) return -1;
+  x->has_rank = x->has_rank != 0;
   if (get_i32vec(r, t, 7, &x->shape_signature, &nsig, &sig_present, "shape_signature vector"))
     return -1;
   if (sig_present && !x->shape_signature) x->shape_signature = xmalloc(sizeof(int32_t));

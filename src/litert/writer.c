@@ -292,6 +292,7 @@ static void write_tensor(wb *w, const litert_tensor *x, size_t slot) {
   if (q->nscale > 0 || q->nzero > 0 || q->quantized_dimension != 0) hq = tb_ref(&t, 4);
   if (x->is_variable) tb_u8(&t, 5, 1);
   if (x->shape_signature && x->rank >= 0) hsig = tb_ref(&t, 7);
+  if (x->has_rank && x->rank >= 0) tb_u8(&t, 8, 1);
   tb_end(w, &t);
   w_patch(w, slot, t.pos);
   if (hshape >= 0) w_patch(w, tb_slot(&t, hshape), w_vec_i32(w, x->shape, x->rank));

@@ -269,6 +269,10 @@ static void test_raw_layout(void **state) {
     assert_int_equal(t % 4, 0);
     size_t sv = fb_deref(b, fb_field(b, t, 0));
     assert_int_equal(sv % 4, 0);
+    /* has_rank (field 8) is written for ranked tensors: the LiteRT runtime
+     * ignores shape_signature without it */
+    assert_true(fb_field(b, t, 8) != 0);
+    assert_int_equal(b[fb_field(b, t, 8)], 1);
     /* zero points (int64) are 8-aligned */
     size_t q = fb_deref(b, fb_field(b, t, 4));
     size_t zv = fb_deref(b, fb_field(b, q, 3));
