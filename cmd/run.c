@@ -14,6 +14,8 @@ int cmd_run(int argc, char **argv) {
   aotc_diag d = {0};
   const char *model = NULL, *in = NULL, *out = NULL;
   int iterations = 1, sequence = 0;
+  int *resets = xcalloc((size_t)argc + 1, sizeof(int));
+  int nresets = 0;
   int (*fb)[2] = xcalloc((size_t)argc + 1, sizeof *fb);
   int nfb = 0;
   int rc = 1;
@@ -25,6 +27,20 @@ int cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--output") && v) out = argv[++i];
     else if (!strcmp(a, "--iterations") && v) iterations = atoi(argv[++i]);
     else if (!strcmp(a, "--sequence")) sequence = 1;
+    else if (!strcmp(a, "--resets") && v) {
+      const char *p = argv[++i];
+      while (*p) {
+        char *end;
+        long r = strtol(p, &end, 10);
+        if (end == p || r < 0) {
+          diag_error(&d, "bad --resets '%s': expected step numbers like 3,7", argv[i]);
+          goto done;
+        }
+        resets[nresets++] = (int)r;
+        p = *end == ',' ? end + 1 : end;
+        if (nresets >= argc) break;
+      }
+    }
     else if ((!strcmp(a, "--state-feedback") || !strcmp(a, "--state_feedback")) && v) {
       const char *p = argv[++i];
       while (*p) {
@@ -40,7 +56,7 @@ int cmd_run(int argc, char **argv) {
         if (*p == ',') p++;
       }
     } else {
-      diag_error(&d, "unknown or incomplete option '%s' for run (valid: --model.path M --input in.npz --output out.npz [--iterations N] [--state-feedback O:I,...] [--sequence])", a);
+      diag_error(&d, "unknown or incomplete option '%s' for run (valid: --model.path M --input in.npz --output out.npz [--iterations N] [--state-feedback O:I,...] [--sequence] [--resets K,...])", a);
       goto done;
     }
   }
@@ -75,7 +91,7 @@ int cmd_run(int argc, char **argv) {
         ins[i] = *a;
       }
     }
-    ref_options o = {iterations, nfb, (const int (*)[2])fb, sequence, 0, NULL};
+    ref_options o = {iterations, nfb, (const int (*)[2])fb, sequence, nresets, resets};
     if (ok && ref_run(m, ins, sg->ninputs, &o, &outs, &nout, &d) == 0 &&
         npz_write(out, outs, nout, 0, &d) == 0)
       rc = 0;
@@ -86,6 +102,7 @@ int cmd_run(int argc, char **argv) {
   litert_model_free(m);
 done:
   free(fb);
+  free(resets);
   if (rc != 0) {
     fprintf(stderr, "aotc: error: %s\n", d.msg);
     return d.code ? d.code : 1;

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 /* Operator id seen by the callback: the op index in the model for the main
@@ -435,12 +436,32 @@ static int copy_runtime_file(const cg_options *o, const char *rel, const char *d
   return rc;
 }
 
+static int cmp_str(const void *a, const void *b);
+
+/* Every runtime header (runtime/NAME.h) goes into the module: they are small and
+ * kernels include each other's headers. Sorted for deterministic output. */
 static int copy_runtime_headers(const cg_options *o, const char *dir, aotc_diag *d) {
-  static const char *const headers[] = {"aot_common.h", "aot_kernels.h", "aot_conv.h",
-                                        "aot_elementwise.h", "aot_movement.h", "aot_recurrent.h"};
-  for (size_t i = 0; i < sizeof headers / sizeof headers[0]; i++)
-    if (copy_runtime_file(o, headers[i], dir, d) != 0) return -1;
-  return 0;
+  DIR *dp = opendir(o->runtime_dir);
+  if (!dp) return diag_error(d, "cannot read the runtime directory '%s'", o->runtime_dir);
+  char **names = NULL;
+  int n = 0;
+  struct dirent *de;
+  while ((de = readdir(dp)) != NULL) {
+    size_t l = strlen(de->d_name);
+    if (l > 2 && strcmp(de->d_name + l - 2, ".h") == 0) {
+      names = xrealloc(names, (size_t)(n + 1) * sizeof(char *));
+      names[n++] = xstrdup(de->d_name);
+    }
+  }
+  closedir(dp);
+  qsort(names, (size_t)n, sizeof(char *), cmp_str);
+  int rc = 0;
+  for (int i = 0; i < n; i++) {
+    if (rc == 0 && copy_runtime_file(o, names[i], dir, d) != 0) rc = -1;
+    free(names[i]);
+  }
+  free(names);
+  return rc;
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -525,16 +546,16 @@ static void gen_test_case(const ir_graph *g, const cg_options *o, strbuf *c, str
             t->num_iterations > 0 ? t->num_iterations : 1, steps);
   sb_puts(c, "  st = aot_model_init(ctx);\n"
              "  if (st != AOT_STATUS_OK) { printf(\"FAIL init status %ld\\n\", (long)st); return 1; }\n");
-  sb_puts(c, "  for (step = 0; step < steps; step++) {\n");
+  sb_puts(c, "  for (step = 0; step < steps; step++) {\n    int fresh = step == 0;  /* state inputs are seeded */\n    (void)fresh;\n");
   for (int k = 0; k < t->nresets; k++)
-    sb_printf(c, "    if (step == %d) { st = aot_model_init(ctx); if (st != AOT_STATUS_OK) return 1; }\n",
+    sb_printf(c, "    if (step == %d) {\n      st = aot_model_init(ctx);\n      if (st != AOT_STATUS_OK) return 1;\n      fresh = 1;\n    }\n",
               t->resets[k]);
   sb_puts(c, "    for (it = 0; it < iterations; it++) {\n");
   for (int i = 0; i < g->nin; i++) {
     size_t bytes = ir_bytes(&g->t[g->inputs[i]]);
     if (fed[i])
-      sb_printf(c, "      if (it == 0 && step == 0) memcpy(ctx->inputs[%d].data, aot_test_input_%d, %zu);\n",
-                i, i, bytes);
+      sb_printf(c, "      if (it == 0 && fresh)\n        memcpy(ctx->inputs[%d].data, (const uint8_t *)aot_test_input_%d + (size_t)step * %zu, %zu);\n",
+                i, i, bytes, bytes);
     else
       sb_printf(c, "      memcpy(ctx->inputs[%d].data, (const uint8_t *)aot_test_input_%d + (size_t)step * %zu, %zu);\n",
                 i, i, bytes, bytes);

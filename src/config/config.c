@@ -57,7 +57,7 @@ static const opt_def OPTS[] = {
     {"test.mode", T_ENUM, F(test_mode), 0, "repeat|sequence", "repeat", NULL,
      "repeat: every iteration uses the same inputs; sequence: one input set per iteration"},
     {"test.resets", T_INTS, F(test_resets), F(test_n_resets), NULL, NULL, check_nonneg,
-     "iterations before which the model state is reset, as N,N"},
+     "sequence steps before which the model is re-initialized (state reset), as N,N"},
     {"memory.dump_residency_json", T_BOOL, F(memory_dump_residency_json), 0, NULL, "false", NULL,
      "write the tensor memory plan (residency) as JSON beside the module"},
     {"force", T_BOOL, F(force), 0, NULL, "false", NULL, "overwrite an existing output directory"},
