@@ -24,6 +24,7 @@
 
 /* Element type codes (values of the .tflite TensorType enum). */
 #define AOT_MV_FLOAT32 0
+#define AOT_MV_FLOAT16 1 /* IEEE binary16 bit patterns (uint16_t) */
 #define AOT_MV_INT32 2
 #define AOT_MV_UINT8 3
 #define AOT_MV_INT64 4
@@ -129,7 +130,9 @@ int32_t aot_gather(const aot_gather_params *p, const void *input, const void *in
  * float -> integer truncates toward zero (NaN -> 0; out of range, which is
  * undefined in the reference, saturates for int32/int64 and wraps the
  * saturated int64 for narrower types); integer -> narrower integer wraps;
- * anything -> bool is (x != 0); bool reads as 0/1. */
+ * anything -> bool is (x != 0); bool reads as 0/1. float16 (binary16 bit
+ * patterns) decodes exactly to float and encodes with round to nearest even
+ * (subnormals, overflow to inf, NaN stays NaN); integers go through float. */
 typedef struct aot_cast_params {
   int32_t count;
   int32_t in_type;

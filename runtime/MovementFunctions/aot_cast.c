@@ -1,7 +1,11 @@
-/* aot_cast.c - CAST between float32, int8, uint8, int16, uint16, int32,
- * uint32, int64 and bool (static_cast semantics of the reference kernel).
+/* aot_cast.c - CAST between float32, float16, int8, uint8, int16, uint16,
+ * int32, uint32, int64 and bool (static_cast semantics of the reference
+ * kernel). float16 is IEEE binary16 (uint16_t bit patterns): it decodes
+ * exactly to float and encodes from float with round to nearest even
+ * (aot_f16.h); an integer becomes float16 through float, as Eigen::half does.
  * Elements go through a small chunk buffer (int64 or float) so the type
  * dispatch happens once per chunk, not per element. */
+#include "aot_f16.h"
 #include "aot_movement.h"
 
 #define AOT_CAST_CHUNK 32
@@ -30,19 +34,19 @@ int32_t aot_cast(const aot_cast_params *p, const void *input, void *output) {
   int64_t iv[AOT_CAST_CHUNK];
   float fv[AOT_CAST_CHUNK];
   int32_t base, n, k;
-  const int in_f = p->in_type == AOT_MV_FLOAT32;
+  const int in_f = p->in_type == AOT_MV_FLOAT32 || p->in_type == AOT_MV_FLOAT16;
   switch (p->in_type) {
-    case AOT_MV_FLOAT32: case AOT_MV_INT8: case AOT_MV_UINT8: case AOT_MV_BOOL:
-    case AOT_MV_INT16: case AOT_MV_UINT16: case AOT_MV_INT32: case AOT_MV_UINT32:
-    case AOT_MV_INT64:
+    case AOT_MV_FLOAT32: case AOT_MV_FLOAT16: case AOT_MV_INT8: case AOT_MV_UINT8:
+    case AOT_MV_BOOL: case AOT_MV_INT16: case AOT_MV_UINT16: case AOT_MV_INT32:
+    case AOT_MV_UINT32: case AOT_MV_INT64:
       break;
     default:
       return AOT_KERNEL_BAD_PARAM;
   }
   switch (p->out_type) {
-    case AOT_MV_FLOAT32: case AOT_MV_INT8: case AOT_MV_UINT8: case AOT_MV_BOOL:
-    case AOT_MV_INT16: case AOT_MV_UINT16: case AOT_MV_INT32: case AOT_MV_UINT32:
-    case AOT_MV_INT64:
+    case AOT_MV_FLOAT32: case AOT_MV_FLOAT16: case AOT_MV_INT8: case AOT_MV_UINT8:
+    case AOT_MV_BOOL: case AOT_MV_INT16: case AOT_MV_UINT16: case AOT_MV_INT32:
+    case AOT_MV_UINT32: case AOT_MV_INT64:
       break;
     default:
       return AOT_KERNEL_BAD_PARAM;
@@ -55,6 +59,11 @@ int32_t aot_cast(const aot_cast_params *p, const void *input, void *output) {
       case AOT_MV_FLOAT32: {
         const float *s = (const float *)input + base;
         for (k = 0; k < n; k++) fv[k] = s[k];
+        break;
+      }
+      case AOT_MV_FLOAT16: {
+        const uint16_t *s = (const uint16_t *)input + base;
+        for (k = 0; k < n; k++) fv[k] = aot_f16_to_f32(s[k]);
         break;
       }
       case AOT_MV_INT8: AOT_LOAD(int8_t, s_[k]); break;
@@ -70,6 +79,11 @@ int32_t aot_cast(const aot_cast_params *p, const void *input, void *output) {
     if (p->out_type == AOT_MV_FLOAT32) {
       float *d = (float *)output + base;
       for (k = 0; k < n; k++) d[k] = in_f ? fv[k] : (float)iv[k];
+      continue;
+    }
+    if (p->out_type == AOT_MV_FLOAT16) {
+      uint16_t *d = (uint16_t *)output + base;
+      for (k = 0; k < n; k++) d[k] = aot_f32_to_f16(in_f ? fv[k] : (float)iv[k]);
       continue;
     }
     if (p->out_type == AOT_MV_BOOL) {

@@ -141,6 +141,15 @@ typedef struct ir_transform {
 } ir_transform;
 extern const ir_transform ir_transforms[];
 extern const int ir_ntransforms;
+/* lower_fp16 (src/ir/fp16_lower.c): ops without a float16 implementation
+ * that accept float32 run in float32 between CASTs (float16 constants are
+ * converted at compile time). keep_f16_rounding = 1 (ir_lower_fp16, the
+ * registered transform) keeps every float16 tensor rounded to binary16 as
+ * the model specifies; 0 lets adjacent lowered ops exchange float32 values.
+ * Returns the number of ops lowered. */
+int ir_lower_fp16(ir_graph *g, aotc_diag *d);
+int ir_lower_fp16_mode(ir_graph *g, int keep_f16_rounding, aotc_diag *d);
+
 /* Runs every transform not disabled (disabled[i] != 0), verifying after each. */
 int ir_run_transforms(ir_graph *g, const int *disabled, aotc_diag *d);
 

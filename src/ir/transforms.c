@@ -241,6 +241,8 @@ static int remove_dead(ir_graph *g, aotc_diag *d) {
 const ir_transform ir_transforms[] = {
     {"dequantize_hybrid_weights", "dequantize int8 weights of float ops at compile time",
      dequantize_hybrid_weights},
+    {"lower_fp16", "run ops without float16 kernels in float32 between float16<->float32 CASTs",
+     ir_lower_fp16},
     {"fold_constants", "evaluate ops whose inputs are all constant", fold_constants},
     {"alias_reshapes", "RESHAPE/SQUEEZE/EXPAND_DIMS share storage with their input (no copy)",
      alias_reshapes},

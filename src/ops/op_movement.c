@@ -1172,8 +1172,8 @@ static int plan_gather(const ir_graph *g, const ir_op *op, mv_plan *p, char *why
 /* CAST */
 static int cast_type_ok(int dt) {
   switch (dt) {
-    case DT_FLOAT32: case DT_INT8: case DT_UINT8: case DT_BOOL: case DT_INT16: case DT_UINT16:
-    case DT_INT32: case DT_UINT32: case DT_INT64:
+    case DT_FLOAT32: case DT_FLOAT16: case DT_INT8: case DT_UINT8: case DT_BOOL: case DT_INT16:
+    case DT_UINT16: case DT_INT32: case DT_UINT32: case DT_INT64:
       return 1;
     default:
       return 0;
@@ -1562,8 +1562,9 @@ MV_OP(gather, OP_GATHER, "GATHER", ANY_DT,
       plan_gather, 0)
 MV_OP(reverse_v2, OP_REVERSE_V2, "REVERSE_V2", ANY_DT, "constant axes", plan_reverse, 0)
 MV_OP(cast, OP_CAST, "CAST",
-      "float32, int8, uint8, int16, uint16, int32, uint32, int64, bool (any pair)",
-      "static_cast semantics; float to int truncates", plan_cast, 0)
+      "float32, float16, int8, uint8, int16, uint16, int32, uint32, int64, bool (any pair)",
+      "static_cast semantics; float to int truncates; to float16 rounds to nearest even",
+      plan_cast, 0)
 MV_OP(shape, OP_SHAPE, "SHAPE", "output int32, int64", "static shapes", plan_shape, 0)
 MV_OP(fill, OP_FILL, "FILL", ANY_DT, "static output shape; value may be a runtime scalar",
       plan_fill, 0)
