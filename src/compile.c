@@ -180,11 +180,18 @@ int compile_model(const aotc_config *c, const char *model_path, int check_ops, c
   memset(out, 0, sizeof *out);
   if (!model_path || !*model_path)
     return diag_error(d, "no model given: pass --model.path MODEL.tflite (or model.path in the config)");
-  out->model = litert_read_file(model_path, d);
-  if (!out->model) return -1;
+  litert_model *m = litert_read_file(model_path, d);
+  if (!m) return -1;
+  return compile_litert(c, m, model_path, check_ops, out, d);
+}
+
+int compile_litert(const aotc_config *c, litert_model *m, const char *model_path, int check_ops,
+                   compiled *out, aotc_diag *d) {
+  memset(out, 0, sizeof *out);
+  out->model = m;
   if (out->model->nsubgraphs < 1) {
     compiled_free(out);
-    return diag_error(d, "%s: model has no subgraphs", model_path);
+    return diag_error(d, "%s: model has no subgraphs", model_path ? model_path : "model");
   }
   int nh = litert_hooks_count();
   int *counts = xcalloc((size_t)(nh + 1), sizeof(int));
@@ -201,7 +208,7 @@ int compile_model(const aotc_config *c, const char *model_path, int check_ops, c
   }
   free(counts);
   /* the reference interpreter runs the model as read, before any hook */
-  if (rc == 0 && rewrites > 0) out->model_orig = litert_read_file(model_path, d);
+  if (rc == 0 && rewrites > 0 && model_path) out->model_orig = litert_read_file(model_path, d);
   if (rc != 0) {
     compiled_free(out);
     return -1;

@@ -25,6 +25,11 @@ void compile_register_switches(aotc_config *c);
  * unsupported op at once. */
 int compile_model(const aotc_config *c, const char *model_path, int check_ops, compiled *out,
                   aotc_diag *d);
+/* The same for a model already in memory (takes ownership of m, also on
+ * failure); model_path may be NULL (then the reference interpreter sees the
+ * hooked model). */
+int compile_litert(const aotc_config *c, litert_model *m, const char *model_path, int check_ops,
+                   compiled *out, aotc_diag *d);
 void compiled_free(compiled *cm);
 
 /* Converts per the config into c->module_path (atomic: temp dir + rename;
