@@ -463,6 +463,9 @@ int compile_write_module(const aotc_config *c, const compiled *cm, const char *d
     o.test.inputs = cins;
     o.test.outputs = couts;
     o.test.tolerance = c->test_tolerance;
+    /* an explicit test.tolerance applies to every output; by default float
+     * outputs get 1e-5 absolute (1 LSB means nothing for them) */
+    o.test.float_tolerance = c->test_tolerance_given ? c->test_tolerance : 1e-5;
     o.test.num_iterations = c->test_num_iterations;
     o.test.nfeedback = c->test_n_state_feedback;
     o.test.feedback = (const int (*)[2])fb;

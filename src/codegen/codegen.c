@@ -513,8 +513,8 @@ static void gen_test_case(const ir_graph *g, const cg_options *o, strbuf *c, str
             "/* Compares one output; updates the worst error. Returns 1 if within tolerance. */\n"
             "static int aot_test_check(int o, const aot_tensor_t *got, const void *exp, size_t step,\n"
             "                          double *max_err, size_t *exact, size_t *total) {\n"
-            "  const double tol = %.17g;\n"
             "  int is_float = got->dtype == AOT_DTYPE_FLOAT32;\n"
+            "  const double tol = is_float ? %.17g : %.17g;\n"
             "  size_t i, worst = 0;\n  double worst_excess = -1.0;\n"
             "  int ok = 1;\n"
             "  for (i = 0; i < got->count; i++) {\n"
@@ -536,7 +536,7 @@ static void gen_test_case(const ir_graph *g, const cg_options *o, strbuf *c, str
             "           aot_test_value(got->dtype, exp, step * got->count + worst),\n"
             "           aot_test_value(got->dtype, got->data, worst));\n"
             "  return ok;\n}\n\n",
-            t->tolerance);
+            t->float_tolerance, t->tolerance);
   sb_printf(c, "int32_t aot_test_case_run(void) {\n"
                "  aot_model_context_t *ctx = &aot_test_ctx;\n"
                "  int32_t st;\n  int ok = 1;\n  long it, step;\n"

@@ -17,7 +17,8 @@ typedef struct cg_test {
   const cg_array *inputs;     /* g->nin entries */
   const cg_array *outputs;    /* g->nout entries (expected after the last iteration /
                                  each step in sequence mode) */
-  double tolerance;
+  double tolerance;           /* integer outputs: LSB */
+  double float_tolerance;     /* float outputs: absolute (plus 1e-4 relative) */
   int num_iterations;
   int nfeedback;
   const int (*feedback)[2];   /* [output position, input position] */

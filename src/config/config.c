@@ -49,7 +49,7 @@ static const opt_def OPTS[] = {
     {"test.golden_data", T_STRING, F(test_golden_data), 0, NULL, NULL, NULL,
      ".npz file with input_N / output_N (and runK_output_N) arrays"},
     {"test.tolerance", T_DOUBLE, F(test_tolerance), 0, NULL, "1", check_nonneg,
-     "largest absolute difference accepted between an output and its golden value"},
+     "accepted difference from the golden: integer outputs in LSB (default 1); float outputs absolute plus 1e-4 relative (default 1e-5 absolute unless given)"},
     {"test.num_iterations", T_INT, F(test_num_iterations), 0, NULL, "1", check_positive,
      "number of inferences the test runs"},
     {"test.state_feedback", T_PAIRS, F(test_state_feedback), F(test_n_state_feedback), NULL, NULL,
@@ -292,6 +292,7 @@ static int set_text(aotc_config *c, const opt_def *o, const char *val, const cha
       double v;
       if (parse_double(val, &v)) return type_error_val(o, val, where, d);
       *FIELD(c, o, double) = v;
+      if (FIELD(c, o, double) == &c->test_tolerance) c->test_tolerance_given = 1;
       break;
     }
     case T_STRING: {
@@ -587,6 +588,7 @@ void config_init(aotc_config *c) {
   d.quiet = 1;
   for (size_t i = 0; i < N_OPTS; i++)
     if (OPTS[i].dflt) set_text(c, &OPTS[i], OPTS[i].dflt, NULL, &d);
+  c->test_tolerance_given = 0; /* defaults do not count as given */
 }
 
 static void free_switches(aotc_switches *s) {

@@ -74,6 +74,7 @@ typedef struct aotc_config {
   int test_enabled;                /* test.enabled, default 0 */
   char *test_golden_data;          /* test.golden_data (.npz) */
   double test_tolerance;           /* test.tolerance, default 1 */
+  int test_tolerance_given;        /* 1 once test.tolerance was set by the file or a flag */
   int test_num_iterations;         /* test.num_iterations, default 1, >= 1 */
   aotc_int_pair *test_state_feedback; /* test.state_feedback */
   int test_n_state_feedback;
