@@ -48,3 +48,37 @@ for m in $MODELS; do
   printf '%-34s %9s %9s %6s %9s %10s %9s %8s %12s %12s\n' "$m" "${arena:--}" "${lb:--}" "$ratio" "${pers:--}" "${cb:--}" "${code:--}" "$ms" "$i4" "$i55"
 done
 echo "arena = scratch arena bytes; lower_bd = largest sum of live tensor bytes at any op; code_m4 = module .text for cortex-m4 (constants excluded)"
+
+# Rolled GRU: fused GRU operator vs the WHILE loop compiled to C, and the
+# flash bytes of the constants with float32, FP16 (PTQ) and fully-FP16 weights.
+echo
+echo "rolled GRU (bigru64): instructions per inference and constants"
+printf '%-40s %12s %12s %12s\n' variant constants insns_m4 insns_m55
+gru_row() {
+  local label=$1 model=$2; shift 2
+  local dir="$WORK/gru-$label"
+  if ! "$AOTC" convert --model.path "$model" --module.path "$dir" --force "$@" >/dev/null 2>"$dir.err"; then
+    printf '%-40s %s\n' "$label" "convert failed: $(head -c 100 "$dir.err")"; return
+  fi
+  local cb i4="-" i55="-"
+  cb=$("$AOTC" inspect --json "$model" "$@" 2>/dev/null | grep -o '"constant_bytes": [0-9]*' | grep -o '[0-9]*$')
+  if [ $have_arm = 1 ]; then
+    for t in cortex-m4 cortex-m55; do
+      if bash "$ROOT/targets/build-run.sh" --target $t --module "$dir" --main "$HERE/bench_main.c" \
+           --count-insns --out "$dir-$t" -q >/dev/null 2>&1; then
+        n=$(grep -o 'insns_region=[0-9]*' "$dir-$t/insn_count.txt" | cut -d= -f2)
+      else n=fail; fi
+      if [ $t = cortex-m4 ]; then i4=$n; else i55=$n; fi
+    done
+  fi
+  printf '%-40s %12s %12s %12s\n' "$label" "${cb:--}" "$i4" "$i55"
+}
+G="$SHARED/models/gru"
+if [ -f "$G/bigru64_fp32.tflite" ]; then
+  gru_row "fp32 fused GRU" "$G/bigru64_fp32.tflite"
+  gru_row "fp32 WHILE-lowered" "$G/bigru64_fp32.tflite" --litert-hooks.fuse_rolled_gru false
+  gru_row "fp16 weights (PTQ) fused" "$G/bigru64_fp16w.tflite"
+  if "$AOTC" fp16 "$G/bigru64_fp32.tflite" "$WORK/bigru64_f16.tflite" >/dev/null 2>&1; then
+    gru_row "fully fp16 (aotc fp16) fused" "$WORK/bigru64_f16.tflite"
+  fi
+fi

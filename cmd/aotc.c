@@ -138,24 +138,27 @@ static void print_tensor_text(const char *kind, int i, const litert_subgraph *sg
 static int cmd_inspect(int argc, char **argv) {
   aotc_diag d = {0};
   int json = 0;
-  const char *path = NULL;
+  /* --json is inspect's own; everything else is a config flag (so hooks and
+   * transforms can be switched as for convert) or the model path */
+  char **rest = xcalloc((size_t)argc + 1, sizeof(char *));
+  int nrest = 0;
   for (int i = 0; i < argc; i++) {
     if (strcmp(argv[i], "--json") == 0) json = 1;
-    else if (strcmp(argv[i], "--model.path") == 0 && i + 1 < argc) path = argv[++i];
-    else if (argv[i][0] == '-') {
-      diag_error(&d, "unknown option '%s' for inspect (valid: --json, --model.path)", argv[i]);
-      return fail(&d);
-    } else path = argv[i];
+    else rest[nrest++] = argv[i];
   }
-  if (!path) {
-    diag_error(&d, "inspect needs a model: aotc inspect MODEL.tflite [--json]");
-    return fail(&d);
-  }
-  compiled cm;
   aotc_config c;
   config_init(&c);
   compile_register_switches(&c);
-  int rc = compile_model(&c, path, 0, &cm, &d);
+  char **pos = NULL;
+  int npos = 0;
+  int rc = config_parse_args(&c, nrest, rest, &pos, &npos, &d);
+  free(rest);
+  const char *path = npos > 0 ? pos[0] : c.model_path;
+  if (rc == 0 && npos > 1) rc = diag_error(&d, "inspect takes one model, got %d", npos);
+  if (rc == 0 && !path) rc = diag_error(&d, "inspect needs a model: aotc inspect MODEL.tflite [--json]");
+  compiled cm;
+  if (rc == 0) rc = compile_model(&c, path, 0, &cm, &d);
+  free(pos);
   config_free(&c);
   if (rc != 0) return fail(&d);
   const litert_model *m = cm.model;
