@@ -6,17 +6,17 @@
 #include "ir/ir.h"
 #include "litert/litert.h"
 
-static int tm_tensor(litert_model *m, const char *name, int rank, const int32_t *shape) {
+static inline int tm_tensor(litert_model *m, const char *name, int rank, const int32_t *shape) {
   return litert_add_tensor(m, 0, name, DT_FLOAT32, rank, shape, 0);
 }
 
-static int tm_const(litert_model *m, const char *name, int rank, const int32_t *shape,
+static inline int tm_const(litert_model *m, const char *name, int rank, const int32_t *shape,
                     const float *v, int n) {
   return litert_add_tensor(m, 0, name, DT_FLOAT32, rank, shape,
                            litert_add_buffer(m, v, sizeof(float) * (size_t)n));
 }
 
-static void tm_op(litert_model *m, int builtin, int nin, const int32_t *in, int nout,
+static inline void tm_op(litert_model *m, int builtin, int nin, const int32_t *in, int nout,
                   const int32_t *out) {
   litert_options o;
   litert_options_default(&o);
@@ -29,7 +29,7 @@ static void tm_op(litert_model *m, int builtin, int nin, const int32_t *in, int 
   litert_add_op(m, 0, builtin, NULL, nin, in, nout, out, &o);
 }
 
-static litert_model *tm_new(void) {
+static inline litert_model *tm_new(void) {
   litert_model *m = litert_model_new();
   litert_add_subgraph(m, "main");
   return m;
