@@ -86,6 +86,30 @@ typedef struct aot_copy_params {
 } aot_copy_params;
 int32_t aot_copy_nd(const aot_copy_params *p, const void *input, void *output);
 
+/* ---- N-d strided copy with a run-time offset ------------------------------
+ * SLICE / STRIDED_SLICE whose begin is a tensor computed at run time, and
+ * DYNAMIC_UPDATE_SLICE (the update written at run-time start indices). The
+ * copy is copy (static part, as aot_copy_nd); nbegin values are read from
+ * begin (int32, or int64 if begin_is_64); value k is v = begin[k], plus
+ * wrap[k] if v < 0 (negative indices counting from the end; wrap[k] = 0: no
+ * wrapping); v must lie in [lo[k], hi[k]] (clamped into it if clamp, else
+ * the kernel returns AOT_KERNEL_INDEX_RANGE and writes nothing) and moves the
+ * input (on_output = 0) or the output (on_output = 1) by v * stride[k]
+ * elements. nbegin in [0, AOT_MV_MAX_DIMS]. */
+typedef struct aot_copy_dyn_params {
+  aot_copy_params copy;
+  int32_t nbegin;
+  int32_t begin_is_64;
+  int32_t on_output;
+  int32_t clamp;
+  const int32_t *wrap;
+  const int32_t *lo;
+  const int32_t *hi;
+  const int32_t *stride;
+} aot_copy_dyn_params;
+int32_t aot_copy_nd_dyn(const aot_copy_dyn_params *p, const void *begin, const void *input,
+                        void *output);
+
 /* ---- fill: output[0..count) = *value (elem_size bytes) ------------------- */
 typedef struct aot_fill_params {
   int32_t count;

@@ -85,7 +85,9 @@ static int plan_program(const aotc_config *c, ir_graph *main, aotc_diag *d) {
         for (int j = 0; j < sg->nin; j++) sg->t[sg->inputs[j]].pinned = 1;
         main->subgraphs[s] = sg;
         all[s] = sg;
-        if (ir_run_transforms(sg, disabled, d) < 0 || plan_memory(sg, d) != 0) rc = -1;
+        if (ir_infer_callee_shapes(sg, g, &g->ops[i], d) < 0 ||
+            ir_run_transforms(sg, disabled, d) < 0 || plan_memory(sg, d) != 0)
+          rc = -1;
       }
     }
   }
@@ -214,7 +216,7 @@ int compile_litert(const aotc_config *c, litert_model *m, const char *model_path
     return -1;
   }
   out->graph = ir_from_litert(out->model, 0, d);
-  if (!out->graph) {
+  if (!out->graph || ir_infer_shapes(out->graph, d) < 0) {
     compiled_free(out);
     return -1;
   }

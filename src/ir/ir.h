@@ -130,6 +130,19 @@ char *ir_var_key(const ir_op *op);
  * ASSIGN_VARIABLE op of graph g uses, or -1. */
 int ir_var_slot(const ir_graph *main, const ir_graph *g, const ir_op *op);
 
+/* Static shape inference (shapes.c): tensors whose declared shape is a
+ * placeholder (missing, or -1 in shape_signature) get their real static shape
+ * from their producers; SHAPE of a known shape and small integer ops of
+ * constants become constants; a TensorList set-item lowered to
+ * CONCATENATION of run-time-sized SLICEs becomes DYNAMIC_UPDATE_SLICE.
+ * Returns the number of such rewrites, or -1 with a message. */
+int ir_infer_shapes(ir_graph *g, aotc_diag *d);
+/* The same for subgraph sg called by op of caller (WHILE: cond and body
+ * inputs take the shapes of the op's inputs; IF: of its inputs after the
+ * condition); a WHILE body that changes the shape of a loop variable is
+ * refused. */
+int ir_infer_callee_shapes(ir_graph *sg, const ir_graph *caller, const ir_op *op, aotc_diag *d);
+
 /* Checks structural invariants; returns 0 or -1 with a message. */
 int ir_verify(const ir_graph *g, aotc_diag *d);
 

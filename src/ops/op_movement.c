@@ -120,7 +120,7 @@ typedef struct mv_copy {
   int64_t in_off, out_off;
 } mv_copy;
 
-enum { ST_COPY, ST_FILL, ST_REQUANT, ST_INDEX_MAP, ST_GATHER, ST_CAST, ST_RESIZE_BL };
+enum { ST_COPY, ST_FILL, ST_REQUANT, ST_INDEX_MAP, ST_GATHER, ST_CAST, ST_RESIZE_BL, ST_DYN_COPY };
 
 typedef struct mv_step {
   int kind;
@@ -148,6 +148,9 @@ typedef struct mv_step {
   aot_resize_bilinear_params rb;
   int32_t *rb_i;            /* y0 y1 wy (out_h each) then x0 x1 wx (out_w each) */
   float *rb_f;              /* fy (out_h) then fx (out_w) */
+  /* DYN_COPY: COPY (c) moved by run-time begin values read from aux_t */
+  int nbeg, begin_is_64, on_output, clamp;
+  int32_t dwrap[MV_MAXD], dlo[MV_MAXD], dhi[MV_MAXD], dstride[MV_MAXD];
 } mv_step;
 
 typedef struct mv_plan {
@@ -254,6 +257,26 @@ static int add_flat_copy(mv_plan *p, int in_t, int out_t, int esize, int64_t n, 
   return add_copy(p, in_t, out_t, esize, &c, why, wl);
 }
 
+/* Adds a DYN_COPY step: the COPY c moved at run time by the begin values of
+ * tensor begin_t (lo/hi/wrap/stride describe each of the nbeg values; see
+ * aot_copy_nd_dyn). */
+static mv_step *add_dyn_copy(mv_plan *p, int in_t, int out_t, int esize, mv_copy *c, int begin_t,
+                             int nbeg, char *why, size_t wl) {
+  if (copy_finish(c, why, wl)) return NULL;
+  if (nbeg < 0 || nbeg > AOT_MV_MAX_DIMS) {
+    mv_fail(why, wl, "%d run-time begin values (max %d)", nbeg, AOT_MV_MAX_DIMS);
+    return NULL;
+  }
+  mv_step *s = plan_add(p, ST_DYN_COPY);
+  s->in_t = in_t;
+  s->out_t = out_t;
+  s->aux_t = begin_t;
+  s->esize = esize;
+  s->c = *c;
+  s->nbeg = nbeg;
+  return s;
+}
+
 static mv_step *add_fill(mv_plan *p, int out_t, int esize, int64_t count) {
   mv_step *s = plan_add(p, ST_FILL);
   s->out_t = out_t;
@@ -344,6 +367,21 @@ static int plan_eval(mv_plan *p, void *const *data) {
       case ST_GATHER:
         st = aot_gather(&s->gp, data[s->in_t], data[s->aux_t], out);
         break;
+      case ST_DYN_COPY: {
+        aot_copy_dyn_params dp;
+        int32_t cnt[MV_MAXD], is[MV_MAXD], os[MV_MAXD];
+        copy_params(s, &dp.copy, cnt, is, os);
+        dp.nbegin = s->nbeg;
+        dp.begin_is_64 = s->begin_is_64;
+        dp.on_output = s->on_output;
+        dp.clamp = s->clamp;
+        dp.wrap = s->dwrap;
+        dp.lo = s->dlo;
+        dp.hi = s->dhi;
+        dp.stride = s->dstride;
+        st = aot_copy_nd_dyn(&dp, data[s->aux_t], data[s->in_t], out);
+        break;
+      }
       case ST_CAST:
         st = aot_cast(&s->cp, data[s->in_t], out);
         break;
@@ -457,6 +495,32 @@ static void plan_emit(emit_ctx *e, mv_plan *p) {
                   emit_ptr(e, s->aux_t), out);
         emit_kernel(e, "MovementFunctions/aot_gather.c");
         break;
+      case ST_DYN_COPY: {
+        aot_copy_params cp;
+        int32_t cnt[MV_MAXD], is[MV_MAXD], os[MV_MAXD];
+        copy_params(s, &cp, cnt, is, os);
+        const char *ac = emit_array_i32(e, sfx(b, sizeof b, i, "count"), cnt, (size_t)cp.rank);
+        const char *ai = emit_array_i32(e, sfx(b, sizeof b, i, "in_stride"), is, (size_t)cp.rank);
+        const char *ao = emit_array_i32(e, sfx(b, sizeof b, i, "out_stride"), os, (size_t)cp.rank);
+        const char *aw = emit_array_i32(e, sfx(b, sizeof b, i, "wrap"), s->dwrap, (size_t)s->nbeg);
+        const char *al = emit_array_i32(e, sfx(b, sizeof b, i, "lo"), s->dlo, (size_t)s->nbeg);
+        const char *ah = emit_array_i32(e, sfx(b, sizeof b, i, "hi"), s->dhi, (size_t)s->nbeg);
+        const char *as = emit_array_i32(e, sfx(b, sizeof b, i, "begin_stride"), s->dstride,
+                                        (size_t)s->nbeg);
+        emit_decl(e,
+                  "static const aot_copy_dyn_params %s_s%d = {\n"
+                  "  .copy = {\n    .rank = %d,\n    .elem_size = %d,\n    .in_offset = %ld,\n"
+                  "    .out_offset = %ld,\n    .count = %s,\n    .in_stride = %s,\n"
+                  "    .out_stride = %s\n  },\n"
+                  "  .nbegin = %d,\n  .begin_is_64 = %d,\n  .on_output = %d,\n  .clamp = %d,\n"
+                  "  .wrap = %s,\n  .lo = %s,\n  .hi = %s,\n  .stride = %s\n};",
+                  op, i, (int)cp.rank, (int)cp.elem_size, (long)cp.in_offset, (long)cp.out_offset,
+                  ac, ai, ao, s->nbeg, s->begin_is_64, s->on_output, s->clamp, aw, al, ah, as);
+        emit_call(e, "aot_copy_nd_dyn(&%s_s%d, %s, %s, %s)", op, i, emit_ptr(e, s->aux_t),
+                  emit_ptr(e, s->in_t), out);
+        emit_kernel(e, "MovementFunctions/aot_copy_nd_dyn.c");
+        break;
+      }
       case ST_CAST:
         emit_decl(e,
                   "static const aot_cast_params %s_s%d = {\n"
@@ -721,10 +785,168 @@ static int plan_mirror_pad(const ir_graph *g, const ir_op *op, mv_plan *p, char 
   return 0;
 }
 
+/* A begin / start-indices tensor read at run time: int32 or int64 with n
+ * values. */
+static int check_dyn_begin(const ir_graph *g, int tid, int n, const char *what, char *why,
+                           size_t wl) {
+  if (tid < 0 || tid >= g->nt) return mv_fail(why, wl, "%s is missing", what);
+  const ir_tensor *t = &g->t[tid];
+  if (t->dtype != DT_INT32 && t->dtype != DT_INT64)
+    return mv_fail(why, wl, "%s is %s, expected int32 or int64", what, dtype_name(t->dtype));
+  if (t->rank > 1) return mv_fail(why, wl, "%s must be a vector", what);
+  for (int d = 0; d < t->rank; d++)
+    if (t->shape[d] < 0) return mv_fail(why, wl, "%s has a dynamic shape", what);
+  if ((int64_t)ir_numel(t) != n)
+    return mv_fail(why, wl, "%s has %zu values, expected %d", what, ir_numel(t), n);
+  if (n > AOT_MV_MAX_DIMS) return mv_fail(why, wl, "%s has too many values", what);
+  return 0;
+}
+
+static int is_runtime(const ir_graph *g, int tid) {
+  return tid >= 0 && tid < g->nt && g->t[tid].role != ROLE_CONST;
+}
+
+/* STRIDED_SLICE whose begin is computed at run time: a dimension sliced from
+ * a run-time begin must keep a static length (shrink_axis_mask: one element;
+ * offset: end is the constant length); begin_mask dimensions and dimensions
+ * past the begin vector are static. The kernel wraps a negative begin once
+ * and fails the run when the slice would leave the input. */
+static int plan_strided_slice_dyn(const ir_graph *g, const ir_op *op, mv_plan *p, char *why,
+                                  size_t wl) {
+  const ir_tensor *in = IN(0), *out = OUT(0);
+  if (op->opts.ellipsis_mask || op->opts.new_axis_mask)
+    return mv_fail(why, wl, "ellipsis_mask / new_axis_mask with a run-time begin not supported");
+  int rank = in->rank;
+  const ir_tensor *bt = IN(1);
+  int nb = bt ? (int)ir_numel(bt) : 0;
+  if (nb > rank) return mv_fail(why, wl, "begin has %d values for a rank-%d input", nb, rank);
+  if (check_dyn_begin(g, op->in[1], nb, "begin", why, wl)) return -1;
+  int64_t ev[IR_MAX_RANK], sv[IR_MAX_RANK];
+  int ne = 0, ns;
+  if (mv_const_ints(g, op->nin > 3 ? op->in[3] : -1, "strides", sv, IR_MAX_RANK, &ns, why, wl))
+    return -1;
+  if (ns != nb) return mv_fail(why, wl, "begin/end/strides lengths differ");
+  int end_const = op->nin > 2 && !is_runtime(g, op->in[2]);
+  if (end_const) {
+    if (mv_const_ints(g, op->in[2], "end", ev, IR_MAX_RANK, &ne, why, wl)) return -1;
+    if (ne != nb) return mv_fail(why, wl, "begin/end/strides lengths differ");
+  }
+  const uint32_t bm = (uint32_t)op->opts.begin_mask, em = (uint32_t)op->opts.end_mask;
+  const uint32_t sm = (uint32_t)op->opts.shrink_axis_mask;
+  int64_t istr[IR_MAX_RANK];
+  mv_strides(in->shape, rank, istr);
+  mv_copy c;
+  memset(&c, 0, sizeof c);
+  c.rank = rank;
+  int32_t wrap[IR_MAX_RANK], lo[IR_MAX_RANK], hi[IR_MAX_RANK], bstr[IR_MAX_RANK];
+  int32_t oshape[IR_MAX_RANK];
+  int orank = 0;
+  for (int d = 0; d < rank; d++) {
+    int64_t dim = in->shape[d], cnt;
+    if (d < nb) {
+      wrap[d] = 0;
+      lo[d] = INT32_MIN;
+      hi[d] = INT32_MAX;
+      bstr[d] = 0;
+    }
+    if (d >= nb) {
+      cnt = dim;
+      c.istr[d] = istr[d];
+    } else {
+      int64_t st = sv[d];
+      if (st == 0) return mv_fail(why, wl, "stride is zero");
+      if (st > INT32_MAX || st < -INT32_MAX) return mv_fail(why, wl, "stride out of range");
+      int shrink = (sm >> d) & 1u;
+      if ((bm >> d) & 1u) {
+        /* static start */
+        int64_t start = st > 0 ? 0 : dim - 1, stop;
+        if (shrink) {
+          stop = start + 1;
+        } else if ((em >> d) & 1u) {
+          stop = st > 0 ? dim : -1;
+        } else if (end_const) {
+          stop = op->opts.ss_offset ? start + ev[d] : (ev[d] < 0 ? ev[d] + dim : ev[d]);
+          if (st > 0) stop = stop < 0 ? 0 : (stop > dim ? dim : stop);
+          else stop = stop < -1 ? -1 : (stop > dim - 1 ? dim - 1 : stop);
+        } else {
+          return mv_fail(why, wl, "end must be a constant tensor");
+        }
+        if (shrink) cnt = dim > 0 ? 1 : 0;
+        else if (st > 0) cnt = stop > start ? (stop - start + st - 1) / st : 0;
+        else cnt = start > stop ? (start - stop + (-st) - 1) / (-st) : 0;
+        if (cnt > 0) c.in_off += start * istr[d];
+      } else if (shrink) {
+        /* one element at a run-time index in [-dim, dim) */
+        if (dim < 1) return mv_fail(why, wl, "shrink of an empty dimension");
+        cnt = 1;
+        wrap[d] = (int32_t)dim;
+        lo[d] = 0;
+        hi[d] = (int32_t)(dim - 1);
+        bstr[d] = (int32_t)istr[d];
+      } else if (op->opts.ss_offset && end_const && st > 0) {
+        /* [begin, begin + end) with a static length */
+        int64_t len = ev[d];
+        if (len < 0 || len > dim)
+          return mv_fail(why, wl, "slice length %lld out of range for dim %d of size %lld",
+                         (long long)len, d, (long long)dim);
+        cnt = (len + st - 1) / st;
+        wrap[d] = (int32_t)dim;
+        lo[d] = 0;
+        hi[d] = (int32_t)(dim - len);
+        bstr[d] = (int32_t)istr[d];
+      } else {
+        return mv_fail(why, wl,
+                       "begin must be a constant tensor (a run-time begin needs shrink_axis_mask "
+                       "or offset with a constant end in dim %d)", d);
+      }
+      c.istr[d] = istr[d] * st;
+      if (shrink) {
+        c.count[d] = (int32_t)cnt;
+        continue;
+      }
+    }
+    c.count[d] = (int32_t)cnt;
+    oshape[orank++] = (int32_t)cnt;
+  }
+  int ok = orank == out->rank;
+  for (int i = 0; ok && i < orank; i++) ok = oshape[i] == out->shape[i];
+  if (!ok) {
+    int64_t n = 1;
+    for (int i = 0; i < orank; i++) n *= oshape[i];
+    if (n != numel64(out))
+      return mv_fail(why, wl, "slice has %lld elements, output %lld", (long long)n,
+                     (long long)numel64(out));
+  }
+  {
+    int64_t s = 1;
+    for (int i = rank - 1; i >= 0; i--) {
+      c.ostr[i] = s;
+      s *= c.count[i];
+    }
+  }
+  if (rank == 0) {
+    c.rank = 1;
+    c.count[0] = 1;
+    c.istr[0] = c.ostr[0] = 1;
+  }
+  mv_step *s = add_dyn_copy(p, op->in[0], op->out[0], (int)dtype_size(in->dtype), &c, op->in[1],
+                            nb, why, wl);
+  if (!s) return -1;
+  s->begin_is_64 = bt->dtype == DT_INT64;
+  for (int d = 0; d < nb; d++) {
+    s->dwrap[d] = wrap[d];
+    s->dlo[d] = lo[d];
+    s->dhi[d] = hi[d];
+    s->dstride[d] = bstr[d];
+  }
+  return 0;
+}
+
 /* Computes the strided slice along effective dims (LiteRT semantics incl.
  * ellipsis and new_axis masks, shrink_axis, offset). */
 static int plan_strided_slice(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, size_t wl) {
   if (io_common(g, op, why, wl)) return -1;
+  if (op->nin > 1 && is_runtime(g, op->in[1])) return plan_strided_slice_dyn(g, op, p, why, wl);
   const ir_tensor *in = IN(0), *out = OUT(0);
   int64_t bv[32], ev[32], sv[32];
   int nb, ne, ns;
@@ -867,9 +1089,60 @@ static int plan_strided_slice(const ir_graph *g, const ir_op *op, mv_plan *p, ch
   return add_copy(p, op->in[0], op->out[0], (int)dtype_size(in->dtype), &c, why, wl);
 }
 
+/* SLICE with a begin computed at run time (constant size): the kernel fails
+ * the run when begin leaves the input. A size of -1 ("to the end") fixes
+ * begin to input dim - output dim. */
+static int plan_slice_dyn(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, size_t wl) {
+  const ir_tensor *in = IN(0), *out = OUT(0);
+  int rank = in->rank;
+  int64_t sv[IR_MAX_RANK];
+  int ns;
+  if (check_dyn_begin(g, op->in[1], rank, "begin", why, wl)) return -1;
+  if (mv_const_ints(g, op->nin > 2 ? op->in[2] : -1, "size", sv, IR_MAX_RANK, &ns, why, wl)) return -1;
+  if (ns != rank) return mv_fail(why, wl, "begin/size must have %d values", rank);
+  if (out->rank != rank) return mv_fail(why, wl, "output rank %d, input rank %d", out->rank, rank);
+  int64_t istr[IR_MAX_RANK];
+  mv_strides(in->shape, rank, istr);
+  mv_copy c;
+  memset(&c, 0, sizeof c);
+  c.rank = rank;
+  int32_t lo[IR_MAX_RANK], hi[IR_MAX_RANK];
+  int64_t os = 1;
+  for (int d = rank - 1; d >= 0; d--) {
+    int64_t n = sv[d] == -1 ? out->shape[d] : sv[d];
+    if (n < 0 || n > in->shape[d])
+      return mv_fail(why, wl, "slice size %lld out of range for dim %d of size %d",
+                     (long long)sv[d], d, in->shape[d]);
+    if (n != out->shape[d]) return mv_fail(why, wl, "slice size %lld != output dim %d", (long long)n, out->shape[d]);
+    hi[d] = (int32_t)(in->shape[d] - n);
+    lo[d] = sv[d] == -1 ? hi[d] : 0;
+    c.count[d] = (int32_t)n;
+    c.istr[d] = istr[d];
+    c.ostr[d] = os;
+    os *= n;
+  }
+  if (rank == 0) {
+    c.rank = 1;
+    c.count[0] = 1;
+    c.istr[0] = c.ostr[0] = 1;
+  }
+  mv_step *s = add_dyn_copy(p, op->in[0], op->out[0], (int)dtype_size(in->dtype), &c, op->in[1],
+                            rank, why, wl);
+  if (!s) return -1;
+  s->begin_is_64 = g->t[op->in[1]].dtype == DT_INT64;
+  for (int d = 0; d < rank; d++) {
+    s->dwrap[d] = 0;
+    s->dlo[d] = lo[d];
+    s->dhi[d] = hi[d];
+    s->dstride[d] = (int32_t)istr[d];
+  }
+  return 0;
+}
+
 /* SLICE */
 static int plan_slice(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, size_t wl) {
   if (io_common(g, op, why, wl)) return -1;
+  if (op->nin > 1 && is_runtime(g, op->in[1])) return plan_slice_dyn(g, op, p, why, wl);
   const ir_tensor *in = IN(0), *out = OUT(0);
   int rank = in->rank;
   int64_t bv[IR_MAX_RANK], sv[IR_MAX_RANK];
@@ -1166,6 +1439,68 @@ static int plan_gather(const ir_graph *g, const ir_op *op, mv_plan *p, char *why
   s->gp.index_is_64 = idx->dtype == DT_INT64;
   if (s->gp.elem_size != 1 && s->gp.elem_size != 2 && s->gp.elem_size != 4 && s->gp.elem_size != 8)
     return mv_fail(why, wl, "element size %d not supported", s->gp.elem_size);
+  return 0;
+}
+
+/* DYNAMIC_UPDATE_SLICE (operand, update, start_indices): the output is the
+ * operand with update written at start (clamped into the operand, XLA /
+ * TFLite semantics). Start indices may be computed at run time. */
+static int plan_dynamic_update_slice(const ir_graph *g, const ir_op *op, mv_plan *p, char *why,
+                                     size_t wl) {
+  if (io_common(g, op, why, wl)) return -1;
+  const ir_tensor *in = IN(0), *upd = IN(1), *out = OUT(0);
+  if (check_plain(upd, "update", why, wl) || check_same_dtype(upd, out, why, wl)) return -1;
+  int rank = in->rank;
+  if (out->rank != rank || numel64(out) != numel64(in))
+    return mv_fail(why, wl, "output shape differs from the operand's");
+  if (upd->rank != rank) return mv_fail(why, wl, "update rank %d, operand rank %d", upd->rank, rank);
+  for (int d = 0; d < rank; d++)
+    if (upd->shape[d] > in->shape[d] || out->shape[d] != in->shape[d])
+      return mv_fail(why, wl, "update dim %d (%d) larger than the operand's (%d)", d, upd->shape[d],
+                     in->shape[d]);
+  if (check_dyn_begin(g, op->nin > 2 ? op->in[2] : -1, rank, "start_indices", why, wl)) return -1;
+  int esize = (int)dtype_size(in->dtype);
+  if (add_flat_copy(p, op->in[0], op->out[0], esize, numel64(in), why, wl)) return -1;
+  if (numel64(upd) == 0) return 0;
+  int64_t ostr[IR_MAX_RANK], ustr[IR_MAX_RANK];
+  mv_strides(in->shape, rank, ostr);
+  mv_strides(upd->shape, rank, ustr);
+  mv_copy c;
+  memset(&c, 0, sizeof c);
+  c.rank = rank;
+  for (int d = 0; d < rank; d++) {
+    c.count[d] = upd->shape[d];
+    c.istr[d] = ustr[d];
+    c.ostr[d] = ostr[d];
+  }
+  if (rank == 0) {
+    c.rank = 1;
+    c.count[0] = 1;
+    c.istr[0] = c.ostr[0] = 1;
+  }
+  if (!is_runtime(g, op->in[2])) {
+    /* constant start: clamped now */
+    int64_t sv[IR_MAX_RANK];
+    int ns;
+    if (mv_const_ints(g, op->in[2], "start_indices", sv, IR_MAX_RANK, &ns, why, wl)) return -1;
+    for (int d = 0; d < rank; d++) {
+      int64_t v = sv[d], top = in->shape[d] - upd->shape[d];
+      v = v < 0 ? 0 : (v > top ? top : v);
+      c.out_off += v * ostr[d];
+    }
+    return add_copy(p, op->in[1], op->out[0], esize, &c, why, wl);
+  }
+  mv_step *s = add_dyn_copy(p, op->in[1], op->out[0], esize, &c, op->in[2], rank, why, wl);
+  if (!s) return -1;
+  s->begin_is_64 = g->t[op->in[2]].dtype == DT_INT64;
+  s->on_output = 1;
+  s->clamp = 1;
+  for (int d = 0; d < rank; d++) {
+    s->dwrap[d] = 0;
+    s->dlo[d] = 0;
+    s->dhi[d] = in->shape[d] - upd->shape[d];
+    s->dstride[d] = (int32_t)ostr[d];
+  }
   return 0;
 }
 
@@ -1547,9 +1882,14 @@ MV_OP(mirror_pad, OP_MIRROR_PAD, "MIRROR_PAD", ANY_DT,
       "constant paddings; REFLECT and SYMMETRIC", plan_mirror_pad, 0)
 MV_OP(strided_slice, OP_STRIDED_SLICE, "STRIDED_SLICE", ANY_DT,
       "constant begin/end/strides; all masks (begin, end, ellipsis, new_axis, shrink_axis), "
-      "negative strides, offset",
+      "negative strides, offset; a run-time begin (constant strides, no ellipsis/new_axis "
+      "mask) where each such dimension is shrunk or has offset with a constant length; an "
+      "out-of-range run-time begin fails the run",
       plan_strided_slice, 0)
-MV_OP(slice, OP_SLICE, "SLICE", ANY_DT, "constant begin/size (size -1 = to the end)", plan_slice, 0)
+MV_OP(slice, OP_SLICE, "SLICE", ANY_DT,
+      "constant size (-1 = to the end); begin constant or computed at run time (an "
+      "out-of-range run-time begin fails the run)",
+      plan_slice, 0)
 MV_OP(transpose, OP_TRANSPOSE, "TRANSPOSE", ANY_DT, "constant perm, up to 8-D", plan_transpose, 0)
 MV_OP(split, OP_SPLIT, "SPLIT", ANY_DT, "constant axis", plan_split, 0)
 MV_OP(split_v, OP_SPLIT_V, "SPLIT_V", ANY_DT, "constant axis; sizes from the output shapes",
@@ -1561,6 +1901,10 @@ MV_OP(gather, OP_GATHER, "GATHER", ANY_DT,
       "fails the run",
       plan_gather, 0)
 MV_OP(reverse_v2, OP_REVERSE_V2, "REVERSE_V2", ANY_DT, "constant axes", plan_reverse, 0)
+MV_OP(dynamic_update_slice, OP_DYNAMIC_UPDATE_SLICE, "DYNAMIC_UPDATE_SLICE", ANY_DT,
+      "start indices constant or computed at run time, int32/int64; clamped into the operand "
+      "(XLA semantics)",
+      plan_dynamic_update_slice, 1)
 MV_OP(cast, OP_CAST, "CAST",
       "float32, float16, int8, uint8, int16, uint16, int32, uint32, int64, bool (any pair)",
       "static_cast semantics; float to int truncates; to float16 rounds to nearest even",

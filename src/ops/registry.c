@@ -20,7 +20,8 @@
   X(floor) X(square) X(softmax) X(log_softmax) X(quantize) X(dequantize)       \
   /* data movement and reductions (op_movement.c, op_reduce.c) */              \
   X(reshape) X(squeeze) X(expand_dims) X(concatenation) X(pad) X(padv2)        \
-  X(mirror_pad) X(strided_slice) X(slice) X(transpose) X(split) X(split_v)     \
+  X(mirror_pad) X(strided_slice) X(slice) X(dynamic_update_slice)             \
+  X(transpose) X(split) X(split_v)                                             \
   X(pack) X(unpack) X(gather) X(reverse_v2) X(cast) X(shape) X(fill)           \
   X(zeros_like) X(tile) X(broadcast_to) X(mean) X(sum) X(reduce_max)           \
   X(reduce_min) X(arg_max) X(arg_min) X(resize_nearest_neighbor)               \
