@@ -1020,22 +1020,26 @@ int ir_infer_callee_shapes(ir_graph *sg, const ir_graph *caller, const ir_op *op
     c.changed[t] = (char)!same_shp(x, &c.decl[t]);
   }
   int r = infer(&c, d);
-  ctx_free(&c);
   if (op->builtin == OP_WHILE && sg->sg == op->opts.body_subgraph) {
-    for (int i = 0; i < sg->nout && i < sg->nin; i++) {
+    for (int i = 0; i < sg->nout && i < sg->nin && r >= 0; i++) {
       const ir_tensor *in = &sg->t[sg->inputs[i]], *out = &sg->t[sg->outputs[i]];
       int same = in->rank == out->rank;
       for (int k = 0; same && k < in->rank; k++) same = in->shape[k] == out->shape[k];
-      if (!same) {
+      if (!c.known[sg->outputs[i]]) {
+        r = diag_unsupported(d, "WHILE body (subgraph %d): the shape of loop variable %d '%s' at "
+                                "the end of an iteration ('%s') cannot be inferred statically",
+                             sg->sg, i, in->name, out->name);
+      } else if (!same) {
         char a[96], b[96];
         shape_text(in, a, sizeof a);
         shape_text(out, b, sizeof b);
-        return diag_unsupported(d, "WHILE body (subgraph %d): loop variable %d '%s' enters as %s "
-                                   "and leaves as %s '%s'; aotc needs loop variables of a fixed "
-                                   "shape",
-                                sg->sg, i, in->name, a, b, out->name);
+        r = diag_unsupported(d, "WHILE body (subgraph %d): loop variable %d '%s' enters as %s "
+                                "and leaves as %s ('%s'); aotc needs loop variables of a fixed "
+                                "shape",
+                             sg->sg, i, in->name, a, b, out->name);
       }
     }
   }
+  ctx_free(&c);
   return r;
 }
