@@ -5,7 +5,11 @@
  * accumulated together so each input value is loaded once per four MACs. */
 #include "aot_conv.h"
 
-#if defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32) && !defined(AOT_NO_SIMD)
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(AOT_NO_SIMD)
+/* Arm Helium (MVE, Cortex-M55): see aot_fc_s8_mve below. */
+#include "aot_mve.h"
+#define AOT_FC_S8_MVE 1
+#elif defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32) && !defined(AOT_NO_SIMD)
 /* Arm DSP extension: four int8 inputs per step with SXTB16 + SADD16 (input
  * offset) + SMLAD; the same products and sums as the portable loop. */
 #include <arm_acle.h>
@@ -30,8 +34,52 @@ AOT_INLINE int8_t aot_fc_s8_out(int32_t acc, const int32_t *bias, int32_t oc, in
   return (int8_t)aot_clamp_i32(aot_conv_mbqm(acc, mult, shift) + out_off, lo, hi);
 }
 
+#ifdef AOT_FC_S8_MVE
+/* Helium: blocks of four output channels, each a call of aot_mve_dot4_s8
+ * (aot_mve.h: exact int32 sums of w * (x + input_offset) with VMLADAVA and
+ * VADDVA); the lanes past out_depth are not stored. Requantization:
+ * aot_mve_out_s8, bit-identical to aot_conv_mbqm. */
+static int32_t aot_fc_s8_mve(const aot_fc_params *p, const int8_t *input,
+                             const int8_t *weights, const int32_t *bias, int8_t *output) {
+  const int32_t depth = p->in_depth, out_depth = p->out_depth;
+  const int32_t in_off = p->input_offset, out_off = p->output_offset;
+  const int32_t lo = p->act_min, hi = p->act_max;
+  const int32_t per_channel = p->per_channel;
+  aot_mve_rq rq = aot_mve_rq_make(vdupq_n_s32(p->out_mult[0]), vdupq_n_s32(p->out_shift[0]));
+  aot_mve_dot_shape sh;
+  int32_t b;
+
+  sh.len = depth;
+  sh.nrows = 1;
+  sh.x_rs = 0;
+  sh.w_rs = 0;
+  sh.fstride = depth;
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *in_row = input + (size_t)b * depth;
+    int32_t oc;
+    for (oc = 0; oc < out_depth; oc += 4) {
+      const int32_t n = out_depth - oc < 4 ? out_depth - oc : 4;
+      const mve_pred16_t p4 = vctp32q((uint32_t)n);
+      int32x4_t acc;
+      sh.nw = n;
+      acc = aot_mve_dot4_s8(in_row, weights + (size_t)oc * depth, &sh, in_off);
+      if (bias) acc = vaddq_s32(acc, vldrwq_z_s32(bias + oc, p4));
+      if (per_channel)
+        rq = aot_mve_rq_make(vldrwq_z_s32(p->out_mult + oc, p4),
+                             vldrwq_z_s32(p->out_shift + oc, p4));
+      vstrbq_p_s32(output, aot_mve_out_s8(acc, rq, out_off, lo, hi), p4);
+      output += n;
+    }
+  }
+  return AOT_KERNEL_OK;
+}
+#endif
+
 int32_t aot_fc_s8(const aot_fc_params *p, const int8_t *input,
                   const int8_t *weights, const int32_t *bias, int8_t *output) {
+#ifdef AOT_FC_S8_MVE
+  return aot_fc_s8_mve(p, input, weights, bias, output);
+#else
   const int32_t depth = p->in_depth, out_depth = p->out_depth;
   const int32_t in_off = p->input_offset, out_off = p->output_offset;
   const int32_t lo = p->act_min, hi = p->act_max;
@@ -99,4 +147,5 @@ int32_t aot_fc_s8(const aot_fc_params *p, const int8_t *input,
     }
   }
   return AOT_KERNEL_OK;
+#endif
 }

@@ -1,0 +1,162 @@
+/* aot_mve.h - Arm Helium (M-profile Vector Extension, MVE) helpers of the int8
+ * kernels (Cortex-M55 and later). Everything here exists only when the
+ * compiler targets MVE integer (__ARM_FEATURE_MVE bit 0) and AOT_NO_SIMD is
+ * not defined; AOT_MVE is then defined to 1. Kernels that include this header
+ * keep their portable (and Arm DSP) loops for every other target.
+ *
+ * Requantization of four int32 lanes, bit-identical to aot_mbqm() (TFLite
+ * MultiplyByQuantizedMultiplier with the reference double rounding) for a
+ * non-negative multiplier (requantization multipliers always are):
+ *  - left shift: VSHL by a lane count >= 0 wraps like aot_shl_i32;
+ *  - SaturatingRoundingDoublingHighMul: VQRDMULH computes
+ *    sat((2*a*b + 2^31) >> 32) = floor((a*b + 2^30) / 2^31), which equals the
+ *    gemmlowp form (sign-dependent nudge, truncating division) for every sign
+ *    of a*b; both saturate only a = b = INT32_MIN to INT32_MAX;
+ *  - RoundingDivideByPOT (round half away from zero): VRSHL by -e rounds half
+ *    up, floor((x + 2^(e-1)) / 2^e), in exact arithmetic; subtracting 1 from a
+ *    negative x first (only when e > 0) turns it into half away from zero:
+ *    floor((x - 1 + 2^(e-1)) / 2^e). The subtraction saturates at INT32_MIN,
+ *    which gives the same quotient -2^(31-e).
+ * tests/target/mve_kernels.c checks this against aot_mbqm on edge values and
+ * random values under QEMU. */
+#ifndef AOT_MVE_H
+#define AOT_MVE_H
+
+#include "aot_common.h"
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(AOT_NO_SIMD)
+#include <arm_mve.h>
+
+#define AOT_MVE 1
+
+/* Per-lane requantization constants: multiplier (>= 0), left shift (>= 0)
+ * and right shift as a non-positive VRSHL count. */
+typedef struct aot_mve_rq {
+  int32x4_t mult, lsh, rsh;
+} aot_mve_rq;
+
+/* From TFLite (multiplier, shift) pairs of four lanes (shift > 0 = left). */
+AOT_INLINE aot_mve_rq aot_mve_rq_make(int32x4_t mult, int32x4_t shift) {
+  aot_mve_rq r;
+  const int32x4_t zero = vdupq_n_s32(0);
+  r.mult = mult;
+  r.lsh = vmaxq_s32(shift, zero);
+  r.rsh = vminq_s32(shift, zero);
+  return r;
+}
+
+/* aot_mbqm(x, mult, shift) on four lanes. */
+AOT_INLINE int32x4_t aot_mve_mbqm(int32x4_t x, aot_mve_rq q) {
+  int32x4_t fix;
+  x = vqrdmulhq_s32(vshlq_s32(x, q.lsh), q.mult);
+  /* -1 where x < 0 and the right shift is non-zero (both sign bits set) */
+  fix = vshrq_n_s32(vandq_s32(x, q.rsh), 31);
+  return vrshlq_s32(vqaddq_s32(x, fix), q.rsh);
+}
+
+/* Requantized int8 value of four accumulators (clamped, still int32 lanes). */
+AOT_INLINE int32x4_t aot_mve_out_s8(int32x4_t acc, aot_mve_rq q, int32_t out_off, int32_t lo,
+                                    int32_t hi) {
+  int32x4_t r = vaddq_n_s32(aot_mve_mbqm(acc, q), out_off);
+  r = vmaxq_s32(r, vdupq_n_s32(lo));
+  return vminq_s32(r, vdupq_n_s32(hi));
+}
+
+/* Four scalars as one vector. */
+AOT_INLINE int32x4_t aot_mve_vec4(int32_t a, int32_t b, int32_t c, int32_t d) {
+  int32x4_t v = vdupq_n_s32(a);
+  v = vsetq_lane_s32(b, v, 1);
+  v = vsetq_lane_s32(c, v, 2);
+  return vsetq_lane_s32(d, v, 3);
+}
+
+/* Copy / fill n bytes, 16 per step, the tail with a lane predicate. */
+AOT_INLINE void aot_mve_copy_s8(int8_t *d, const int8_t *src, int32_t n) {
+  for (; n >= 16; n -= 16) {
+    vstrbq_s8(d, vldrbq_s8(src));
+    d += 16;
+    src += 16;
+  }
+  if (n > 0) {
+    const mve_pred16_t pn = vctp8q((uint32_t)n);
+    vstrbq_p_s8(d, vldrbq_z_s8(src, pn), pn);
+  }
+}
+AOT_INLINE void aot_mve_fill_s8(int8_t *d, int8_t v, int32_t n) {
+  const int8x16_t vv = vdupq_n_s8(v);
+  for (; n >= 16; n -= 16) {
+    vstrbq_s8(d, vv);
+    d += 16;
+  }
+  if (n > 0) vstrbq_p_s8(d, vv, vctp8q((uint32_t)n));
+}
+
+/* Shape of aot_mve_dot4_s8: nrows runs of len taps; run r starts at
+ * x + r * x_rs and at w + r * w_rs; the four filters are fstride apart, of
+ * which the first nw (1..4) are real (the others re-read the first). */
+typedef struct aot_mve_dot_shape {
+  int32_t len, nrows, x_rs, w_rs, fstride, nw;
+} aot_mve_dot_shape;
+
+/* Two filters at a time (the loop state then fits the registers): sums of
+ * w * x by VMLADAVA.S8 and of w by VADDVA.S8, exact in int32. The run tail is
+ * loaded with a lane predicate (inactive lanes read as 0, nothing is read
+ * past the run). */
+AOT_INLINE void aot_mve_dot2_s8(const int8_t *x, const int8_t *wa, const int8_t *wb,
+                                const aot_mve_dot_shape *s, int32_t in_off, int32_t *ra,
+                                int32_t *rb) {
+  int32_t sa = 0, sb = 0, ta = 0, tb = 0, r;
+  const int32_t len = s->len, x_rs = s->x_rs, w_rs = s->w_rs;
+  for (r = s->nrows; r > 0; r--) {
+    const int8_t *q = x, *pa = wa, *pb = wb;
+    int32_t k;
+    for (k = len; k >= 16; k -= 16) {
+      const int8x16_t xv = vldrbq_s8(q);
+      const int8x16_t va = vldrbq_s8(pa);
+      const int8x16_t vb = vldrbq_s8(pb);
+      sa = vmladavaq_s8(sa, xv, va);
+      ta = vaddvaq_s8(ta, va);
+      sb = vmladavaq_s8(sb, xv, vb);
+      tb = vaddvaq_s8(tb, vb);
+      q += 16;
+      pa += 16;
+      pb += 16;
+    }
+    if (k > 0) {
+      const mve_pred16_t pk = vctp8q((uint32_t)k);
+      const int8x16_t xv = vldrbq_z_s8(q, pk);
+      const int8x16_t va = vldrbq_z_s8(pa, pk);
+      const int8x16_t vb = vldrbq_z_s8(pb, pk);
+      sa = vmladavaq_s8(sa, xv, va);
+      ta = vaddvaq_s8(ta, va);
+      sb = vmladavaq_s8(sb, xv, vb);
+      tb = vaddvaq_s8(tb, vb);
+    }
+    x += x_rs;
+    wa += w_rs;
+    wb += w_rs;
+  }
+  /* sum w * (x + in_off) = sum w * x + in_off * sum w (modular int32) */
+  *ra = (int32_t)((uint32_t)sa + (uint32_t)ta * (uint32_t)in_off);
+  *rb = (int32_t)((uint32_t)sb + (uint32_t)tb * (uint32_t)in_off);
+}
+
+/* Lane i (i < 4) = sum over runs and taps of w_i * (x + in_off), w_i = the
+ * filter at w + i * fstride. Not inlined: the loops get the registers. */
+static __attribute__((noinline, unused)) int32x4_t aot_mve_dot4_s8(const int8_t *x,
+                                                                    const int8_t *w,
+                                                                    const aot_mve_dot_shape *s,
+                                                                    int32_t in_off) {
+  const int32_t fs = s->fstride, nw = s->nw;
+  int32_t a, b;
+  int32x4_t acc = vdupq_n_s32(0);
+  /* lanes 0 and 2, then 1 and 3 (one VMOV sets two lanes) */
+  aot_mve_dot2_s8(x, w, nw > 2 ? w + 2 * fs : w, s, in_off, &a, &b);
+  acc = vsetq_lane_s32(b, vsetq_lane_s32(a, acc, 0), 2);
+  aot_mve_dot2_s8(x, nw > 1 ? w + fs : w, nw > 3 ? w + 3 * fs : w, s, in_off, &a, &b);
+  return vsetq_lane_s32(b, vsetq_lane_s32(a, acc, 1), 3);
+}
+
+#endif /* MVE */
+
+#endif
