@@ -7,7 +7,11 @@
  * input and filter values are adjacent in memory). */
 #include "aot_conv.h"
 
-#if defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32) && !defined(AOT_NO_SIMD)
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(AOT_NO_SIMD)
+/* Arm Helium (MVE, Cortex-M55): see aot_dw_s8_mve below. */
+#include "aot_mve.h"
+#define AOT_DWCONV2D_S8_MVE 1
+#elif defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32) && !defined(AOT_NO_SIMD)
 /* Arm DSP extension (Cortex-M4/M7/M33/M55): the four channels of one tap are
  * loaded as one word, split with SXTB16, offset with SADD16 and accumulated
  * with SMLABB/SMLATT; the same products and sums as the portable loop. */
@@ -30,6 +34,173 @@ AOT_INLINE int8_t aot_dw_s8_out(int32_t acc, int32_t mult, int32_t shift, int32_
                                 int32_t lo, int32_t hi) {
   return (int8_t)aot_clamp_i32(aot_conv_mbqm(acc, mult, shift) + out_off, lo, hi);
 }
+
+#ifdef AOT_DWCONV2D_S8_MVE
+/* Helium. Channels are vectorized; every product w * (x + input_offset) is
+ * exact and summed per channel in int32 lanes, so the sums equal the
+ * portable ones; requantization aot_mve_out_s8, bit-identical to
+ * aot_conv_mbqm.
+ * Depth multiplier 1, blocks of 8 channels: input and filter are loaded
+ * sign-extended into 16-bit lanes (VLDRB.S16), x + input_offset fits int16,
+ * and VMULLB / VMULLT give the exact int32 products of the even / odd lanes
+ * ((x + off) * w is at most 255 * 128 in magnitude). Bias, multipliers and
+ * shifts are loaded de-interleaved (VLD2), the results re-interleaved with
+ * VMOVNB / VMOVNT and stored as 8 bytes. Other channels (the last 1..7, and
+ * depth multiplier > 1) use int32 lanes of four channels with lane
+ * predicates; with depth multiplier > 1 lane i reads input channel
+ * (oc + i) / dm through a gather load. */
+
+/* requantize four channels (bias already added) */
+AOT_INLINE int32x4_t aot_dw_s8_mve_rq(const aot_conv_params *p, int32x4_t acc, int32x4_t mult,
+                                      int32x4_t shift) {
+  return aot_mve_out_s8(acc, aot_mve_rq_make(mult, shift), p->output_offset, p->act_min,
+                        p->act_max);
+}
+
+/* n (1..4) channels from c in int32 lanes: taps of the window, then store */
+AOT_INLINE void aot_dw_s8_mve_4(const aot_conv_params *p, const int8_t *ip, const int8_t *fp,
+                                uint32x4_t offs, int gather, int32_t nfy, int32_t nfx,
+                                size_t x_rs, size_t x_step, int32_t w_rs, int32_t w_step,
+                                const int32_t *bias, int32_t c, int32_t n, int8_t *out) {
+  const mve_pred16_t pn = vctp32q((uint32_t)n);
+  const int32_t in_off = p->input_offset;
+  int32x4_t a = vdupq_n_s32(0);
+  int32_t fy, k;
+  for (fy = 0; fy < nfy; fy++) {
+    const int8_t *xp = ip, *wp = fp;
+    for (k = 0; k < nfx; k++) {
+      const int32x4_t x =
+          gather ? vldrbq_gather_offset_z_s32(xp, offs, pn) : vldrbq_z_s32(xp, pn);
+      a = vaddq_s32(a, vmulq_s32(vaddq_n_s32(x, in_off), vldrbq_z_s32(wp, pn)));
+      xp += x_step;
+      wp += w_step;
+    }
+    ip += x_rs;
+    fp += w_rs;
+  }
+  if (bias) a = vaddq_s32(a, vldrwq_z_s32(bias + c, pn));
+  a = aot_dw_s8_mve_rq(p, a, vldrwq_z_s32(p->out_mult + c, pn), vldrwq_z_s32(p->out_shift + c, pn));
+  vstrbq_p_s32(out, a, pn);
+}
+
+/* depth multiplier 1 */
+static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
+                              const int8_t *filter, const int32_t *bias, int8_t *output) {
+  const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
+  const int32_t fh = p->filter_h, fw = p->filter_w;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w;
+  const int16_t in_off = (int16_t)p->input_offset;
+  const size_t in_row = (size_t)in_w * ch, x_step = (size_t)dw * ch, x_rs = (size_t)dh * in_row;
+  const int32_t w_rs = fw * ch;
+  const uint32x4_t no_offs = vdupq_n_u32(0);
+  int32_t b, oy, ox;
+
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *in_b = input + (size_t)b * in_h * in_row;
+    for (oy = 0; oy < p->out_h; oy++) {
+      const int32_t iy0 = oy * p->stride_h - p->pad_h;
+      int32_t fy0, fy1;
+      aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
+      for (ox = 0; ox < p->out_w; ox++) {
+        const int32_t ix0 = ox * p->stride_w - p->pad_w;
+        int32_t fx0, fx1, nfx, nfy = fy1 - fy0, c;
+        const int8_t *in_win = in_b, *f_win = filter;
+        aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+        nfx = fx1 - fx0;
+        if (nfy <= 0 || nfx <= 0) {
+          nfy = 0;   /* empty window: bias only */
+        } else {
+          in_win = in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ix0 + fx0 * dw) * ch;
+          f_win = filter + (size_t)(fy0 * fw + fx0) * ch;
+        }
+        for (c = 0; c + 8 <= ch; c += 8) {
+          const int8_t *ip = in_win + c, *fp = f_win + c;
+          int32x4_t ae = vdupq_n_s32(0), ao = ae;
+          int32x4x2_t m, sh;
+          int16x8_t r = vdupq_n_s16(0);
+          int32_t fy, k;
+          for (fy = 0; fy < nfy; fy++) {
+            const int8_t *xp = ip, *wp = fp;
+            for (k = 0; k < nfx; k++) {
+              const int16x8_t x = vaddq_n_s16(vldrbq_s16(xp), in_off);
+              const int16x8_t w = vldrbq_s16(wp);
+              ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
+              ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
+              xp += x_step;
+              wp += ch;
+            }
+            ip += x_rs;
+            fp += w_rs;
+          }
+          if (bias) {
+            const int32x4x2_t bv = vld2q_s32(bias + c);
+            ae = vaddq_s32(ae, bv.val[0]);
+            ao = vaddq_s32(ao, bv.val[1]);
+          }
+          m = vld2q_s32(p->out_mult + c);
+          sh = vld2q_s32(p->out_shift + c);
+          r = vmovnbq_s32(r, aot_dw_s8_mve_rq(p, ae, m.val[0], sh.val[0]));
+          r = vmovntq_s32(r, aot_dw_s8_mve_rq(p, ao, m.val[1], sh.val[1]));
+          vstrbq_s16(output, r);
+          output += 8;
+        }
+        for (; c < ch; c += 4) {
+          const int32_t n = ch - c < 4 ? ch - c : 4;
+          aot_dw_s8_mve_4(p, in_win + c, f_win + c, no_offs, 0, nfy, nfx, x_rs, x_step, w_rs, ch,
+                          bias, c, n, output);
+          output += n;
+        }
+      }
+    }
+  }
+}
+
+/* depth multiplier > 1 */
+static void aot_dw_s8_mve_dm(const aot_conv_params *p, const int8_t *input,
+                             const int8_t *filter, const int32_t *bias, int8_t *output) {
+  const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c, out_c = p->out_c;
+  const int32_t fh = p->filter_h, fw = p->filter_w, dm = p->depth_multiplier;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w;
+  const size_t in_row = (size_t)in_w * in_c, x_step = (size_t)dw * in_c;
+  const size_t x_rs = (size_t)dh * in_row;
+  const int32_t w_rs = fw * out_c;
+  int32_t b, oy, ox;
+
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *in_b = input + (size_t)b * in_h * in_row;
+    for (oy = 0; oy < p->out_h; oy++) {
+      const int32_t iy0 = oy * p->stride_h - p->pad_h;
+      int32_t fy0, fy1;
+      aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
+      for (ox = 0; ox < p->out_w; ox++) {
+        const int32_t ix0 = ox * p->stride_w - p->pad_w;
+        int32_t fx0, fx1, nfx, nfy = fy1 - fy0, oc;
+        const int8_t *in_win = in_b, *f_win = filter;
+        aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+        nfx = fx1 - fx0;
+        if (nfy <= 0 || nfx <= 0) {
+          nfy = 0;
+        } else {
+          in_win = in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ix0 + fx0 * dw) * in_c;
+          f_win = filter + (size_t)(fy0 * fw + fx0) * out_c;
+        }
+        for (oc = 0; oc < out_c; oc += 4) {
+          const int32_t n = out_c - oc < 4 ? out_c - oc : 4;
+          const int32_t ic = oc / dm;
+          /* lanes past n repeat the last input channel (and are not stored) */
+          const int32_t l1 = (n > 1 ? oc + 1 : oc) / dm - ic;
+          const int32_t l2 = (n > 2 ? oc + 2 : oc) / dm - ic;
+          const int32_t l3 = (n > 3 ? oc + 3 : oc) / dm - ic;
+          const uint32x4_t offs = vreinterpretq_u32_s32(aot_mve_vec4(0, l1, l2, l3));
+          aot_dw_s8_mve_4(p, in_win + ic, f_win + oc, offs, 1, nfy, nfx, x_rs, x_step, w_rs, out_c,
+                          bias, oc, n, output);
+          output += n;
+        }
+      }
+    }
+  }
+}
+#endif
 
 /* depth multiplier 1 */
 static void aot_dw_s8_dm1(const aot_conv_params *p, const int8_t *input, const int8_t *filter,
@@ -136,6 +307,13 @@ int32_t aot_dwconv2d_s8(const aot_conv_params *p, const int8_t *input,
   int32_t b, oy, ox;
 
   if (dm <= 0 || out_c != in_c * dm) return AOT_KERNEL_BAD_PARAM;
+#ifdef AOT_DWCONV2D_S8_MVE
+  if (dm == 1)
+    aot_dw_s8_mve_dm1(p, input, filter, bias, output);
+  else
+    aot_dw_s8_mve_dm(p, input, filter, bias, output);
+  return AOT_KERNEL_OK;
+#endif
   if (dm == 1) {
     aot_dw_s8_dm1(p, input, filter, bias, output);
     return AOT_KERNEL_OK;
