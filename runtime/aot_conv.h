@@ -80,6 +80,140 @@ int32_t aot_fc_s16(const aot_fc_params *p, const int16_t *input,
 int32_t aot_fc_f32(const aot_fc_params *p, const float *input,
                    const float *weights, const float *bias, float *output);
 
+/* ---- hybrid (dynamic-range) CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED
+ * float32 input and output, int8 filter (zero point 0) with float scales
+ * (filter_scale[c] per output channel, or filter_scale[0] for all), float32
+ * bias (or NULL). The float input is quantized to int8 at run time into the
+ * scratch buffer, the int8 x int8 products are summed in int32,
+ * acc = sum w * (q - zero point), taps outside the image skipped, and the sum
+ * is scaled back to float. This is what the LiteRT runtime computes:
+ *  - CONV_2D and FULLY_CONNECTED run in its XNNPACK delegate ("qd8" dynamic
+ *    quantization, aot_hybrid_quantize_qd8): one quantization per image, per
+ *    pixel when the convolution is a 1x1 stride-1 GEMM, per row of a fully
+ *    connected input; out = ((float)acc * input_scale) * filter_scale[c] +
+ *    bias[c];
+ *  - DEPTHWISE_CONV_2D runs LiteRT's own hybrid kernel (depthwise_conv.cc
+ *    EvalHybridPerChannel): AsymmetricQuantizeFloats per image
+ *    (aot_hybrid_quantize_asym); out = ((float)acc * input_scale) *
+ *    filter_scale[c] + bias[c].
+ * Outputs are clamped to [act_min_f, act_max_f]. The *_buffer_size functions
+ * give the scratch bytes (one quantized image, pixel or row). */
+typedef struct aot_hybrid_params {
+  int32_t per_channel;        /* 1: filter_scale[c], 0: filter_scale[0] */
+  const float *filter_scale;
+} aot_hybrid_params;
+
+size_t aot_conv2d_hybrid_buffer_size(const aot_conv_params *p);
+int32_t aot_conv2d_hybrid(const aot_conv_params *p, const aot_hybrid_params *h,
+                          const float *input, const int8_t *filter,
+                          const float *bias, float *output, void *scratch);
+size_t aot_dwconv2d_hybrid_buffer_size(const aot_conv_params *p);
+int32_t aot_dwconv2d_hybrid(const aot_conv_params *p, const aot_hybrid_params *h,
+                            const float *input, const int8_t *filter,
+                            const float *bias, float *output, void *scratch);
+size_t aot_fc_hybrid_buffer_size(const aot_fc_params *p);
+int32_t aot_fc_hybrid(const aot_fc_params *p, const aot_hybrid_params *h,
+                      const float *input, const int8_t *weights,
+                      const float *bias, float *output, void *scratch);
+
+/* 1 if CONV_2D runs as a GEMM in XNNPACK (1x1 filter, stride 1, hence no
+ * padding): its input is then quantized pixel by pixel. */
+AOT_INLINE int32_t aot_conv_is_gemm(const aot_conv_params *p) {
+  return p->filter_h == 1 && p->filter_w == 1 && p->stride_h == 1 && p->stride_w == 1 &&
+         p->pad_h == 0 && p->pad_w == 0;
+}
+
+/* x rounded to an integer in [lo, hi]: half away from zero (TfLiteRound)
+ * when even == 0, half to even (lrintf, XNNPACK) when even == 1. x is clamped
+ * first (NaN gives lo). x - trunc(x) is exact for |x| < 2^23. */
+AOT_INLINE int32_t aot_hybrid_round(float x, int32_t lo, int32_t hi, int32_t even) {
+  int32_t t;
+  float frac;
+  if (!(x >= (float)lo)) return lo;
+  if (!(x <= (float)hi)) return hi;
+  t = (int32_t)x;
+  frac = x - (float)t;
+  if (frac > 0.5f || (frac == 0.5f && (!even || (t & 1)))) t++;
+  else if (frac < -0.5f || (frac == -0.5f && (!even || (t & 1)))) t--;
+  return aot_clamp_i32(t, lo, hi);
+}
+
+/* XNNPACK f32 -> qd8 conversion of n values (xnn_f32_qd8_asymmetric_
+ * quantization_params + the f32-qs8 convert kernel), all in float:
+ * [rmin, rmax] = [min(0, min x), max(0, max x)]; m = 255 / (rmax - rmin)
+ * (1 if the range is empty); zero point from the end with the smaller error,
+ * clamped to [-128, 127] and rounded half to even; *scale = 1 / m; the values
+ * are q = round_half_even(x * (1 / *scale)) + zp, clamped to [-128, 127]. */
+AOT_INLINE void aot_hybrid_quantize_qd8(const float *v, int32_t n, int8_t *q, float *scale,
+                                        int32_t *zp) {
+  float lo = 0.0f, hi = 0.0f, rmin, rmax, m, dmin, dmax, fz, mq;
+  int32_t i, z;
+  if (n > 0) lo = hi = v[0];
+  for (i = 1; i < n; i++) {
+    if (v[i] < lo) lo = v[i];
+    if (v[i] > hi) hi = v[i];
+  }
+  rmin = lo < 0.0f ? lo : 0.0f;
+  rmax = hi > 0.0f ? hi : 0.0f;
+  m = rmin == rmax ? 1.0f : 255.0f / (rmax - rmin);
+  dmin = rmin * m;
+  dmax = rmax * m;
+  fz = (-128.0f + dmin) + (127.0f + dmax) > 0.0f ? -128.0f - dmin : 127.0f - dmax;
+  z = aot_hybrid_round(fz, -128, 127, 1);
+  *scale = 1.0f / m;
+  *zp = z;
+  mq = 1.0f / *scale;
+  for (i = 0; i < n; i++) {
+    /* the convert kernel clamps x * m to [-128 - zp, 127 - zp], then rounds */
+    q[i] = (int8_t)(aot_hybrid_round(v[i] * mq, -128 - z, 127 - z, 1) + z);
+  }
+}
+
+/* tensor_utils AsymmetricQuantizeFloats (LiteRT) on n values: *scale and
+ * *zp, computed in double; q = TfLiteRound(zp + x * (1 / scale)) clamped to
+ * [-128, 127]. */
+AOT_INLINE void aot_hybrid_quantize_asym(const float *v, int32_t n, int8_t *q,
+                                         float *scale, int32_t *zp) {
+  float lo = 0.0f, hi = 0.0f, inv, fzp;
+  double rmin, rmax, s, zmin, zmax, zd, emin, emax;
+  int32_t i, z;
+  if (n > 0) lo = hi = v[0];
+  for (i = 1; i < n; i++) {
+    if (v[i] < lo) lo = v[i];
+    if (v[i] > hi) hi = v[i];
+  }
+  rmin = (double)(lo < 0.0f ? lo : 0.0f);
+  rmax = (double)(hi > 0.0f ? hi : 0.0f);
+  if (rmin == rmax) {
+    for (i = 0; i < n; i++) q[i] = 0;
+    *scale = 1.0f;
+    *zp = 0;
+    return;
+  }
+  s = (rmax - rmin) / 255.0;
+  zmin = -128.0 - rmin / s;
+  zmax = 127.0 - rmax / s;
+  emin = 128.0 + (rmin / s < 0.0 ? -(rmin / s) : rmin / s);
+  emax = 127.0 + (rmax / s < 0.0 ? -(rmax / s) : rmax / s);
+  zd = emin < emax ? zmin : zmax;
+  if (zd <= -128.0) {
+    z = -128;
+  } else if (zd >= 127.0) {
+    z = 127;
+  } else {  /* round half away from zero; |zd| < 128 */
+    double f;
+    z = (int32_t)zd;
+    f = zd - (double)z;
+    if (f >= 0.5) z++;
+    else if (f <= -0.5) z--;
+  }
+  *scale = (float)s;
+  *zp = z;
+  inv = 1.0f / *scale;
+  fzp = (float)z;
+  for (i = 0; i < n; i++) q[i] = (int8_t)aot_hybrid_round(fzp + v[i] * inv, -128, 127, 0);
+}
+
 /* ---- BATCH_MATMUL -------------------------------------------------------- */
 /* out[b][m][n] = sum_k lhs[b][m][k] * rhs[b][k][n]; adj_x / adj_y transpose
  * the last two dims of lhs / rhs. Batch dims (up to 5, padded on the left

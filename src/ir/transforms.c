@@ -26,7 +26,10 @@ static int has_side_effects(const ir_graph *g, const ir_op *op) {
 }
 
 /* Float ops with int8 constant weights ("hybrid" / dynamic-range models):
- * dequantize the weights at compile time so the float kernels run them. */
+ * an op whose implementation accepts that form runs it as LiteRT does (its
+ * hybrid kernel quantizes the float input at run time) and keeps its int8
+ * weights; for any other, the weights are dequantized at compile time so the
+ * float kernels run them. */
 static int dequantize_hybrid_weights(ir_graph *g, aotc_diag *d) {
   (void)d;
   int changes = 0;
@@ -43,6 +46,9 @@ static int dequantize_hybrid_weights(ir_graph *g, aotc_diag *d) {
     ir_tensor *w = &g->t[op->in[wi]];
     if (x->dtype != DT_FLOAT32 || w->role != ROLE_CONST || w->nq == 0) continue;
     if (w->dtype != DT_INT8 && w->dtype != DT_UINT8) continue;
+    const op_impl *impl = ops_find(g, op);
+    char why[256];
+    if (impl && impl->check && impl->check(g, op, why, sizeof why) == 0) continue;
     size_t n = ir_numel(w);
     float *out = xmalloc(n * sizeof(float));
     int qdim = w->nq > 1 ? w->qdim : -1;

@@ -11,7 +11,9 @@
 
 #include "aot_conv.h"
 
-enum { K_F32, K_S8, K_S16 };
+/* K_HYB: float32 activations with an int8 filter ("hybrid" / dynamic-range),
+ * the input quantized at run time as the LiteRT runtime does (hybrid_prepare). */
+enum { K_F32, K_S8, K_S16, K_HYB };
 enum { CK_CONV, CK_DW, CK_TCONV };
 
 typedef struct conv_plan {
@@ -19,6 +21,8 @@ typedef struct conv_plan {
   int kind;               /* K_* */
   int in, filter, bias, out;   /* tensor ids (bias -1 if absent) */
   aot_conv_params p;
+  aot_hybrid_params h;    /* K_HYB: filter_scale points at the filter's scales */
+  int nscale;             /* K_HYB: entries of h.filter_scale */
   int32_t *mult, *shift;  /* out_c entries (quantized), owned */
   int64_t *bias64;        /* int16 TRANSPOSE_CONV bias widened to int64, owned */
 } conv_plan;
@@ -32,10 +36,10 @@ static void conv_plan_free(conv_plan *cp) {
 }
 
 static const char *kernel_name(int ck, int kind) {
-  static const char *const names[3][3] = {
-      {"conv2d_f32", "conv2d_s8", "conv2d_s16"},
-      {"dwconv2d_f32", "dwconv2d_s8", "dwconv2d_s16"},
-      {"tconv2d_f32", "tconv2d_s8", "tconv2d_s16"}};
+  static const char *const names[3][4] = {
+      {"conv2d_f32", "conv2d_s8", "conv2d_s16", "conv2d_hybrid"},
+      {"dwconv2d_f32", "dwconv2d_s8", "dwconv2d_s16", "dwconv2d_hybrid"},
+      {"tconv2d_f32", "tconv2d_s8", "tconv2d_s16", NULL}};   /* no hybrid TRANSPOSE_CONV */
   return names[ck][kind];
 }
 
@@ -54,6 +58,12 @@ static int conv_types(const ir_tensor *in, const ir_tensor *f, const ir_tensor *
     return -1;
   }
   if (in->dtype == DT_FLOAT32) {
+    if (f->dtype == DT_INT8 && !tconv) {
+      if (b && b->dtype != DT_FLOAT32)
+        return fail(why, n, "hybrid conv (float32 input, int8 filter) needs a float32 bias");
+      *kind = K_HYB;
+      return 0;
+    }
     if (f->dtype != DT_FLOAT32) {
       snprintf(why, n, "float32 input with %s filter not supported", dtype_name(f->dtype));
       return -1;
@@ -95,6 +105,29 @@ static int conv_types(const ir_tensor *in, const ir_tensor *f, const ir_tensor *
   if (*kind == K_S16 &&
       (cf_check_zero_zp(in, "input", why, n) || cf_check_zero_zp(out, "output", why, n)))
     return -1;
+  return 0;
+}
+
+/* Hybrid (float32 activations, int8 filter) as the LiteRT runtime runs it:
+ * CONV_2D in its XNNPACK delegate (qd8 dynamic quantization: per-tensor or
+ * per-channel filter scales, dilation), DEPTHWISE_CONV_2D in LiteRT's own
+ * hybrid kernel (one filter scale per output channel). Filter zero points
+ * must be 0. Whatever is refused here is dequantized at compile time instead
+ * (transform dequantize_hybrid_weights) and runs in float. */
+static int hybrid_prepare(conv_plan *cp, const ir_tensor *f, int qdim, char *why, size_t n) {
+  const aot_conv_params *p = &cp->p;
+  if (cf_check_filter_quant(f, p->out_c, qdim, why, n)) return -1;
+  int64_t depth = (int64_t)p->filter_h * p->filter_w * (cp->ck == CK_CONV ? p->filter_in_c : 1);
+  /* |w * (q - zp)| <= 128 * 255: the int32 sum cannot overflow */
+  if (depth > 65536) return fail(why, n, "hybrid conv accumulation depth over 65536");
+  if (cp->ck == CK_CONV) {
+    if (p->filter_in_c != p->in_c) return fail(why, n, "hybrid grouped conv not supported");
+  } else if (f->nq != p->out_c) {
+    return fail(why, n, "hybrid depthwise conv needs one filter scale per output channel");
+  }
+  cp->h.per_channel = f->nq > 1;
+  cp->h.filter_scale = f->scale;
+  cp->nscale = f->nq;
   return 0;
 }
 
@@ -185,6 +218,7 @@ static int conv_prepare(const ir_graph *g, const ir_op *op, conv_plan *cp, char 
   }
   if (conv_types(in, f, b, out, p->out_c, qdim, cp->ck == CK_TCONV, &cp->kind, why, n))
     return -1;
+  if (cp->kind == K_HYB && hybrid_prepare(cp, f, qdim, why, n)) return -1;
   if (cp->ck == CK_TCONV && cp->kind != K_F32 && op->opts.fused_act != ACT_NONE)
     return fail(why, n, "fused activation on a quantized TRANSPOSE_CONV not supported "
                         "(TFLM ignores it)");
@@ -210,7 +244,7 @@ static int conv_prepare(const ir_graph *g, const ir_op *op, conv_plan *cp, char 
     }
   }
 
-  if (cp->kind == K_F32) {
+  if (cp->kind == K_F32 || cp->kind == K_HYB) {
     act_range_float(op->opts.fused_act, &p->act_min_f, &p->act_max_f);
   } else {
     act_range_quant(out, op->opts.fused_act, &p->act_min, &p->act_max);
@@ -236,6 +270,17 @@ static int conv_prepare(const ir_graph *g, const ir_op *op, conv_plan *cp, char 
 
 /* ---- op_impl callbacks ---- */
 
+static size_t conv_scratch(const ir_graph *g, const ir_op *op) {
+  conv_plan cp;
+  char why[256];
+  size_t r = 0;
+  if (conv_prepare(g, op, &cp, why, sizeof why) == 0 && cp.kind == K_HYB)
+    r = cp.ck == CK_CONV ? aot_conv2d_hybrid_buffer_size(&cp.p)
+                         : aot_dwconv2d_hybrid_buffer_size(&cp.p);
+  conv_plan_free(&cp);
+  return r;
+}
+
 static int conv_check(const ir_graph *g, const ir_op *op, char *why, size_t whylen) {
   conv_plan cp;
   int r = conv_prepare(g, op, &cp, why, whylen);
@@ -252,7 +297,7 @@ static int conv_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   char pin[160], pf[160], pb[160] = "NULL", pout[160];
   const char *kn = kernel_name(cp.ck, cp.kind);
 
-  if (cp.kind != K_F32) {
+  if (cp.kind != K_F32 && cp.kind != K_HYB) {
     cf_copy(mult, sizeof mult, emit_array_i32(e, "mult", cp.mult, (size_t)p->out_c));
     cf_copy(shift, sizeof shift, emit_array_i32(e, "shift", cp.shift, (size_t)p->out_c));
   }
@@ -282,7 +327,17 @@ static int conv_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   else if (cp.bias >= 0)
     cf_copy(pb, sizeof pb, emit_ptr(e, cp.bias));
   cf_copy(pout, sizeof pout, emit_ptr(e, cp.out));
-  emit_call(e, "aot_%s(&%s_p, %s, %s, %s, %s)", kn, emit_opname(e), pin, pf, pb, pout);
+  if (cp.kind == K_HYB) {
+    char fs[128], sc[160];
+    cf_copy(fs, sizeof fs, emit_array_f32(e, "fscale", cp.h.filter_scale, (size_t)cp.nscale));
+    emit_decl(e, "static const aot_hybrid_params %s_h = {.per_channel = %d, .filter_scale = %s};",
+              emit_opname(e), (int)cp.h.per_channel, fs);
+    cf_copy(sc, sizeof sc, emit_scratch_ptr(e));
+    emit_call(e, "aot_%s(&%s_p, &%s_h, %s, %s, %s, %s, %s)", kn, emit_opname(e), emit_opname(e),
+              pin, pf, pb, pout, sc);
+  } else {
+    emit_call(e, "aot_%s(&%s_p, %s, %s, %s, %s)", kn, emit_opname(e), pin, pf, pb, pout);
+  }
   char path[96];
   snprintf(path, sizeof path, "ConvolutionFunctions/aot_%s.c", kn);
   emit_kernel(e, path);
@@ -291,7 +346,6 @@ static int conv_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
 }
 
 static int conv_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scratch) {
-  (void)scratch;
   conv_plan cp;
   char why[256];
   if (conv_prepare(g, op, &cp, why, sizeof why)) return -1;
@@ -299,7 +353,10 @@ static int conv_eval(const ir_graph *g, const ir_op *op, void *const *data, void
   const void *b = cp.bias64 ? (const void *)cp.bias64 : cp.bias >= 0 ? data[cp.bias] : NULL;
   void *out = data[cp.out];
   int32_t st = AOT_KERNEL_BAD_PARAM;
-  switch (cp.ck * 3 + cp.kind) {
+  if (cp.kind == K_HYB) {
+    if (cp.ck == CK_CONV) st = aot_conv2d_hybrid(&cp.p, &cp.h, in, f, b, out, scratch);
+    else if (cp.ck == CK_DW) st = aot_dwconv2d_hybrid(&cp.p, &cp.h, in, f, b, out, scratch);
+  } else switch (cp.ck * 3 + cp.kind) {
     case CK_CONV * 3 + K_F32: st = aot_conv2d_f32(&cp.p, in, f, b, out); break;
     case CK_CONV * 3 + K_S8: st = aot_conv2d_s8(&cp.p, in, f, b, out); break;
     case CK_CONV * 3 + K_S16: st = aot_conv2d_s16(&cp.p, in, f, b, out); break;
@@ -322,6 +379,7 @@ const op_impl op_conv_2d = {
     .constraints = "rank-4 NHWC; SAME/VALID padding, strides, dilations, groups; fused "
                    "RELU/RELU6/RELU_N1_TO_1; filter zero point 0; int16 zero points 0",
     .check = conv_check,
+    .scratch = conv_scratch,
     .emit = conv_emit,
     .eval = conv_eval,
 };
@@ -334,6 +392,7 @@ const op_impl op_depthwise_conv_2d = {
     .constraints = "rank-4 NHWC; any depth multiplier; SAME/VALID padding, strides, dilations; "
                    "fused RELU/RELU6/RELU_N1_TO_1; filter zero point 0; int16 zero points 0",
     .check = conv_check,
+    .scratch = conv_scratch,
     .emit = conv_emit,
     .eval = conv_eval,
 };

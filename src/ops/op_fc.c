@@ -10,7 +10,9 @@
 
 #include "aot_conv.h"
 
-enum { K_F32, K_S8, K_S16 };
+/* K_HYB: float32 activations with int8 weights ("hybrid" / dynamic-range),
+ * each input row quantized at run time as the LiteRT runtime does. */
+enum { K_F32, K_S8, K_S16, K_HYB };
 
 static int fail(char *why, size_t n, const char *msg) {
   snprintf(why, n, "%s", msg);
@@ -23,6 +25,8 @@ typedef struct fc_plan {
   int kind;
   int in, w, bias, out;
   aot_fc_params p;
+  aot_hybrid_params h;     /* K_HYB: filter_scale points at the weights' scales */
+  int nscale;
   int32_t *mult, *shift;   /* 1 or out_depth entries, owned */
   int nmult;
 } fc_plan;
@@ -73,6 +77,24 @@ static int fc_prepare(const ir_graph *g, const ir_op *op, fc_plan *fp, char *why
     snprintf(why, n, "input %s with output %s not supported", dtype_name(in->dtype),
              dtype_name(out->dtype));
     return -1;
+  }
+  if (in->dtype == DT_FLOAT32 && w->dtype == DT_INT8) {
+    /* As the LiteRT runtime runs it (XNNPACK delegate, qd8 dynamically
+     * quantized fully connected: each input row quantized asymmetrically,
+     * whatever asymmetric_quantize_inputs says); weight zero points 0,
+     * per-tensor or per-channel scales. Refused forms are dequantized at
+     * compile time instead (transform dequantize_hybrid_weights). */
+    if (b && b->dtype != DT_FLOAT32)
+      return fail(why, n, "hybrid FC (float32 input, int8 weights) needs a float32 bias");
+    if (cf_check_filter_quant(w, odepth, 0, why, n)) return -1;
+    /* |w * (q - zp)| <= 128 * 255: the int32 sum cannot overflow */
+    if (idepth > 65536) return fail(why, n, "hybrid FC accumulation depth over 65536");
+    fp->kind = K_HYB;
+    fp->h.per_channel = w->nq > 1;
+    fp->h.filter_scale = w->scale;
+    fp->nscale = w->nq;
+    act_range_float(op->opts.fused_act, &p->act_min_f, &p->act_max_f);
+    return 0;
   }
   if (in->dtype == DT_FLOAT32) {
     if (w->dtype != DT_FLOAT32) {
@@ -144,7 +166,17 @@ static int fc_check(const ir_graph *g, const ir_op *op, char *why, size_t whylen
   return r;
 }
 
-static const char *const fc_kernels[3] = {"fc_f32", "fc_s8", "fc_s16"};
+static const char *const fc_kernels[4] = {"fc_f32", "fc_s8", "fc_s16", "fc_hybrid"};
+
+static size_t fc_scratch(const ir_graph *g, const ir_op *op) {
+  fc_plan fp;
+  char why[256];
+  size_t r = 0;
+  if (fc_prepare(g, op, &fp, why, sizeof why) == 0 && fp.kind == K_HYB)
+    r = aot_fc_hybrid_buffer_size(&fp.p);
+  fc_plan_free(&fp);
+  return r;
+}
 
 static int fc_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   fc_plan fp;
@@ -154,7 +186,7 @@ static int fc_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   char mult[128] = "NULL", shift[128] = "NULL", lo[64], hi[64];
   char pin[160], pw[160], pb[160] = "NULL", pout[160];
   const char *kn = fc_kernels[fp.kind];
-  if (fp.kind != K_F32) {
+  if (fp.kind != K_F32 && fp.kind != K_HYB) {
     cf_copy(mult, sizeof mult, emit_array_i32(e, "mult", fp.mult, (size_t)fp.nmult));
     cf_copy(shift, sizeof shift, emit_array_i32(e, "shift", fp.shift, (size_t)fp.nmult));
   }
@@ -174,7 +206,17 @@ static int fc_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   cf_copy(pw, sizeof pw, emit_ptr(e, fp.w));
   if (fp.bias >= 0) cf_copy(pb, sizeof pb, emit_ptr(e, fp.bias));
   cf_copy(pout, sizeof pout, emit_ptr(e, fp.out));
-  emit_call(e, "aot_%s(&%s_p, %s, %s, %s, %s)", kn, emit_opname(e), pin, pw, pb, pout);
+  if (fp.kind == K_HYB) {
+    char fs[128], sc[160];
+    cf_copy(fs, sizeof fs, emit_array_f32(e, "wscale", fp.h.filter_scale, (size_t)fp.nscale));
+    emit_decl(e, "static const aot_hybrid_params %s_h = {.per_channel = %d, .filter_scale = %s};",
+              emit_opname(e), (int)fp.h.per_channel, fs);
+    cf_copy(sc, sizeof sc, emit_scratch_ptr(e));
+    emit_call(e, "aot_%s(&%s_p, &%s_h, %s, %s, %s, %s, %s)", kn, emit_opname(e), emit_opname(e),
+              pin, pw, pb, pout, sc);
+  } else {
+    emit_call(e, "aot_%s(&%s_p, %s, %s, %s, %s)", kn, emit_opname(e), pin, pw, pb, pout);
+  }
   char path[96];
   snprintf(path, sizeof path, "FullyConnectedFunctions/aot_%s.c", kn);
   emit_kernel(e, path);
@@ -183,7 +225,6 @@ static int fc_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
 }
 
 static int fc_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scratch) {
-  (void)scratch;
   fc_plan fp;
   char why[256];
   if (fc_prepare(g, op, &fp, why, sizeof why)) return -1;
@@ -195,6 +236,7 @@ static int fc_eval(const ir_graph *g, const ir_op *op, void *const *data, void *
     case K_F32: st = aot_fc_f32(&fp.p, in, w, b, out); break;
     case K_S8: st = aot_fc_s8(&fp.p, in, w, b, out); break;
     case K_S16: st = aot_fc_s16(&fp.p, in, w, b, out); break;
+    case K_HYB: st = aot_fc_hybrid(&fp.p, &fp.h, in, w, b, out, scratch); break;
   }
   fc_plan_free(&fp);
   return (int)st;
@@ -208,6 +250,7 @@ const op_impl op_fully_connected = {
     .constraints = "weights [O,I] (default format); input flattened to [-1,I]; keep_num_dims; "
                    "optional bias; fused RELU/RELU6/RELU_N1_TO_1; weight zero point 0",
     .check = fc_check,
+    .scratch = fc_scratch,
     .emit = fc_emit,
     .eval = fc_eval,
 };

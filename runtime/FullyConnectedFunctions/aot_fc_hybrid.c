@@ -1,0 +1,37 @@
+/* aot_fc_hybrid.c - FULLY_CONNECTED with float32 activations and int8
+ * weights ("hybrid" / dynamic-range), as the LiteRT runtime runs it (XNNPACK
+ * delegate, qd8 dynamically quantized fully connected): each input row is
+ * quantized with aot_hybrid_quantize_qd8, acc = sum w * (q - zp) in int32,
+ * out = ((float)acc * input_scale) * weight_scale[o] + bias[o], clamped. */
+#include "aot_conv.h"
+
+size_t aot_fc_hybrid_buffer_size(const aot_fc_params *p) { return (size_t)p->in_depth; }
+
+int32_t aot_fc_hybrid(const aot_fc_params *p, const aot_hybrid_params *h,
+                      const float *input, const int8_t *weights,
+                      const float *bias, float *output, void *scratch) {
+  const int32_t depth = p->in_depth, out_depth = p->out_depth;
+  const float lo = p->act_min_f, hi = p->act_max_f;
+  int8_t *q = (int8_t *)scratch;
+  int32_t b, o, k;
+
+  if (!q || !h || !h->filter_scale || depth <= 0) return AOT_KERNEL_BAD_PARAM;
+
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *w = weights;
+    float in_scale;
+    int32_t zp;
+    aot_hybrid_quantize_qd8(input + (size_t)b * depth, depth, q, &in_scale, &zp);
+    for (o = 0; o < out_depth; o++) {
+      int32_t acc = 0;
+      float r;
+      for (k = 0; k < depth; k++) acc += (int32_t)w[k] * ((int32_t)q[k] - zp);
+      w += depth;
+      r = (float)acc * in_scale;
+      r *= h->filter_scale[h->per_channel ? o : 0];
+      if (bias) r += bias[o];
+      *output++ = aot_clamp_f32(r, lo, hi);
+    }
+  }
+  return AOT_KERNEL_OK;
+}
