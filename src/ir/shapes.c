@@ -142,7 +142,9 @@ static int is_const(const ir_graph *g, int t) {
   return t >= 0 && t < g->nt && g->t[t].role == ROLE_CONST && g->t[t].data;
 }
 
-/* Values of a constant int32/int64 tensor (at most max); count or -1. */
+/* Values of a constant int32/int64 tensor (at most max); count or -1. Values
+ * outside the int32 range count as unreadable (no shape can use them, and
+ * the rules' int64 arithmetic stays far from overflow). */
 static int const_ints(const ir_graph *g, int t, int64_t *v, int max) {
   if (!is_const(g, t)) return -1;
   const ir_tensor *x = &g->t[t];
@@ -157,6 +159,7 @@ static int const_ints(const ir_graph *g, int t, int64_t *v, int max) {
     } else {
       int64_t w;
       memcpy(&w, x->data + 8 * i, 8);
+      if (w > INT32_MAX || w < -INT32_MAX) return -1;
       v[i] = w;
     }
   }
@@ -191,9 +194,10 @@ static int bcast(const shp *a, const shp *b, shp *o) {
 static int conv_len(int32_t in, int32_t k, int stride, int dil, int padding, int32_t *out) {
   if (stride < 1) return -1;
   if (dil < 1) dil = 1;
-  int64_t eff = (int64_t)(k - 1) * dil + 1;
-  int64_t n = padding == PAD_SAME ? (in + stride - 1) / stride : (in - eff + stride) / stride;
-  if (n < 0) return -1;
+  int64_t eff = ((int64_t)k - 1) * dil + 1;
+  int64_t n = padding == PAD_SAME ? ((int64_t)in + stride - 1) / stride
+                                  : ((int64_t)in - eff + stride) / stride;
+  if (n < 0 || n > INT32_MAX) return -1;
   *out = (int32_t)n;
   return 0;
 }
@@ -272,12 +276,16 @@ static int rule_reshape(const ir_graph *g, const ir_op *op, const shp *x, shp *o
     return 1;
   }
   int64_t total = 1, known = 1;
-  for (int i = 0; i < x->rank; i++) total *= x->d[i];
+  for (int i = 0; i < x->rank; i++) {
+    total *= x->d[i];
+    if (total > INT32_MAX) return 1;
+  }
   int minus = -1;
   for (int i = 0; i < k; i++) {
     if (v[i] == -1 && minus < 0) minus = i;
     else if (v[i] < 0) return 1;
     else known *= v[i];
+    if (known > INT32_MAX) return 1;
   }
   if (minus >= 0) {
     if (known == 0 || total % known) return 1;
@@ -363,14 +371,18 @@ static int rule(const ir_graph *g, const ir_op *op, shp *os) {
     case OP_CONCATENATION:
       if (norm_axis(op->opts.axis, x.rank, &a)) return 1;
       *o = x;
-      o->d[a] = 0;
-      for (int i = 0; i < op->nin; i++) {
-        if (op->in[i] < 0) return 1;
-        const ir_tensor *y = &g->t[op->in[i]];
-        if (y->rank != x.rank) return 1;
-        for (int j = 0; j < x.rank; j++)
-          if (j != a && y->shape[j] != x.d[j]) return 1;
-        o->d[a] += y->shape[a];
+      {
+        int64_t sum = 0;
+        for (int i = 0; i < op->nin; i++) {
+          if (op->in[i] < 0) return 1;
+          const ir_tensor *y = &g->t[op->in[i]];
+          if (y->rank != x.rank) return 1;
+          for (int j = 0; j < x.rank; j++)
+            if (j != a && y->shape[j] != x.d[j]) return 1;
+          sum += y->shape[a];
+        }
+        if (sum > INT32_MAX) return 1;
+        o->d[a] = (int32_t)sum;
       }
       return 0;
     case OP_PACK:
@@ -440,14 +452,18 @@ static int rule(const ir_graph *g, const ir_op *op, shp *os) {
     case OP_FULLY_CONNECTED: {
       if (op->nin < 2 || op->in[1] < 0 || in1.rank != 2) return 1;
       int32_t units = in1.d[0], n_in = in1.d[1];
+      if (n_in <= 0) return 1;
       if (op->opts.keep_num_dims) {
         if (x.rank < 1) return 1;
         *o = x;
         o->d[x.rank - 1] = units;
       } else {
         int64_t tot = 1;
-        for (int i = 0; i < x.rank; i++) tot *= x.d[i];
-        if (n_in <= 0 || tot % n_in) return 1;
+        for (int i = 0; i < x.rank; i++) {
+          tot *= x.d[i];
+          if (tot > INT32_MAX) return 1;
+        }
+        if (tot % n_in) return 1;
         o->rank = 2;
         o->d[0] = (int32_t)(tot / n_in);
         o->d[1] = units;
@@ -532,8 +548,9 @@ static int rule(const ir_graph *g, const ir_op *op, shp *os) {
       if (k != 2 * x.rank) return 1;
       *o = x;
       for (int i = 0; i < x.rank; i++) {
-        if (v[2 * i] < 0 || v[2 * i + 1] < 0) return 1;
-        o->d[i] = (int32_t)(x.d[i] + v[2 * i] + v[2 * i + 1]);
+        int64_t n = x.d[i] + v[2 * i] + v[2 * i + 1];
+        if (v[2 * i] < 0 || v[2 * i + 1] < 0 || n > INT32_MAX) return 1;
+        o->d[i] = (int32_t)n;
       }
       return 0;
     case OP_CONV_2D: case OP_DEPTHWISE_CONV_2D: {
@@ -576,13 +593,16 @@ static int rule(const ir_graph *g, const ir_op *op, shp *os) {
       int bs = op->opts.block_size;
       if (x.rank != 4 || bs < 1) return 1;
       *o = x;
+      if (bs > 4096) return 1;
       if (op->builtin == OP_DEPTH_TO_SPACE) {
-        if (x.d[3] % (bs * bs)) return 1;
+        if ((int64_t)x.d[1] * bs > INT32_MAX || (int64_t)x.d[2] * bs > INT32_MAX ||
+            x.d[3] % (bs * bs))
+          return 1;
         o->d[1] = x.d[1] * bs;
         o->d[2] = x.d[2] * bs;
         o->d[3] = x.d[3] / (bs * bs);
       } else {
-        if (x.d[1] % bs || x.d[2] % bs) return 1;
+        if (x.d[1] % bs || x.d[2] % bs || (int64_t)x.d[3] * bs * bs > INT32_MAX) return 1;
         o->d[1] = x.d[1] / bs;
         o->d[2] = x.d[2] / bs;
         o->d[3] = x.d[3] * bs * bs;
@@ -808,7 +828,7 @@ static int sym_elem(const ir_graph *g, int t, int64_t e, symv *out, int depth) {
           if (op->builtin == OP_SUB && ci == 0) continue;  /* c - x: not affine in x */
           if (!is_const(g, ct) || ir_numel(&g->t[ct]) != 1) continue;
           int64_t cv[1];
-          if (const_ints(g, ct, cv, 1) != 1) continue;
+          if (const_ints(g, ct, cv, 1) != 1) continue;  /* int32 range */
           int64_t vn = (int64_t)ir_numel(&g->t[vt]);
           symv s;
           if (sym_elem(g, vt, vn == n ? e : 0, &s, depth + 1) != 0) return -1;
@@ -890,6 +910,7 @@ static int rewrite_set_item(sctx *c, int ci) {
   char name[96];
   snprintf(name, sizeof name, "%.60s/start", g->t[cat->out[0]].name);
   if (i1.leaf < 0) {
+    if (i1.off < 0 || i1.off > L->shape[a] - k) return 0;
     int64_t sv[IR_MAX_RANK] = {0};
     sv[a] = i1.off;
     start = new_int_const(c, name, DT_INT32, 1, rs, sv, r);
@@ -932,6 +953,21 @@ static int rewrite_set_item(sctx *c, int ci) {
 }
 
 /* ---- the pass ------------------------------------------------------------------- */
+
+/* Inferred shapes aotc can hold: ranks in range, dims >= 0, fewer than 2^31
+ * elements. */
+static int shapes_sane(const shp *os, int n) {
+  for (int k = 0; k < n; k++) {
+    if (os[k].rank < 0 || os[k].rank > IR_MAX_RANK) return 0;
+    int64_t e = 1;
+    for (int i = 0; i < os[k].rank; i++) {
+      if (os[k].d[i] < 0) return 0;
+      e *= os[k].d[i];
+      if (e > INT32_MAX) return 0;
+    }
+  }
+  return 1;
+}
 
 static void apply(sctx *c, const ir_op *op, const shp *os) {
   ir_graph *g = c->g;
@@ -980,7 +1016,7 @@ static int infer(sctx *c, aotc_diag *d) {
     }
     if (!all_known) continue;
     shp *os = xcalloc((size_t)(op->nout > 0 ? op->nout : 1), sizeof(shp));
-    if (rule(g, op, os) == 0) apply(c, op, os);
+    if (rule(g, op, os) == 0 && shapes_sane(os, op->nout)) apply(c, op, os);
     free(os);
     try_fold(c, op);
   }
