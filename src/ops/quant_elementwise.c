@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,212 +219,119 @@ int32_t ew_zp(const ir_tensor *t) { return t && t->nq > 0 ? t->zero_point[0] : 0
 
 /* ---- kernel table ---------------------------------------------------------- */
 
-#define W1(K, PT, TA, TY)                                                            \
-  static int32_t w_##K(const void *p, const void *a, const void *b, const void *c,  \
-                       void *y) {                                                    \
-    (void)b;                                                                         \
-    (void)c;                                                                         \
-    return K((const PT *)p, (const TA *)a, (TY *)y);                                 \
-  }
-#define W2(K, PT, TA, TB, TY)                                                        \
-  static int32_t w_##K(const void *p, const void *a, const void *b, const void *c,  \
-                       void *y) {                                                    \
-    (void)c;                                                                         \
-    return K((const PT *)p, (const TA *)a, (const TB *)b, (TY *)y);                  \
-  }
-
-W2(aot_add_s8, aot_addsub_q_params, int8_t, int8_t, int8_t)
-W2(aot_add_s16, aot_addsub_q_params, int16_t, int16_t, int16_t)
-W2(aot_sub_s8, aot_addsub_q_params, int8_t, int8_t, int8_t)
-W2(aot_sub_s16, aot_addsub_q_params, int16_t, int16_t, int16_t)
-W2(aot_add_s16_pot, aot_addsub_pot_params, int16_t, int16_t, int16_t)
-W2(aot_sub_s16_pot, aot_addsub_pot_params, int16_t, int16_t, int16_t)
-W2(aot_mul_s8, aot_mul_q_params, int8_t, int8_t, int8_t)
-W2(aot_mul_s16, aot_mul_q_params, int16_t, int16_t, int16_t)
-W2(aot_add_f32, aot_arith_f32_params, float, float, float)
-W2(aot_sub_f32, aot_arith_f32_params, float, float, float)
-W2(aot_mul_f32, aot_arith_f32_params, float, float, float)
-W2(aot_div_f32, aot_arith_f32_params, float, float, float)
-W2(aot_add_s32, aot_arith_s32_params, int32_t, int32_t, int32_t)
-W2(aot_sub_s32, aot_arith_s32_params, int32_t, int32_t, int32_t)
-W2(aot_mul_s32, aot_arith_s32_params, int32_t, int32_t, int32_t)
-W2(aot_squared_diff_f32, aot_bcast_params, float, float, float)
-W2(aot_squared_diff_s8, aot_addsub_q_params, int8_t, int8_t, int8_t)
-W2(aot_squared_diff_s16, aot_addsub_q_params, int16_t, int16_t, int16_t)
-W2(aot_maximum_s8, aot_bcast_params, int8_t, int8_t, int8_t)
-W2(aot_minimum_s8, aot_bcast_params, int8_t, int8_t, int8_t)
-W2(aot_maximum_s16, aot_bcast_params, int16_t, int16_t, int16_t)
-W2(aot_minimum_s16, aot_bcast_params, int16_t, int16_t, int16_t)
-W2(aot_maximum_s32, aot_bcast_params, int32_t, int32_t, int32_t)
-W2(aot_minimum_s32, aot_bcast_params, int32_t, int32_t, int32_t)
-W2(aot_maximum_f32, aot_bcast_params, float, float, float)
-W2(aot_minimum_f32, aot_bcast_params, float, float, float)
-W2(aot_compare_f32, aot_compare_params, float, float, uint8_t)
-W2(aot_compare_s32, aot_compare_params, int32_t, int32_t, uint8_t)
-W2(aot_compare_s8, aot_compare_params, int8_t, int8_t, uint8_t)
-W2(aot_compare_u8, aot_compare_params, uint8_t, uint8_t, uint8_t)
-W2(aot_logical_and, aot_bcast_params, uint8_t, uint8_t, uint8_t)
-W2(aot_logical_or, aot_bcast_params, uint8_t, uint8_t, uint8_t)
-W1(aot_logical_not, aot_unary_params, uint8_t, uint8_t)
-W1(aot_exp_f32, aot_unary_params, float, float)
-W1(aot_log_f32, aot_unary_params, float, float)
-W1(aot_sqrt_f32, aot_unary_params, float, float)
-W1(aot_rsqrt_f32, aot_unary_params, float, float)
-W1(aot_abs_f32, aot_unary_params, float, float)
-W1(aot_neg_f32, aot_unary_params, float, float)
-W1(aot_floor_f32, aot_unary_params, float, float)
-W1(aot_square_f32, aot_unary_params, float, float)
-W1(aot_neg_s32, aot_unary_params, int32_t, int32_t)
-W1(aot_logistic_f32, aot_unary_params, float, float)
-W1(aot_tanh_f32, aot_unary_params, float, float)
-W1(aot_hard_swish_f32, aot_unary_params, float, float)
-W1(aot_elu_f32, aot_unary_params, float, float)
-W1(aot_act_clamp_f32, aot_act_clamp_f32_params, float, float)
-W1(aot_act_clamp_s8, aot_act_clamp_q_params, int8_t, int8_t)
-W1(aot_act_clamp_s16, aot_act_clamp_q_params, int16_t, int16_t)
-W1(aot_relu_s8, aot_relu_q_params, int8_t, int8_t)
-W1(aot_relu_s16, aot_relu_q_params, int16_t, int16_t)
-W1(aot_abs_s8, aot_relu_q_params, int8_t, int8_t)
-W1(aot_abs_s16, aot_relu_q_params, int16_t, int16_t)
-W1(aot_leaky_relu_s8, aot_leaky_relu_q_params, int8_t, int8_t)
-W1(aot_leaky_relu_s16, aot_leaky_relu_q_params, int16_t, int16_t)
-W1(aot_leaky_relu_f32, aot_leaky_relu_f32_params, float, float)
-W1(aot_logistic_s8, aot_sigmoid_s8_params, int8_t, int8_t)
-W1(aot_tanh_s8, aot_sigmoid_s8_params, int8_t, int8_t)
-W1(aot_logistic_s16, aot_sigmoid_s16_params, int16_t, int16_t)
-W1(aot_tanh_s16, aot_sigmoid_s16_params, int16_t, int16_t)
-W1(aot_hard_swish_s8, aot_hard_swish_s8_params, int8_t, int8_t)
-W2(aot_prelu_s8, aot_prelu_q_params, int8_t, int8_t, int8_t)
-W2(aot_prelu_s16, aot_prelu_q_params, int16_t, int8_t, int16_t)
-W2(aot_prelu_f32, aot_bcast_params, float, float, float)
-W1(aot_lut_s8, aot_lut_s8_params, int8_t, int8_t)
-W1(aot_softmax_s8, aot_softmax_params, int8_t, int8_t)
-W1(aot_softmax_s8_s16, aot_softmax_params, int8_t, int16_t)
-W1(aot_softmax_s16, aot_softmax_params, int16_t, int16_t)
-W1(aot_softmax_f32, aot_softmax_params, float, float)
-W1(aot_log_softmax_f32, aot_softmax_params, float, float)
-W1(aot_log_softmax_s8, aot_softmax_params, int8_t, int8_t)
-W1(aot_quantize_f32_s8, aot_quantize_params, float, int8_t)
-W1(aot_quantize_f32_s16, aot_quantize_params, float, int16_t)
-W1(aot_quantize_f32_u8, aot_quantize_params, float, uint8_t)
-W1(aot_requantize, aot_requant_params, void, void)
-W1(aot_dequantize_s8, aot_dequantize_params, int8_t, float)
-W1(aot_dequantize_s16, aot_dequantize_params, int16_t, float)
-W1(aot_dequantize_u8, aot_dequantize_params, uint8_t, float)
-W1(aot_dequantize_f16, aot_unary_params, uint16_t, float)
-W1(aot_dequantize_pc_s8, aot_dequantize_pc_params, int8_t, float)
-W1(aot_dequantize_pc_s16, aot_dequantize_pc_params, int16_t, float)
-
-static int32_t w_aot_select(const void *p, const void *a, const void *b, const void *c,
-                            void *y) {
-  return aot_select((const aot_select_params *)p, (const uint8_t *)a, b, c, y);
-}
-
 #define BM "BasicMathFunctions/"
 #define AF "ActivationFunctions/"
 #define SM "SoftmaxFunctions/"
 #define QF "QuantizationFunctions/"
-#define K(NAME, FILE, KIND, NIN) {#NAME, FILE, KIND, NIN, w_##NAME}
 
-static const ew_kernel ew_kernels[] = {
-    K(aot_add_s8, BM "aot_add_s8.c", EWP_ADDSUB, 2),
-    K(aot_add_s16, BM "aot_add_s16.c", EWP_ADDSUB, 2),
-    K(aot_sub_s8, BM "aot_sub_s8.c", EWP_ADDSUB, 2),
-    K(aot_sub_s16, BM "aot_sub_s16.c", EWP_ADDSUB, 2),
-    K(aot_add_s16_pot, BM "aot_add_s16_pot.c", EWP_POT, 2),
-    K(aot_sub_s16_pot, BM "aot_sub_s16_pot.c", EWP_POT, 2),
-    K(aot_mul_s8, BM "aot_mul_s8.c", EWP_MUL, 2),
-    K(aot_mul_s16, BM "aot_mul_s16.c", EWP_MUL, 2),
-    K(aot_add_f32, BM "aot_add_f32.c", EWP_ARITH_F32, 2),
-    K(aot_sub_f32, BM "aot_sub_f32.c", EWP_ARITH_F32, 2),
-    K(aot_mul_f32, BM "aot_mul_f32.c", EWP_ARITH_F32, 2),
-    K(aot_div_f32, BM "aot_div_f32.c", EWP_ARITH_F32, 2),
-    K(aot_add_s32, BM "aot_add_s32.c", EWP_ARITH_S32, 2),
-    K(aot_sub_s32, BM "aot_sub_s32.c", EWP_ARITH_S32, 2),
-    K(aot_mul_s32, BM "aot_mul_s32.c", EWP_ARITH_S32, 2),
-    K(aot_squared_diff_f32, BM "aot_squared_diff_f32.c", EWP_BCAST, 2),
-    K(aot_squared_diff_s8, BM "aot_squared_diff_s8.c", EWP_ADDSUB, 2),
-    K(aot_squared_diff_s16, BM "aot_squared_diff_s16.c", EWP_ADDSUB, 2),
-    K(aot_maximum_s8, BM "aot_maxmin_s8.c", EWP_BCAST, 2),
-    K(aot_minimum_s8, BM "aot_maxmin_s8.c", EWP_BCAST, 2),
-    K(aot_maximum_s16, BM "aot_maxmin_s16.c", EWP_BCAST, 2),
-    K(aot_minimum_s16, BM "aot_maxmin_s16.c", EWP_BCAST, 2),
-    K(aot_maximum_s32, BM "aot_maxmin_s32.c", EWP_BCAST, 2),
-    K(aot_minimum_s32, BM "aot_maxmin_s32.c", EWP_BCAST, 2),
-    K(aot_maximum_f32, BM "aot_maxmin_f32.c", EWP_BCAST, 2),
-    K(aot_minimum_f32, BM "aot_maxmin_f32.c", EWP_BCAST, 2),
-    K(aot_compare_f32, BM "aot_compare_f32.c", EWP_COMPARE, 2),
-    K(aot_compare_s32, BM "aot_compare_s32.c", EWP_COMPARE, 2),
-    K(aot_compare_s8, BM "aot_compare_s8.c", EWP_COMPARE, 2),
-    K(aot_compare_u8, BM "aot_compare_u8.c", EWP_COMPARE, 2),
-    K(aot_logical_and, BM "aot_logical.c", EWP_BCAST, 2),
-    K(aot_logical_or, BM "aot_logical.c", EWP_BCAST, 2),
-    K(aot_logical_not, BM "aot_logical.c", EWP_UNARY, 1),
-    K(aot_select, BM "aot_select.c", EWP_SELECT, 3),
-    K(aot_exp_f32, BM "aot_exp_f32.c", EWP_UNARY, 1),
-    K(aot_log_f32, BM "aot_log_f32.c", EWP_UNARY, 1),
-    K(aot_sqrt_f32, BM "aot_sqrt_f32.c", EWP_UNARY, 1),
-    K(aot_rsqrt_f32, BM "aot_rsqrt_f32.c", EWP_UNARY, 1),
-    K(aot_abs_f32, BM "aot_abs_f32.c", EWP_UNARY, 1),
-    K(aot_neg_f32, BM "aot_neg_f32.c", EWP_UNARY, 1),
-    K(aot_floor_f32, BM "aot_floor_f32.c", EWP_UNARY, 1),
-    K(aot_square_f32, BM "aot_square_f32.c", EWP_UNARY, 1),
-    K(aot_neg_s32, BM "aot_neg_s32.c", EWP_UNARY, 1),
-    K(aot_logistic_f32, AF "aot_logistic_f32.c", EWP_UNARY, 1),
-    K(aot_tanh_f32, AF "aot_tanh_f32.c", EWP_UNARY, 1),
-    K(aot_hard_swish_f32, AF "aot_hard_swish_f32.c", EWP_UNARY, 1),
-    K(aot_elu_f32, AF "aot_elu_f32.c", EWP_UNARY, 1),
-    K(aot_act_clamp_f32, AF "aot_act_clamp_f32.c", EWP_ACT_CLAMP_F32, 1),
-    K(aot_act_clamp_s8, AF "aot_act_clamp_s8.c", EWP_ACT_CLAMP_Q, 1),
-    K(aot_act_clamp_s16, AF "aot_act_clamp_s16.c", EWP_ACT_CLAMP_Q, 1),
-    K(aot_relu_s8, AF "aot_relu_s8.c", EWP_RELU_Q, 1),
-    K(aot_relu_s16, AF "aot_relu_s16.c", EWP_RELU_Q, 1),
-    K(aot_abs_s8, AF "aot_abs_s8.c", EWP_RELU_Q, 1),
-    K(aot_abs_s16, AF "aot_abs_s16.c", EWP_RELU_Q, 1),
-    K(aot_leaky_relu_s8, AF "aot_leaky_relu_s8.c", EWP_LEAKY_Q, 1),
-    K(aot_leaky_relu_s16, AF "aot_leaky_relu_s16.c", EWP_LEAKY_Q, 1),
-    K(aot_leaky_relu_f32, AF "aot_leaky_relu_f32.c", EWP_LEAKY_F32, 1),
-    K(aot_logistic_s8, AF "aot_logistic_s8.c", EWP_SIG_S8, 1),
-    K(aot_tanh_s8, AF "aot_tanh_s8.c", EWP_SIG_S8, 1),
-    K(aot_logistic_s16, AF "aot_logistic_s16.c", EWP_SIG_S16, 1),
-    K(aot_tanh_s16, AF "aot_tanh_s16.c", EWP_SIG_S16, 1),
-    K(aot_hard_swish_s8, AF "aot_hard_swish_s8.c", EWP_HSWISH, 1),
-    K(aot_prelu_s8, AF "aot_prelu_s8.c", EWP_PRELU_Q, 2),
-    K(aot_prelu_s16, AF "aot_prelu_s16.c", EWP_PRELU_Q, 2),
-    K(aot_prelu_f32, AF "aot_prelu_f32.c", EWP_BCAST, 2),
-    K(aot_lut_s8, AF "aot_lut_s8.c", EWP_LUT_S8, 1),
-    K(aot_softmax_s8, SM "aot_softmax_s8.c", EWP_SOFTMAX, 1),
-    K(aot_softmax_s8_s16, SM "aot_softmax_s8.c", EWP_SOFTMAX, 1),
-    K(aot_softmax_s16, SM "aot_softmax_s16.c", EWP_SOFTMAX, 1),
-    K(aot_softmax_f32, SM "aot_softmax_f32.c", EWP_SOFTMAX, 1),
-    K(aot_log_softmax_f32, SM "aot_log_softmax_f32.c", EWP_SOFTMAX, 1),
-    K(aot_log_softmax_s8, SM "aot_log_softmax_s8.c", EWP_SOFTMAX, 1),
-    K(aot_quantize_f32_s8, QF "aot_quantize_f32_s8.c", EWP_QUANTIZE, 1),
-    K(aot_quantize_f32_s16, QF "aot_quantize_f32_s16.c", EWP_QUANTIZE, 1),
-    K(aot_quantize_f32_u8, QF "aot_quantize_f32_u8.c", EWP_QUANTIZE, 1),
-    K(aot_requantize, QF "aot_requantize.c", EWP_REQUANT, 1),
-    K(aot_dequantize_s8, QF "aot_dequantize_s8.c", EWP_DEQUANT, 1),
-    K(aot_dequantize_s16, QF "aot_dequantize_s16.c", EWP_DEQUANT, 1),
-    K(aot_dequantize_u8, QF "aot_dequantize_u8.c", EWP_DEQUANT, 1),
-    K(aot_dequantize_f16, QF "aot_dequantize_f16.c", EWP_UNARY, 1),
-    K(aot_dequantize_pc_s8, QF "aot_dequantize_pc.c", EWP_DEQUANT_PC, 1),
-    K(aot_dequantize_pc_s16, QF "aot_dequantize_pc.c", EWP_DEQUANT_PC, 1),
-};
+/* Every kernel once: X(C function, runtime file, EWP_* params kind, tensor
+ * inputs). The list makes both the eval wrappers and the table below. */
+#define EW_KERNELS(X)                                                                             \
+  X(aot_add_s8, BM "aot_add_s8.c", EWP_ADDSUB, 2)                                                 \
+  X(aot_add_s16, BM "aot_add_s16.c", EWP_ADDSUB, 2)                                               \
+  X(aot_sub_s8, BM "aot_sub_s8.c", EWP_ADDSUB, 2)                                                 \
+  X(aot_sub_s16, BM "aot_sub_s16.c", EWP_ADDSUB, 2)                                               \
+  X(aot_add_s16_pot, BM "aot_add_s16_pot.c", EWP_POT, 2)                                          \
+  X(aot_sub_s16_pot, BM "aot_sub_s16_pot.c", EWP_POT, 2)                                          \
+  X(aot_mul_s8, BM "aot_mul_s8.c", EWP_MUL, 2)                                                    \
+  X(aot_mul_s16, BM "aot_mul_s16.c", EWP_MUL, 2)                                                  \
+  X(aot_add_f32, BM "aot_add_f32.c", EWP_ARITH_F32, 2)                                            \
+  X(aot_sub_f32, BM "aot_sub_f32.c", EWP_ARITH_F32, 2)                                            \
+  X(aot_mul_f32, BM "aot_mul_f32.c", EWP_ARITH_F32, 2)                                            \
+  X(aot_div_f32, BM "aot_div_f32.c", EWP_ARITH_F32, 2)                                            \
+  X(aot_add_s32, BM "aot_add_s32.c", EWP_ARITH_S32, 2)                                            \
+  X(aot_sub_s32, BM "aot_sub_s32.c", EWP_ARITH_S32, 2)                                            \
+  X(aot_mul_s32, BM "aot_mul_s32.c", EWP_ARITH_S32, 2)                                            \
+  X(aot_squared_diff_f32, BM "aot_squared_diff_f32.c", EWP_BCAST, 2)                              \
+  X(aot_squared_diff_s8, BM "aot_squared_diff_s8.c", EWP_ADDSUB, 2)                               \
+  X(aot_squared_diff_s16, BM "aot_squared_diff_s16.c", EWP_ADDSUB, 2)                             \
+  X(aot_maximum_s8, BM "aot_maxmin_s8.c", EWP_BCAST, 2)                                           \
+  X(aot_minimum_s8, BM "aot_maxmin_s8.c", EWP_BCAST, 2)                                           \
+  X(aot_maximum_s16, BM "aot_maxmin_s16.c", EWP_BCAST, 2)                                         \
+  X(aot_minimum_s16, BM "aot_maxmin_s16.c", EWP_BCAST, 2)                                         \
+  X(aot_maximum_s32, BM "aot_maxmin_s32.c", EWP_BCAST, 2)                                         \
+  X(aot_minimum_s32, BM "aot_maxmin_s32.c", EWP_BCAST, 2)                                         \
+  X(aot_maximum_f32, BM "aot_maxmin_f32.c", EWP_BCAST, 2)                                         \
+  X(aot_minimum_f32, BM "aot_maxmin_f32.c", EWP_BCAST, 2)                                         \
+  X(aot_compare_f32, BM "aot_compare_f32.c", EWP_COMPARE, 2)                                      \
+  X(aot_compare_s32, BM "aot_compare_s32.c", EWP_COMPARE, 2)                                      \
+  X(aot_compare_s8, BM "aot_compare_s8.c", EWP_COMPARE, 2)                                        \
+  X(aot_compare_u8, BM "aot_compare_u8.c", EWP_COMPARE, 2)                                        \
+  X(aot_logical_and, BM "aot_logical.c", EWP_BCAST, 2)                                            \
+  X(aot_logical_or, BM "aot_logical.c", EWP_BCAST, 2)                                             \
+  X(aot_logical_not, BM "aot_logical.c", EWP_UNARY, 1)                                            \
+  X(aot_select, BM "aot_select.c", EWP_SELECT, 3)                                                 \
+  X(aot_exp_f32, BM "aot_exp_f32.c", EWP_UNARY, 1)                                                \
+  X(aot_log_f32, BM "aot_log_f32.c", EWP_UNARY, 1)                                                \
+  X(aot_sqrt_f32, BM "aot_sqrt_f32.c", EWP_UNARY, 1)                                              \
+  X(aot_rsqrt_f32, BM "aot_rsqrt_f32.c", EWP_UNARY, 1)                                            \
+  X(aot_abs_f32, BM "aot_abs_f32.c", EWP_UNARY, 1)                                                \
+  X(aot_neg_f32, BM "aot_neg_f32.c", EWP_UNARY, 1)                                                \
+  X(aot_floor_f32, BM "aot_floor_f32.c", EWP_UNARY, 1)                                            \
+  X(aot_square_f32, BM "aot_square_f32.c", EWP_UNARY, 1)                                          \
+  X(aot_neg_s32, BM "aot_neg_s32.c", EWP_UNARY, 1)                                                \
+  X(aot_logistic_f32, AF "aot_logistic_f32.c", EWP_UNARY, 1)                                      \
+  X(aot_tanh_f32, AF "aot_tanh_f32.c", EWP_UNARY, 1)                                              \
+  X(aot_hard_swish_f32, AF "aot_hard_swish_f32.c", EWP_UNARY, 1)                                  \
+  X(aot_elu_f32, AF "aot_elu_f32.c", EWP_UNARY, 1)                                                \
+  X(aot_act_clamp_f32, AF "aot_act_clamp_f32.c", EWP_ACT_CLAMP_F32, 1)                            \
+  X(aot_act_clamp_s8, AF "aot_act_clamp_s8.c", EWP_ACT_CLAMP_Q, 1)                                \
+  X(aot_act_clamp_s16, AF "aot_act_clamp_s16.c", EWP_ACT_CLAMP_Q, 1)                              \
+  X(aot_relu_s8, AF "aot_relu_s8.c", EWP_RELU_Q, 1)                                               \
+  X(aot_relu_s16, AF "aot_relu_s16.c", EWP_RELU_Q, 1)                                             \
+  X(aot_abs_s8, AF "aot_abs_s8.c", EWP_RELU_Q, 1)                                                 \
+  X(aot_abs_s16, AF "aot_abs_s16.c", EWP_RELU_Q, 1)                                               \
+  X(aot_leaky_relu_s8, AF "aot_leaky_relu_s8.c", EWP_LEAKY_Q, 1)                                  \
+  X(aot_leaky_relu_s16, AF "aot_leaky_relu_s16.c", EWP_LEAKY_Q, 1)                                \
+  X(aot_leaky_relu_f32, AF "aot_leaky_relu_f32.c", EWP_LEAKY_F32, 1)                              \
+  X(aot_logistic_s8, AF "aot_logistic_s8.c", EWP_SIG_S8, 1)                                       \
+  X(aot_tanh_s8, AF "aot_tanh_s8.c", EWP_SIG_S8, 1)                                               \
+  X(aot_logistic_s16, AF "aot_logistic_s16.c", EWP_SIG_S16, 1)                                    \
+  X(aot_tanh_s16, AF "aot_tanh_s16.c", EWP_SIG_S16, 1)                                            \
+  X(aot_hard_swish_s8, AF "aot_hard_swish_s8.c", EWP_HSWISH, 1)                                   \
+  X(aot_prelu_s8, AF "aot_prelu_s8.c", EWP_PRELU_Q, 2)                                            \
+  X(aot_prelu_s16, AF "aot_prelu_s16.c", EWP_PRELU_Q, 2)                                          \
+  X(aot_prelu_f32, AF "aot_prelu_f32.c", EWP_BCAST, 2)                                            \
+  X(aot_lut_s8, AF "aot_lut_s8.c", EWP_LUT_S8, 1)                                                 \
+  X(aot_softmax_s8, SM "aot_softmax_s8.c", EWP_SOFTMAX, 1)                                        \
+  X(aot_softmax_s8_s16, SM "aot_softmax_s8.c", EWP_SOFTMAX, 1)                                    \
+  X(aot_softmax_s16, SM "aot_softmax_s16.c", EWP_SOFTMAX, 1)                                      \
+  X(aot_softmax_f32, SM "aot_softmax_f32.c", EWP_SOFTMAX, 1)                                      \
+  X(aot_log_softmax_f32, SM "aot_log_softmax_f32.c", EWP_SOFTMAX, 1)                              \
+  X(aot_log_softmax_s8, SM "aot_log_softmax_s8.c", EWP_SOFTMAX, 1)                                \
+  X(aot_quantize_f32_s8, QF "aot_quantize_f32_s8.c", EWP_QUANTIZE, 1)                             \
+  X(aot_quantize_f32_s16, QF "aot_quantize_f32_s16.c", EWP_QUANTIZE, 1)                           \
+  X(aot_quantize_f32_u8, QF "aot_quantize_f32_u8.c", EWP_QUANTIZE, 1)                             \
+  X(aot_requantize, QF "aot_requantize.c", EWP_REQUANT, 1)                                        \
+  X(aot_dequantize_s8, QF "aot_dequantize_s8.c", EWP_DEQUANT, 1)                                  \
+  X(aot_dequantize_s16, QF "aot_dequantize_s16.c", EWP_DEQUANT, 1)                                \
+  X(aot_dequantize_u8, QF "aot_dequantize_u8.c", EWP_DEQUANT, 1)                                  \
+  X(aot_dequantize_f16, QF "aot_dequantize_f16.c", EWP_UNARY, 1)                                  \
+  X(aot_dequantize_pc_s8, QF "aot_dequantize_pc.c", EWP_DEQUANT_PC, 1)                            \
+  X(aot_dequantize_pc_s16, QF "aot_dequantize_pc.c", EWP_DEQUANT_PC, 1)
 
-static const char *const ew_ptype[] = {
-    [EWP_ADDSUB] = "aot_addsub_q_params",     [EWP_POT] = "aot_addsub_pot_params",
-    [EWP_MUL] = "aot_mul_q_params",           [EWP_ARITH_F32] = "aot_arith_f32_params",
-    [EWP_ARITH_S32] = "aot_arith_s32_params", [EWP_BCAST] = "aot_bcast_params",
-    [EWP_COMPARE] = "aot_compare_params",     [EWP_SELECT] = "aot_select_params",
-    [EWP_UNARY] = "aot_unary_params",         [EWP_ACT_CLAMP_F32] = "aot_act_clamp_f32_params",
-    [EWP_ACT_CLAMP_Q] = "aot_act_clamp_q_params", [EWP_RELU_Q] = "aot_relu_q_params",
-    [EWP_LEAKY_Q] = "aot_leaky_relu_q_params", [EWP_LEAKY_F32] = "aot_leaky_relu_f32_params",
-    [EWP_SIG_S8] = "aot_sigmoid_s8_params",   [EWP_SIG_S16] = "aot_sigmoid_s16_params",
-    [EWP_HSWISH] = "aot_hard_swish_s8_params", [EWP_PRELU_Q] = "aot_prelu_q_params",
-    [EWP_LUT_S8] = "aot_lut_s8_params",       [EWP_SOFTMAX] = "aot_softmax_params",
-    [EWP_QUANTIZE] = "aot_quantize_params",   [EWP_REQUANT] = "aot_requant_params",
-    [EWP_DEQUANT] = "aot_dequantize_params", [EWP_DEQUANT_PC] = "aot_dequantize_pc_params",
-};
+/* Uniform eval wrappers w_<kernel> (an ew_fn): the void pointers convert to
+ * the kernel's own parameter types; inputs past the kernel's count are unused. */
+#define EW_WRAP_1(K)                                                                              \
+  static int32_t w_##K(const void *p, const void *a, const void *b, const void *c, void *y) {     \
+    (void)b;                                                                                      \
+    (void)c;                                                                                      \
+    return K(p, a, y);                                                                            \
+  }
+#define EW_WRAP_2(K)                                                                              \
+  static int32_t w_##K(const void *p, const void *a, const void *b, const void *c, void *y) {     \
+    (void)c;                                                                                      \
+    return K(p, a, b, y);                                                                         \
+  }
+#define EW_WRAP_3(K)                                                                              \
+  static int32_t w_##K(const void *p, const void *a, const void *b, const void *c, void *y) {     \
+    return K(p, a, b, c, y);                                                                      \
+  }
+#define EW_WRAP(NAME, FILE, KIND, NIN) EW_WRAP_##NIN(NAME)
+EW_KERNELS(EW_WRAP)
+
+#define EW_ROW(NAME, FILE, KIND, NIN) {#NAME, FILE, KIND, NIN, w_##NAME},
+static const ew_kernel ew_kernels[] = {EW_KERNELS(EW_ROW)};
 
 const ew_kernel *ew_kernel_find(const char *name) {
   for (size_t i = 0; i < sizeof ew_kernels / sizeof ew_kernels[0]; i++)
@@ -442,6 +350,84 @@ void ew_plan_init(ew_plan *pl, const char *name, int in0, int in1, int in2, int 
 
 /* ---- params printing ------------------------------------------------------- */
 
+/* A params struct member as printed: its name, its place in an ew_plan and
+ * how it prints: 'i' int32, 'f' float, 'b' aot_bcast, 'c' AOT_CMP_* op,
+ * 'r' AOT_RQ_* type. */
+typedef struct ew_field {
+  const char *name;
+  size_t off;
+  char type;
+} ew_field;
+
+#define FLD(M, X, T) {#X, offsetof(ew_plan, u.M.X), T}
+#define FI(M, X) FLD(M, X, 'i')
+#define FF(M, X) FLD(M, X, 'f')
+#define FB(M) FLD(M, bc, 'b')
+
+/* Per params kind: the C type and the members printed for every kernel, in
+ * order (at most 13; unnamed entries end the list). print_params adds the
+ * members that depend on the kernel or on their values. */
+static const struct {
+  const char *ctype;
+  ew_field f[14];
+} ew_params[] = {
+    [EWP_ADDSUB] = {"aot_addsub_q_params",
+                    {FB(addsub), FI(addsub, left_shift), FI(addsub, in1_offset),
+                     FI(addsub, in2_offset), FI(addsub, in1_mult), FI(addsub, in1_shift),
+                     FI(addsub, in2_mult), FI(addsub, in2_shift), FI(addsub, out_mult),
+                     FI(addsub, out_shift), FI(addsub, out_offset), FI(addsub, act_min),
+                     FI(addsub, act_max)}},
+    [EWP_POT] = {"aot_addsub_pot_params",
+                 {FB(pot), FI(pot, in1_shift), FI(pot, in2_shift), FI(pot, act_min),
+                  FI(pot, act_max)}},
+    [EWP_MUL] = {"aot_mul_q_params",
+                 {FB(mul), FI(mul, in1_offset), FI(mul, in2_offset), FI(mul, out_offset),
+                  FI(mul, out_mult), FI(mul, out_shift), FI(mul, act_min), FI(mul, act_max)}},
+    [EWP_ARITH_F32] = {"aot_arith_f32_params", {FB(af), FF(af, act_min), FF(af, act_max)}},
+    [EWP_ARITH_S32] = {"aot_arith_s32_params", {FB(ai), FI(ai, act_min), FI(ai, act_max)}},
+    [EWP_BCAST] = {"aot_bcast_params", {FB(bp)}},
+    [EWP_COMPARE] = {"aot_compare_params", {FB(cmp), FLD(cmp, op, 'c')}},
+    [EWP_SELECT] = {"aot_select_params", {FB(sel), FI(sel, elem_size)}},
+    [EWP_UNARY] = {"aot_unary_params", {FI(un, size)}},
+    [EWP_ACT_CLAMP_F32] = {"aot_act_clamp_f32_params", {FI(cf, size), FF(cf, lo), FF(cf, hi)}},
+    [EWP_ACT_CLAMP_Q] = {"aot_act_clamp_q_params", {FI(cq, size), FI(cq, lo), FI(cq, hi)}},
+    [EWP_RELU_Q] = {"aot_relu_q_params",
+                    {FI(relu, size), FI(relu, in_zp), FI(relu, out_zp), FI(relu, mult),
+                     FI(relu, shift), FI(relu, act_min), FI(relu, act_max)}},
+    [EWP_LEAKY_Q] = {"aot_leaky_relu_q_params",
+                     {FI(lq, size), FI(lq, in_zp), FI(lq, out_zp), FI(lq, mult_identity),
+                      FI(lq, shift_identity), FI(lq, mult_alpha), FI(lq, shift_alpha)}},
+    [EWP_LEAKY_F32] = {"aot_leaky_relu_f32_params", {FI(lf, size), FF(lf, alpha)}},
+    [EWP_SIG_S8] = {"aot_sigmoid_s8_params",
+                    {FI(s8, size), FI(s8, in_zp), FI(s8, range_radius), FI(s8, mult),
+                     FI(s8, left_shift)}},
+    [EWP_SIG_S16] = {"aot_sigmoid_s16_params",
+                     {FI(s16, size), FI(s16, mult), FI(s16, left_shift)}},
+    [EWP_HSWISH] = {"aot_hard_swish_s8_params",
+                    {FI(hs, size), FI(hs, in_zp), FI(hs, out_zp), FI(hs, out_mult16),
+                     FI(hs, out_exp), FI(hs, reluish_mult16), FI(hs, reluish_exp)}},
+    [EWP_PRELU_Q] = {"aot_prelu_q_params",
+                     {FB(prelu), FI(prelu, in_offset), FI(prelu, alpha_offset),
+                      FI(prelu, out_offset), FI(prelu, mult1), FI(prelu, shift1),
+                      FI(prelu, mult2), FI(prelu, shift2)}},
+    [EWP_LUT_S8] = {"aot_lut_s8_params", {FI(lut, size)}},
+    [EWP_SOFTMAX] = {"aot_softmax_params", {FI(sm, outer), FI(sm, depth)}},
+    [EWP_QUANTIZE] = {"aot_quantize_params",
+                      {FI(q, size), FF(q, scale), FI(q, zero_point)}},
+    [EWP_REQUANT] = {"aot_requant_params",
+                     {FI(rq, size), FLD(rq, in_type, 'r'), FLD(rq, out_type, 'r'),
+                      FI(rq, in_zp), FI(rq, out_zp), FI(rq, mult), FI(rq, shift)}},
+    [EWP_DEQUANT] = {"aot_dequantize_params",
+                     {FI(dq, size), FF(dq, scale), FI(dq, zero_point)}},
+    [EWP_DEQUANT_PC] = {"aot_dequantize_pc_params",
+                        {FI(dpc, outer), FI(dpc, channels), FI(dpc, inner)}},
+};
+
+/* the int8 comparison's requantization */
+static const ew_field cmp_s8_fields[] = {
+    FI(cmp, left_shift), FI(cmp, in1_offset), FI(cmp, in1_mult), FI(cmp, in1_shift),
+    FI(cmp, in2_offset), FI(cmp, in2_mult), FI(cmp, in2_shift), {0}};
+
 static void fi(strbuf *sb, const char *name, int32_t v) {
   sb_printf(sb, "  .%s = ", name);
   ew_i32_text(sb, v);
@@ -452,172 +438,37 @@ static void ff(strbuf *sb, emit_ctx *e, const char *name, float v) {
   sb_printf(sb, "  .%s = %s,\n", name, emit_float(e, v));
 }
 
-static void fb(strbuf *sb, const aot_bcast *b) {
-  sb_puts(sb, "  .bc = ");
-  ew_bcast_text(sb, b);
-  sb_puts(sb, ",\n");
+static void print_fields(strbuf *sb, emit_ctx *e, const ew_plan *pl, const ew_field *f) {
+  static const char *const cmp_ops[] = {"AOT_CMP_EQUAL",        "AOT_CMP_NOT_EQUAL",
+                                        "AOT_CMP_LESS",         "AOT_CMP_LESS_EQUAL",
+                                        "AOT_CMP_GREATER",      "AOT_CMP_GREATER_EQUAL"};
+  static const char *const rq_types[] = {"AOT_RQ_S8", "AOT_RQ_U8", "AOT_RQ_S16", "AOT_RQ_S32"};
+  for (; f->name; f++) {
+    const char *at = (const char *)pl + f->off;
+    switch (f->type) {
+      case 'i': fi(sb, f->name, *(const int32_t *)at); break;
+      case 'f': ff(sb, e, f->name, *(const float *)at); break;
+      case 'b':
+        sb_puts(sb, "  .bc = ");
+        ew_bcast_text(sb, (const aot_bcast *)at);
+        sb_puts(sb, ",\n");
+        break;
+      case 'c': sb_printf(sb, "  .%s = %s,\n", f->name, cmp_ops[*(const int32_t *)at]); break;
+      case 'r': sb_printf(sb, "  .%s = %s,\n", f->name, rq_types[*(const int32_t *)at & 3]); break;
+    }
+  }
 }
 
 static void print_params(strbuf *sb, emit_ctx *e, const ew_plan *pl, const char *lut_a,
                          const char *lut_b) {
+  print_fields(sb, e, pl, ew_params[pl->k->kind].f);
   switch (pl->k->kind) {
-    case EWP_ADDSUB: {
-      const aot_addsub_q_params *p = &pl->u.addsub;
-      fb(sb, &p->bc);
-      fi(sb, "left_shift", p->left_shift);
-      fi(sb, "in1_offset", p->in1_offset);
-      fi(sb, "in2_offset", p->in2_offset);
-      fi(sb, "in1_mult", p->in1_mult);
-      fi(sb, "in1_shift", p->in1_shift);
-      fi(sb, "in2_mult", p->in2_mult);
-      fi(sb, "in2_shift", p->in2_shift);
-      fi(sb, "out_mult", p->out_mult);
-      fi(sb, "out_shift", p->out_shift);
-      fi(sb, "out_offset", p->out_offset);
-      fi(sb, "act_min", p->act_min);
-      fi(sb, "act_max", p->act_max);
+    case EWP_COMPARE:
+      if (strcmp(pl->k->name, "aot_compare_s8") == 0) print_fields(sb, e, pl, cmp_s8_fields);
       break;
-    }
-    case EWP_POT: {
-      const aot_addsub_pot_params *p = &pl->u.pot;
-      fb(sb, &p->bc);
-      fi(sb, "in1_shift", p->in1_shift);
-      fi(sb, "in2_shift", p->in2_shift);
-      fi(sb, "act_min", p->act_min);
-      fi(sb, "act_max", p->act_max);
-      break;
-    }
-    case EWP_MUL: {
-      const aot_mul_q_params *p = &pl->u.mul;
-      fb(sb, &p->bc);
-      fi(sb, "in1_offset", p->in1_offset);
-      fi(sb, "in2_offset", p->in2_offset);
-      fi(sb, "out_offset", p->out_offset);
-      fi(sb, "out_mult", p->out_mult);
-      fi(sb, "out_shift", p->out_shift);
-      fi(sb, "act_min", p->act_min);
-      fi(sb, "act_max", p->act_max);
-      break;
-    }
-    case EWP_ARITH_F32:
-      fb(sb, &pl->u.af.bc);
-      ff(sb, e, "act_min", pl->u.af.act_min);
-      ff(sb, e, "act_max", pl->u.af.act_max);
-      break;
-    case EWP_ARITH_S32:
-      fb(sb, &pl->u.ai.bc);
-      fi(sb, "act_min", pl->u.ai.act_min);
-      fi(sb, "act_max", pl->u.ai.act_max);
-      break;
-    case EWP_BCAST:
-      fb(sb, &pl->u.bp.bc);
-      break;
-    case EWP_COMPARE: {
-      const aot_compare_params *p = &pl->u.cmp;
-      static const char *const ops[] = {"AOT_CMP_EQUAL", "AOT_CMP_NOT_EQUAL", "AOT_CMP_LESS",
-                                        "AOT_CMP_LESS_EQUAL", "AOT_CMP_GREATER",
-                                        "AOT_CMP_GREATER_EQUAL"};
-      fb(sb, &p->bc);
-      sb_printf(sb, "  .op = %s,\n", ops[p->op]);
-      if (strcmp(pl->k->name, "aot_compare_s8") == 0) {
-        fi(sb, "left_shift", p->left_shift);
-        fi(sb, "in1_offset", p->in1_offset);
-        fi(sb, "in1_mult", p->in1_mult);
-        fi(sb, "in1_shift", p->in1_shift);
-        fi(sb, "in2_offset", p->in2_offset);
-        fi(sb, "in2_mult", p->in2_mult);
-        fi(sb, "in2_shift", p->in2_shift);
-      }
-      break;
-    }
-    case EWP_SELECT:
-      fb(sb, &pl->u.sel.bc);
-      fi(sb, "elem_size", pl->u.sel.elem_size);
-      break;
-    case EWP_UNARY:
-      fi(sb, "size", pl->u.un.size);
-      break;
-    case EWP_ACT_CLAMP_F32:
-      fi(sb, "size", pl->u.cf.size);
-      ff(sb, e, "lo", pl->u.cf.lo);
-      ff(sb, e, "hi", pl->u.cf.hi);
-      break;
-    case EWP_ACT_CLAMP_Q:
-      fi(sb, "size", pl->u.cq.size);
-      fi(sb, "lo", pl->u.cq.lo);
-      fi(sb, "hi", pl->u.cq.hi);
-      break;
-    case EWP_RELU_Q: {
-      const aot_relu_q_params *p = &pl->u.relu;
-      fi(sb, "size", p->size);
-      fi(sb, "in_zp", p->in_zp);
-      fi(sb, "out_zp", p->out_zp);
-      fi(sb, "mult", p->mult);
-      fi(sb, "shift", p->shift);
-      fi(sb, "act_min", p->act_min);
-      fi(sb, "act_max", p->act_max);
-      break;
-    }
-    case EWP_LEAKY_Q: {
-      const aot_leaky_relu_q_params *p = &pl->u.lq;
-      fi(sb, "size", p->size);
-      fi(sb, "in_zp", p->in_zp);
-      fi(sb, "out_zp", p->out_zp);
-      fi(sb, "mult_identity", p->mult_identity);
-      fi(sb, "shift_identity", p->shift_identity);
-      fi(sb, "mult_alpha", p->mult_alpha);
-      fi(sb, "shift_alpha", p->shift_alpha);
-      break;
-    }
-    case EWP_LEAKY_F32:
-      fi(sb, "size", pl->u.lf.size);
-      ff(sb, e, "alpha", pl->u.lf.alpha);
-      break;
-    case EWP_SIG_S8: {
-      const aot_sigmoid_s8_params *p = &pl->u.s8;
-      fi(sb, "size", p->size);
-      fi(sb, "in_zp", p->in_zp);
-      fi(sb, "range_radius", p->range_radius);
-      fi(sb, "mult", p->mult);
-      fi(sb, "left_shift", p->left_shift);
-      break;
-    }
-    case EWP_SIG_S16:
-      fi(sb, "size", pl->u.s16.size);
-      fi(sb, "mult", pl->u.s16.mult);
-      fi(sb, "left_shift", pl->u.s16.left_shift);
-      break;
-    case EWP_HSWISH: {
-      const aot_hard_swish_s8_params *p = &pl->u.hs;
-      fi(sb, "size", p->size);
-      fi(sb, "in_zp", p->in_zp);
-      fi(sb, "out_zp", p->out_zp);
-      fi(sb, "out_mult16", p->out_mult16);
-      fi(sb, "out_exp", p->out_exp);
-      fi(sb, "reluish_mult16", p->reluish_mult16);
-      fi(sb, "reluish_exp", p->reluish_exp);
-      break;
-    }
-    case EWP_PRELU_Q: {
-      const aot_prelu_q_params *p = &pl->u.prelu;
-      fb(sb, &p->bc);
-      fi(sb, "in_offset", p->in_offset);
-      fi(sb, "alpha_offset", p->alpha_offset);
-      fi(sb, "out_offset", p->out_offset);
-      fi(sb, "mult1", p->mult1);
-      fi(sb, "shift1", p->shift1);
-      fi(sb, "mult2", p->mult2);
-      fi(sb, "shift2", p->shift2);
-      break;
-    }
-    case EWP_LUT_S8:
-      fi(sb, "size", pl->u.lut.size);
-      sb_printf(sb, "  .table = %s,\n", lut_a ? lut_a : "NULL");
-      break;
+    case EWP_LUT_S8: sb_printf(sb, "  .table = %s,\n", lut_a ? lut_a : "NULL"); break;
     case EWP_SOFTMAX: {
       const aot_softmax_params *p = &pl->u.sm;
-      fi(sb, "outer", p->outer);
-      fi(sb, "depth", p->depth);
       if (p->input_mult || p->input_left_shift) {
         fi(sb, "input_mult", p->input_mult);
         fi(sb, "input_left_shift", p->input_left_shift);
@@ -632,34 +483,9 @@ static void print_params(strbuf *sb, emit_ctx *e, const ew_plan *pl, const char 
       if (lut_b) sb_printf(sb, "  .one_over_one_plus_x_lut = %s,\n", lut_b);
       break;
     }
-    case EWP_QUANTIZE:
-      fi(sb, "size", pl->u.q.size);
-      ff(sb, e, "scale", pl->u.q.scale);
-      fi(sb, "zero_point", pl->u.q.zero_point);
-      break;
-    case EWP_REQUANT: {
-      static const char *const ty[] = {"AOT_RQ_S8", "AOT_RQ_U8", "AOT_RQ_S16", "AOT_RQ_S32"};
-      const aot_requant_params *p = &pl->u.rq;
-      fi(sb, "size", p->size);
-      sb_printf(sb, "  .in_type = %s,\n", ty[p->in_type & 3]);
-      sb_printf(sb, "  .out_type = %s,\n", ty[p->out_type & 3]);
-      fi(sb, "in_zp", p->in_zp);
-      fi(sb, "out_zp", p->out_zp);
-      fi(sb, "mult", p->mult);
-      fi(sb, "shift", p->shift);
-      break;
-    }
     case EWP_DEQUANT_PC:
-      fi(sb, "outer", pl->u.dpc.outer);
-      fi(sb, "channels", pl->u.dpc.channels);
-      fi(sb, "inner", pl->u.dpc.inner);
       sb_printf(sb, "  .scales = %s,\n", lut_a);
       sb_printf(sb, "  .zero_points = %s,\n", lut_b);
-      break;
-    case EWP_DEQUANT:
-      fi(sb, "size", pl->u.dq.size);
-      ff(sb, e, "scale", pl->u.dq.scale);
-      fi(sb, "zero_point", pl->u.dq.zero_point);
       break;
   }
 }
@@ -676,7 +502,7 @@ int ew_plan_emit(emit_ctx *e, ew_plan *pl) {
     lut_b = emit_array_i32(e, "zero_points", pl->chan_zp, (size_t)pl->nchan);
   }
   strbuf sb = {0};
-  sb_printf(&sb, "static const %s %s_p = {\n", ew_ptype[pl->k->kind], name);
+  sb_printf(&sb, "static const %s %s_p = {\n", ew_params[pl->k->kind].ctype, name);
   print_params(&sb, e, pl, lut_a, lut_b);
   sb_puts(&sb, "};");
   emit_decl(e, "%s", sb.s);

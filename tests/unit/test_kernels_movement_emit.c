@@ -4,7 +4,8 @@
  * the module is built with the host C compiler (-std=c99 -Wall -Wextra
  * -Werror -pedantic) and run on deterministic inputs, and its outputs must
  * equal, byte for byte, what the op's eval() computes on the untransformed
- * graph. Skips when no C compiler ("cc") is available. */
+ * graph (harness: emit_harness.h). Skips when no C compiler ("cc") is
+ * available. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,203 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "codegen/codegen.h"
-#include "compile.h"
-#include "ir/ir.h"
-#include "litert/litert.h"
-#include "ops/ops.h"
-
-static char tmpdir[128];
-static int have_cc;
-
-/* ---- model building ---- */
-typedef struct mb {
-  litert_model *m;
-  int in[8], nin, out[8], nout;
-} mb;
-
-static mb *mb_new(void) {
-  mb *b = calloc(1, sizeof *b);
-  b->m = litert_model_new();
-  litert_add_subgraph(b->m, "main");
-  return b;
-}
-static int mb_t(mb *b, int type, int rank, const int32_t *shape) {
-  return litert_add_tensor(b->m, 0, "t", type, rank, shape, 0);
-}
-static int mb_in(mb *b, int type, int rank, const int32_t *shape) {
-  int t = mb_t(b, type, rank, shape);
-  b->in[b->nin++] = t;
-  return t;
-}
-static int mb_out(mb *b, int type, int rank, const int32_t *shape) {
-  int t = mb_t(b, type, rank, shape);
-  b->out[b->nout++] = t;
-  return t;
-}
-static int mb_c(mb *b, int type, int rank, const int32_t *shape, const void *data, size_t bytes) {
-  int buf = litert_add_buffer(b->m, data, bytes);
-  return litert_add_tensor(b->m, 0, "c", type, rank, shape, buf);
-}
-static int mb_ci32(mb *b, int n, const int32_t *v) {
-  int32_t s[1] = {n};
-  return mb_c(b, DT_INT32, 1, s, v, (size_t)n * 4);
-}
-static void mb_q(mb *b, int t, float scale, int64_t zp) { litert_tensor_set_quant(b->m, 0, t, 1, &scale, &zp, 0); }
-static void mb_op(mb *b, int builtin, const litert_options *o, int nin, const int32_t *in, int nout,
-                  const int32_t *out) {
-  litert_options oo = *o;
-  if (!oo.type) oo.type = litert_builtin_options_type(builtin);
-  litert_add_op(b->m, 0, builtin, NULL, nin, in, nout, out, &oo);
-}
-
-/* deterministic input bytes for a dtype */
-static void fill_input(void *p, int dtype, size_t n, uint32_t seed) {
-  uint32_t s = seed * 2654435761u + 12345u;
-  for (size_t i = 0; i < n; i++) {
-    s = s * 1664525u + 1013904223u;
-    int32_t r = (int32_t)(s >> 9) - (1 << 22);
-    switch (dtype) {
-      case DT_FLOAT32: ((float *)p)[i] = (float)r / 65536.0f; break;
-      case DT_INT8: ((int8_t *)p)[i] = (int8_t)(r % 128); break;
-      case DT_UINT8: ((uint8_t *)p)[i] = (uint8_t)(s >> 24); break;
-      case DT_BOOL: ((uint8_t *)p)[i] = (uint8_t)(s >> 31); break;
-      case DT_INT16: ((int16_t *)p)[i] = (int16_t)(r % 32768); break;
-      case DT_INT32: ((int32_t *)p)[i] = r; break;
-      case DT_INT64: ((int64_t *)p)[i] = (int64_t)r * 1000; break;
-      default: ((uint8_t *)p)[i] = (uint8_t)s; break;
-    }
-  }
-}
-
-static const char *driver_src =
-    "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include \"aot_model.h\"\n"
-    "int main(int argc, char **argv) {\n"
-    "  aot_model_context_t ctx;\n  int i;\n  FILE *f;\n  (void)argc;\n"
-    "  memset(&ctx, 0, sizeof ctx);\n"
-    "  if (aot_model_init(&ctx) != 0) return 2;\n"
-    "  f = fopen(argv[1], \"rb\");\n  if (!f) return 3;\n"
-    "  for (i = 0; i < AOT_NUM_INPUTS; i++)\n"
-    "    if (fread(ctx.inputs[i].data, 1, ctx.inputs[i].bytes, f) != ctx.inputs[i].bytes) return 4;\n"
-    "  fclose(f);\n"
-    "  if (aot_model_run(&ctx) != 0) return 5;\n"
-    "  f = fopen(argv[2], \"wb\");\n  if (!f) return 6;\n"
-    "  for (i = 0; i < AOT_NUM_OUTPUTS; i++)\n"
-    "    fwrite(ctx.outputs[i].data, 1, ctx.outputs[i].bytes, f);\n"
-    "  fclose(f);\n  return 0;\n}\n";
-
-/* Builds, converts, compiles and runs one model; compares with eval. */
-static void check_model(mb *b, const char *name) {
-  if (!have_cc) {
-    litert_model_free(b->m);
-    free(b);
-    skip();
-    return;
-  }
-  litert_set_io(b->m, 0, b->nin, b->in, b->nout, b->out);
-  char path[1024], dir[256], cmd[4096];
-  aotc_diag d;
-  memset(&d, 0, sizeof d);
-  snprintf(path, sizeof path, "%s/%s.tflite", tmpdir, name);
-  assert_int_equal(litert_write_file(b->m, path, &d), 0);
-
-  /* expected: eval() over the untransformed graph */
-  litert_model *m2 = litert_read_file(path, &d);
-  if (!m2) print_error("%s: %s\n", name, d.msg);
-  assert_non_null(m2);
-  ir_graph *g = ir_from_litert(m2, 0, &d);
-  assert_non_null(g);
-  void **data = calloc((size_t)g->nt, sizeof(void *));
-  size_t inbytes = 0, outbytes = 0;
-  for (int i = 0; i < g->nt; i++) {
-    size_t nb = ir_bytes(&g->t[i]);
-    data[i] = calloc(1, nb ? nb : 1);
-    if (g->t[i].role == ROLE_CONST && g->t[i].data) memcpy(data[i], g->t[i].data, nb);
-  }
-  for (int i = 0; i < g->nin; i++) {
-    const ir_tensor *t = &g->t[g->inputs[i]];
-    fill_input(data[g->inputs[i]], t->dtype, ir_numel(t), (uint32_t)i + 1);
-    inbytes += ir_bytes(t);
-  }
-  for (int k = 0; k < g->nops; k++) {
-    const op_impl *impl = ops_find(g, &g->ops[k]);
-    assert_non_null(impl);
-    char why[256] = "";
-    if (impl->check(g, &g->ops[k], why, sizeof why)) print_error("%s: %s\n", name, why);
-    assert_int_equal(impl->check(g, &g->ops[k], why, sizeof why), 0);
-    assert_int_equal(impl->eval(g, &g->ops[k], data, NULL), 0);
-  }
-  for (int i = 0; i < g->nout; i++) outbytes += ir_bytes(&g->t[g->outputs[i]]);
-  uint8_t *inbuf = malloc(inbytes + 1), *expect = malloc(outbytes + 1), *got = malloc(outbytes + 1);
-  size_t o = 0;
-  for (int i = 0; i < g->nin; i++) {
-    size_t nb = ir_bytes(&g->t[g->inputs[i]]);
-    memcpy(inbuf + o, data[g->inputs[i]], nb);
-    o += nb;
-  }
-  o = 0;
-  for (int i = 0; i < g->nout; i++) {
-    size_t nb = ir_bytes(&g->t[g->outputs[i]]);
-    memcpy(expect + o, data[g->outputs[i]], nb);
-    o += nb;
-  }
-
-  /* the module */
-  compiled cm;
-  assert_int_equal(compile_model(NULL, path, 1, &cm, &d), 0);
-  snprintf(dir, sizeof dir, "%s/%s_mod", tmpdir, name);
-  remove_tree(dir);
-  snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
-  assert_int_equal(system(cmd), 0);
-  cg_options co;
-  memset(&co, 0, sizeof co);
-  co.prefix = "aot";
-  co.name = "aot_model";
-  co.model_path = path;
-  co.runtime_dir = compile_runtime_dir();
-  if (codegen_module(cm.graph, &co, dir, &d) != 0) print_error("%s: %s\n", name, d.msg);
-  compiled_free(&cm);
-  snprintf(path, sizeof path, "%s/driver.c", dir);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(driver_src, f);
-  fclose(f);
-  snprintf(cmd, sizeof cmd,
-           "cc -std=c99 -O1 -Wall -Wextra -Werror -pedantic -I%s/include -I%s/src %s/src/*.c "
-           "%s/driver.c -o %s/run -lm",
-           dir, dir, dir, dir, dir);
-  if (system(cmd) != 0) print_error("%s: module does not compile: %s\n", name, cmd);
-  assert_int_equal(system(cmd), 0);
-  snprintf(path, sizeof path, "%s/in.bin", dir);
-  f = fopen(path, "wb");
-  assert_non_null(f);
-  fwrite(inbuf, 1, inbytes, f);
-  fclose(f);
-  snprintf(cmd, sizeof cmd, "%s/run %s/in.bin %s/out.bin", dir, dir, dir);
-  assert_int_equal(system(cmd), 0);
-  snprintf(path, sizeof path, "%s/out.bin", dir);
-  f = fopen(path, "rb");
-  assert_non_null(f);
-  size_t rd = fread(got, 1, outbytes + 1, f);
-  fclose(f);
-  assert_int_equal(rd, outbytes);
-  if (memcmp(got, expect, outbytes) != 0) print_error("%s: module output differs from eval\n", name);
-  assert_memory_equal(got, expect, outbytes);
-  remove_tree(dir);
-
-  free(inbuf);
-  free(expect);
-  free(got);
-  for (int i = 0; i < g->nt; i++) free(data[i]);
-  free(data);
-  ir_free(g);
-  litert_model_free(m2);
-  litert_model_free(b->m);
-  free(b);
-}
-
-#define S(...) ((const int32_t[]){__VA_ARGS__})
-#define IO(...) ((const int32_t[]){__VA_ARGS__})
+#include "emit_harness.h"
 
 static void test_emit_concat_pad(void **state) {
   (void)state;
@@ -520,25 +325,11 @@ static void test_emit_reduce(void **state) {
   check_model(b, "arg_min");
 }
 
-static int setup(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/aotc_mvemit_XXXXXX");
-  if (!mkdtemp(tmpdir)) return -1;
-  have_cc = system("cc --version > /dev/null 2>&1") == 0;
-  if (!have_cc) print_message("skipped: no C compiler 'cc'\n");
-  return 0;
-}
-static int teardown(void **state) {
-  (void)state;
-  remove_tree(tmpdir);
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_emit_concat_pad), cmocka_unit_test(test_emit_slices),
       cmocka_unit_test(test_emit_split_pack), cmocka_unit_test(test_emit_misc),
       cmocka_unit_test(test_emit_reduce),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, eh_setup, eh_teardown);
 }
