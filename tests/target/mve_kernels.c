@@ -1,0 +1,390 @@
+/* mve_kernels.c - Cortex-M55 (QEMU) check of the Helium (MVE) int8 kernels.
+ *
+ * 1. The vector requantization of runtime/aot_mve.h (aot_mve_mbqm) against
+ *    the portable aot_mbqm of aot_common.h (TFLite MultiplyByQuantizedMultiplier,
+ *    double rounding): edge accumulators (INT32_MIN/MAX, powers of two and
+ *    their neighbours), every right shift 0..31 with values on, just below and
+ *    just above each rounding tie (positive and negative), every left shift,
+ *    edge multipliers, and random triples.
+ * 2. CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and AVERAGE_POOL_2D int8 on
+ *    random shapes (odd channel counts, tails that are not multiples of 16,
+ *    padding that clips or empties the window, strides, dilation, groups,
+ *    depth multiplier > 1, per-channel and per-tensor requantization, no
+ *    bias, filters larger than the conv window copy): the kernels as built
+ *    for this target (aot_*, the MVE path on Cortex-M55) against the same
+ *    files compiled with AOT_NO_SIMD (ref_*, mve_ref_kernels.c), byte for
+ *    byte, including the bytes after the output (nothing written past it).
+ * Prints one line per failure and "N passed, M failed"; exit status 0 when
+ * everything passed. Built and run by tests/integration/test_mve.sh. */
+#include <stdio.h>
+#include <string.h>
+
+#include "aot_conv.h"
+#include "aot_mve.h"
+
+int32_t ref_conv2d_s8(const aot_conv_params *p, const int8_t *input, const int8_t *filter,
+                      const int32_t *bias, int8_t *output);
+int32_t ref_dwconv2d_s8(const aot_conv_params *p, const int8_t *input, const int8_t *filter,
+                        const int32_t *bias, int8_t *output);
+int32_t ref_fc_s8(const aot_fc_params *p, const int8_t *input, const int8_t *weights,
+                  const int32_t *bias, int8_t *output);
+int32_t ref_avgpool_s8(const aot_pool_params *p, const int8_t *input, int8_t *output);
+
+static uint32_t rng = 0x12345678u;
+static uint32_t rnd(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 17;
+  rng ^= rng << 5;
+  return rng;
+}
+/* uniform in [lo, hi] */
+static int32_t rr(int32_t lo, int32_t hi) {
+  return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1));
+}
+
+static int passed, failed;
+static void check(int ok, const char *what, int idx) {
+  if (ok) {
+    passed++;
+  } else {
+    failed++;
+    if (failed < 30) printf("FAIL %s #%d\n", what, idx);
+  }
+}
+
+/* ---- 1. requantization -------------------------------------------------- */
+#ifdef AOT_MVE
+static int rq_bad;
+static void rq4(const int32_t *x, const int32_t *m, const int32_t *s) {
+  int32_t out[4];
+  int i;
+  vst1q_s32(out, aot_mve_mbqm(vld1q_s32(x), aot_mve_rq_make(vld1q_s32(m), vld1q_s32(s))));
+  for (i = 0; i < 4; i++) {
+    const int32_t want = aot_mbqm(x[i], m[i], s[i]);
+    if (out[i] != want || aot_conv_mbqm(x[i], m[i], s[i]) != want) {
+      if (rq_bad < 20)
+        printf("requant x=%ld m=%ld shift=%ld: mve %ld, aot_mbqm %ld, aot_conv_mbqm %ld\n",
+               (long)x[i], (long)m[i], (long)s[i], (long)out[i], (long)want,
+               (long)aot_conv_mbqm(x[i], m[i], s[i]));
+      rq_bad++;
+    }
+  }
+}
+
+/* queue of (x, m, shift) triples checked four at a time */
+static int32_t qx[4], qm[4], qs[4];
+static int qn;
+static long rq_count;
+static void rq(int32_t x, int32_t m, int32_t s) {
+  qx[qn] = x;
+  qm[qn] = m;
+  qs[qn] = s;
+  rq_count++;
+  if (++qn == 4) {
+    rq4(qx, qm, qs);
+    qn = 0;
+  }
+}
+
+static void test_requant(void) {
+  static const int32_t mults[] = {0, 1, 2, 3, 0x3FFFFFFF, 0x40000000, 0x40000001, 0x55555555,
+                                  0x60000000, 0x7FFFFFFE, 0x7FFFFFFF};
+  int32_t xs[200];
+  int nx = 0, e, k, i, j, s, d;
+  /* edge accumulators */
+  xs[nx++] = INT32_MIN;
+  xs[nx++] = INT32_MIN + 1;
+  xs[nx++] = INT32_MAX;
+  xs[nx++] = INT32_MAX - 1;
+  xs[nx++] = 0;
+  xs[nx++] = 1;
+  xs[nx++] = -1;
+  for (e = 1; e < 31; e++) {
+    const int32_t v = (int32_t)1 << e;
+    xs[nx++] = v;
+    xs[nx++] = v - 1;
+    xs[nx++] = v + 1;
+    xs[nx++] = -v;
+    xs[nx++] = -v - 1;
+    xs[nx++] = 1 - v;
+  }
+  rq_bad = 0;
+  for (i = 0; i < nx; i++)
+    for (j = 0; j < (int)(sizeof mults / sizeof mults[0]); j++)
+      for (s = -31; s <= 30; s++) rq(xs[i], mults[j], s);
+  /* rounding ties of RoundingDivideByPOT: the high multiply is the identity
+   * for |x| < 2^30 with m = 2^31 - 1, and maps 2t and 2t - 1 to t with
+   * m = 2^30; t = k * 2^e + 2^(e-1) + d for d in -1..1, both signs */
+  for (e = 1; e <= 31; e++) {
+    for (k = -54; k <= 54; k++) {
+      /* k near 0, and (k > 40) near the ends of the range */
+      const int64_t big = (int64_t)1 << (30 - (e < 30 ? e : 30));
+      const int64_t kk = k < -40 ? -big + (k + 47) : (k > 40 ? big + (k - 47) : k);
+      for (d = -1; d <= 1; d++) {
+        const int64_t t = kk * ((int64_t)1 << e) + ((int64_t)1 << (e - 1)) + d;
+        if (t > -((int64_t)1 << 30) && t < ((int64_t)1 << 30)) rq((int32_t)t, 0x7FFFFFFF, -e);
+        if (t >= -((int64_t)1 << 30) && t < ((int64_t)1 << 30)) {
+          rq((int32_t)(2 * t), 0x40000000, -e);
+          if (t > -((int64_t)1 << 30)) rq((int32_t)(2 * t - 1), 0x40000000, -e);
+        }
+      }
+    }
+  }
+  /* random triples, realistic and full-range */
+  for (i = 0; i < 200000; i++) {
+    const int32_t x = (i & 1) ? (int32_t)rnd() : rr(-(1 << 20), 1 << 20);
+    const int32_t m = (i & 2) ? (int32_t)(rnd() >> 1) : rr(0x40000000, 0x7FFFFFFF);
+    const int32_t sh = (i & 4) ? rr(-31, 30) : rr(-20, 2);
+    rq(x, m, sh);
+  }
+  while (qn != 0) rq(0, 0x40000000, 0);
+  printf("requant: %ld triples, %d mismatches\n", rq_count, rq_bad);
+  check(rq_bad == 0, "requant", 0);
+}
+#endif
+
+/* ---- 2. kernels ----------------------------------------------------------- */
+#define IN_MAX 16384
+#define FILT_MAX 49152
+#define OUT_MAX 32768
+#define CH_MAX 256
+#define GUARD 64
+static int8_t in_buf[IN_MAX], filt_buf[FILT_MAX];
+static int8_t out_a[OUT_MAX + GUARD], out_b[OUT_MAX + GUARD];
+static int32_t bias_buf[CH_MAX], mult_buf[CH_MAX], shift_buf[CH_MAX];
+
+static void fill_s8(int8_t *p, int32_t n) {
+  int32_t i;
+  for (i = 0; i < n; i++) p[i] = (int8_t)rnd();
+}
+
+/* per-channel multipliers and shifts of n channels */
+static void fill_rq(int32_t n) {
+  int32_t i;
+  for (i = 0; i < n; i++) {
+    mult_buf[i] = (rnd() % 64 == 0) ? (int32_t)(rnd() >> 1) : rr(0x40000000, 0x7FFFFFFF);
+    shift_buf[i] = (rnd() % 16 == 0) ? rr(-31, 4) : rr(-14, 0);
+    bias_buf[i] = rr(-(1 << 16), 1 << 16);
+  }
+}
+
+static void fill_act(int32_t *lo, int32_t *hi) {
+  if (rnd() % 2) {
+    *lo = -128;
+    *hi = 127;
+  } else {
+    *lo = rr(-128, 20);
+    *hi = rr(*lo, 127);
+  }
+}
+
+/* runs a kernel pair into out_a (MVE build) / out_b (portable), compares */
+static int compare_out(int32_t ra, int32_t rb, int32_t n) {
+  return ra == rb && memcmp(out_a, out_b, (size_t)n + GUARD) == 0;
+}
+static void clear_out(void) {
+  memset(out_a, 0x5A, sizeof out_a);
+  memset(out_b, 0x5A, sizeof out_b);
+}
+
+/* output size of one spatial dim (at least 1) */
+static int32_t out_dim(int32_t in, int32_t f, int32_t stride, int32_t dil, int32_t pad) {
+  const int32_t span = dil * (f - 1) + 1;
+  const int32_t o = (in + 2 * pad - span) / stride + 1;
+  return o < 1 ? 1 : o;
+}
+
+static void spatial(aot_conv_params *p, int32_t fmax, int32_t inmax) {
+  p->batches = rr(1, 2);
+  p->in_h = rr(1, inmax);
+  p->in_w = rr(1, inmax);
+  p->filter_h = rr(1, fmax);
+  p->filter_w = rr(1, fmax);
+  p->stride_h = rr(1, 3);
+  p->stride_w = rr(1, 3);
+  p->dilation_h = rnd() % 2 ? 1 : rr(1, 3);
+  p->dilation_w = rnd() % 2 ? 1 : rr(1, 3);
+  p->pad_h = rr(0, aot_min_i32(p->dilation_h * (p->filter_h - 1) + 1, 4));
+  p->pad_w = rr(0, aot_min_i32(p->dilation_w * (p->filter_w - 1) + 1, 4));
+  p->out_h = out_dim(p->in_h, p->filter_h, p->stride_h, p->dilation_h, p->pad_h);
+  p->out_w = out_dim(p->in_w, p->filter_w, p->stride_w, p->dilation_w, p->pad_w);
+  p->input_offset = rr(-127, 128);
+  p->output_offset = rr(-128, 127);
+  fill_act(&p->act_min, &p->act_max);
+  p->out_mult = mult_buf;
+  p->out_shift = shift_buf;
+}
+
+static void test_conv(int n_cases) {
+  int it, done = 0;
+  for (it = 0; done < n_cases; it++) {
+    aot_conv_params p;
+    int32_t groups, in_n, f_n, o_n, ra, rb, kind = it % 8;
+    const int32_t *bias;
+    memset(&p, 0, sizeof p);
+    spatial(&p, 5, 10);
+    groups = rnd() % 4 == 0 ? rr(2, 3) : 1;
+    p.filter_in_c = rr(1, groups > 1 ? 12 : 40);
+    p.out_c = groups * rr(1, groups > 1 ? 9 : 37);
+    if (kind == 0) {   /* pointwise */
+      p.filter_h = p.filter_w = 1;
+      p.pad_h = p.pad_w = 0;
+      p.dilation_h = p.dilation_w = 1;
+    } else if (kind == 1) {   /* 1 x fw row, no dilation (direct run) */
+      p.filter_h = 1;
+      p.pad_h = 0;
+      p.dilation_w = 1;
+    } else if (kind == 2) {   /* window larger than the on-stack copy */
+      groups = 1;
+      p.filter_h = p.filter_w = 5;
+      p.filter_in_c = rr(41, 60);
+      p.out_c = rr(1, 9);
+      p.in_h = rr(3, 7);
+      p.in_w = rr(3, 7);
+    }
+    p.in_c = p.filter_in_c * groups;
+    p.out_h = out_dim(p.in_h, p.filter_h, p.stride_h, p.dilation_h, p.pad_h);
+    p.out_w = out_dim(p.in_w, p.filter_w, p.stride_w, p.dilation_w, p.pad_w);
+    in_n = p.batches * p.in_h * p.in_w * p.in_c;
+    f_n = p.out_c * p.filter_h * p.filter_w * p.filter_in_c;
+    o_n = p.batches * p.out_h * p.out_w * p.out_c;
+    if (in_n > IN_MAX || f_n > FILT_MAX || o_n > OUT_MAX || p.out_c > CH_MAX) continue;
+    fill_s8(in_buf, in_n);
+    fill_s8(filt_buf, f_n);
+    fill_rq(p.out_c);
+    bias = rnd() % 5 == 0 ? NULL : bias_buf;
+    clear_out();
+    ra = aot_conv2d_s8(&p, in_buf, filt_buf, bias, out_a);
+    rb = ref_conv2d_s8(&p, in_buf, filt_buf, bias, out_b);
+    if (!compare_out(ra, rb, o_n))
+      printf("conv case %d: b%ld %ldx%ldx%ld f%ldx%ld fic%ld oc%ld s%ld,%ld d%ld,%ld pad%ld,%ld\n",
+             done, (long)p.batches, (long)p.in_h, (long)p.in_w, (long)p.in_c, (long)p.filter_h,
+             (long)p.filter_w, (long)p.filter_in_c, (long)p.out_c, (long)p.stride_h,
+             (long)p.stride_w, (long)p.dilation_h, (long)p.dilation_w, (long)p.pad_h,
+             (long)p.pad_w);
+    check(compare_out(ra, rb, o_n), "conv2d_s8", done);
+    done++;
+  }
+}
+
+static void test_dwconv(int n_cases) {
+  int it, done = 0;
+  for (it = 0; done < n_cases; it++) {
+    aot_conv_params p;
+    int32_t in_n, f_n, o_n, ra, rb;
+    const int32_t *bias;
+    memset(&p, 0, sizeof p);
+    spatial(&p, 5, 10);
+    p.depth_multiplier = rnd() % 2 ? 1 : rr(2, 5);
+    p.in_c = rr(1, p.depth_multiplier == 1 ? 70 : 20);
+    p.out_c = p.in_c * p.depth_multiplier;
+    p.filter_in_c = 1;
+    in_n = p.batches * p.in_h * p.in_w * p.in_c;
+    f_n = p.out_c * p.filter_h * p.filter_w;
+    o_n = p.batches * p.out_h * p.out_w * p.out_c;
+    if (in_n > IN_MAX || f_n > FILT_MAX || o_n > OUT_MAX || p.out_c > CH_MAX) continue;
+    fill_s8(in_buf, in_n);
+    fill_s8(filt_buf, f_n);
+    fill_rq(p.out_c);
+    bias = rnd() % 5 == 0 ? NULL : bias_buf;
+    clear_out();
+    ra = aot_dwconv2d_s8(&p, in_buf, filt_buf, bias, out_a);
+    rb = ref_dwconv2d_s8(&p, in_buf, filt_buf, bias, out_b);
+    if (!compare_out(ra, rb, o_n))
+      printf("dwconv case %d: b%ld %ldx%ldx%ld f%ldx%ld dm%ld s%ld,%ld d%ld,%ld pad%ld,%ld\n",
+             done, (long)p.batches, (long)p.in_h, (long)p.in_w, (long)p.in_c, (long)p.filter_h,
+             (long)p.filter_w, (long)p.depth_multiplier, (long)p.stride_h, (long)p.stride_w,
+             (long)p.dilation_h, (long)p.dilation_w, (long)p.pad_h, (long)p.pad_w);
+    check(compare_out(ra, rb, o_n), "dwconv2d_s8", done);
+    done++;
+  }
+}
+
+static void test_fc(int n_cases) {
+  int i;
+  for (i = 0; i < n_cases; i++) {
+    aot_fc_params p;
+    int32_t o_n, ra, rb;
+    const int32_t *bias;
+    memset(&p, 0, sizeof p);
+    p.batches = rr(1, 3);
+    p.in_depth = i % 4 == 0 ? rr(1, 40) : rr(1, 600);
+    p.out_depth = rr(1, 41);
+    p.input_offset = rr(-127, 128);
+    p.output_offset = rr(-128, 127);
+    fill_act(&p.act_min, &p.act_max);
+    p.per_channel = (int32_t)(rnd() % 2);
+    p.out_mult = mult_buf;
+    p.out_shift = shift_buf;
+    fill_s8(in_buf, p.batches * p.in_depth);
+    fill_s8(filt_buf, p.out_depth * p.in_depth);
+    fill_rq(p.out_depth);
+    bias = rnd() % 5 == 0 ? NULL : bias_buf;
+    o_n = p.batches * p.out_depth;
+    clear_out();
+    ra = aot_fc_s8(&p, in_buf, filt_buf, bias, out_a);
+    rb = ref_fc_s8(&p, in_buf, filt_buf, bias, out_b);
+    if (!compare_out(ra, rb, o_n))
+      printf("fc case %d: b%ld depth%ld out%ld pc%ld\n", i, (long)p.batches, (long)p.in_depth,
+             (long)p.out_depth, (long)p.per_channel);
+    check(compare_out(ra, rb, o_n), "fc_s8", i);
+  }
+}
+
+static void test_avgpool(int n_cases) {
+  int it, done = 0;
+  for (it = 0; done < n_cases; it++) {
+    aot_pool_params p;
+    int32_t in_n, o_n, ra, rb;
+    memset(&p, 0, sizeof p);
+    p.batches = rr(1, 2);
+    p.in_h = rr(1, 12);
+    p.in_w = rr(1, 12);
+    p.channels = rr(1, 70);
+    p.filter_h = rr(1, p.in_h);
+    p.filter_w = rr(1, p.in_w);
+    if (it % 10 == 0) {   /* global pooling with a large window */
+      p.in_h = rr(10, 20);
+      p.in_w = rr(10, 20);
+      p.channels = rr(1, 40);
+      p.filter_h = p.in_h;
+      p.filter_w = p.in_w;
+    }
+    p.stride_h = rr(1, 3);
+    p.stride_w = rr(1, 3);
+    p.pad_h = rr(0, p.filter_h - 1);
+    p.pad_w = rr(0, p.filter_w - 1);
+    p.out_h = out_dim(p.in_h, p.filter_h, p.stride_h, 1, p.pad_h);
+    p.out_w = out_dim(p.in_w, p.filter_w, p.stride_w, 1, p.pad_w);
+    fill_act(&p.act_min, &p.act_max);
+    in_n = p.batches * p.in_h * p.in_w * p.channels;
+    o_n = p.batches * p.out_h * p.out_w * p.channels;
+    if (in_n > IN_MAX || o_n > OUT_MAX) continue;
+    fill_s8(in_buf, in_n);
+    if (it % 7 == 0) memset(in_buf, it % 14 == 0 ? 0x80 : 0x7F, (size_t)in_n);  /* extremes */
+    clear_out();
+    ra = aot_avgpool_s8(&p, in_buf, out_a);
+    rb = ref_avgpool_s8(&p, in_buf, out_b);
+    if (!compare_out(ra, rb, o_n))
+      printf("avgpool case %d: b%ld %ldx%ldx%ld f%ldx%ld s%ld,%ld pad%ld,%ld\n", done,
+             (long)p.batches, (long)p.in_h, (long)p.in_w, (long)p.channels, (long)p.filter_h,
+             (long)p.filter_w, (long)p.stride_h, (long)p.stride_w, (long)p.pad_h, (long)p.pad_w);
+    check(compare_out(ra, rb, o_n), "avgpool_s8", done);
+    done++;
+  }
+}
+
+int main(void) {
+#ifdef AOT_MVE
+  printf("MVE kernels (Helium) against the portable kernels\n");
+  test_requant();
+#else
+  printf("no MVE on this target: portable kernels against themselves\n");
+#endif
+  test_conv(400);
+  test_dwconv(400);
+  test_fc(300);
+  test_avgpool(200);
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed == 0 ? 0 : 1;
+}
