@@ -4,6 +4,19 @@
  * Input and output share scale and zero point. */
 #include "aot_conv.h"
 
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(AOT_NO_SIMD)
+/* Arm Helium (MVE, Cortex-M55): windows of at most 256 taps are summed 16
+ * channels at a time in 16-bit lanes (|sum| <= 128 * 256 fits int16, so the
+ * sums are exact); the division and clamp stay scalar as below. */
+#include "aot_mve.h"
+#define AOT_AVGPOOL_S8_MVE 1
+#endif
+
+AOT_INLINE int8_t aot_avgpool_s8_div(int32_t acc, int32_t count, int32_t lo, int32_t hi) {
+  acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
+  return (int8_t)aot_clamp_i32(acc, lo, hi);
+}
+
 int32_t aot_avgpool_s8(const aot_pool_params *p, const int8_t *input, int8_t *output) {
   const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->channels;
   const int32_t act_min = p->act_min, act_max = p->act_max;
@@ -23,7 +36,41 @@ int32_t aot_avgpool_s8(const aot_pool_params *p, const int8_t *input, int8_t *ou
         count = (fy1 - fy0) * (fx1 - fx0);
         if (fy1 <= fy0 || fx1 <= fx0) return AOT_KERNEL_BAD_PARAM;
         base = in_b + ((size_t)(iy0 + fy0) * in_w + (ix0 + fx0)) * ch;
-        for (c = 0; c < ch; c++) {
+        c = 0;
+#ifdef AOT_AVGPOOL_S8_MVE
+        if (count <= 256) {
+          for (; c < ch; c += 16) {
+            const int32_t n = ch - c < 16 ? ch - c : 16;
+            const mve_pred16_t p0 = vctp16q((uint32_t)n);
+            const mve_pred16_t p1 = vctp16q((uint32_t)(n > 8 ? n - 8 : 0));
+            const int8_t *row = base + c;
+            int16x8_t s0 = vdupq_n_s16(0), s1 = s0;
+            int16_t sums[16];
+            int32_t fy, fx, k;
+            for (fy = fy0; fy < fy1; fy++) {
+              const int8_t *ip = row;
+              if (n == 16) {
+                for (fx = fx0; fx < fx1; fx++) {
+                  s0 = vaddq_s16(s0, vldrbq_s16(ip));
+                  s1 = vaddq_s16(s1, vldrbq_s16(ip + 8));
+                  ip += ch;
+                }
+              } else {
+                for (fx = fx0; fx < fx1; fx++) {
+                  s0 = vaddq_s16(s0, vldrbq_z_s16(ip, p0));
+                  s1 = vaddq_s16(s1, vldrbq_z_s16(ip + 8, p1));
+                  ip += ch;
+                }
+              }
+              row += (size_t)in_w * ch;
+            }
+            vst1q_s16(sums, s0);
+            vst1q_s16(sums + 8, s1);
+            for (k = 0; k < n; k++) *output++ = aot_avgpool_s8_div(sums[k], count, act_min, act_max);
+          }
+        }
+#endif
+        for (; c < ch; c++) {
           const int8_t *row = base + c;
           int32_t acc = 0, fy;
           for (fy = fy0; fy < fy1; fy++) {
@@ -35,8 +82,7 @@ int32_t aot_avgpool_s8(const aot_pool_params *p, const int8_t *input, int8_t *ou
             }
             row += (size_t)in_w * ch;
           }
-          acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
-          *output++ = (int8_t)aot_clamp_i32(acc, act_min, act_max);
+          *output++ = aot_avgpool_s8_div(acc, count, act_min, act_max);
         }
       }
     }
