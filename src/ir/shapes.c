@@ -111,6 +111,12 @@ static void ctx_init(sctx *c, ir_graph *g) {
     ir_tensor *x = &g->t[t];
     c->decl[t] = shp_of(x);
     if (x->role == ROLE_CONST || is_input(g, t)) {
+      /* a main-graph input declared with -1 dims runs with 1 (batch 1) */
+      for (int k = 0; g->sg == 0 && x->role != ROLE_CONST && k < x->rank; k++)
+        if (x->shape[k] < 0) {
+          x->shape[k] = 1;
+          c->changed[t] = 1;
+        }
       c->known[t] = 1;
       continue;
     }
@@ -202,59 +208,51 @@ static int conv_len(int32_t in, int32_t k, int stride, int dil, int padding, int
   return 0;
 }
 
+/* STRIDED_SLICE without ellipsis / new_axis masks. begin or end may be
+ * computed at run time where the length does not depend on them: shrunk
+ * dimensions, begin_mask / end_mask, offset (length = end). */
 static int rule_strided_slice(const ir_graph *g, const ir_op *op, const shp *x, shp *o) {
   int64_t b[IR_MAX_RANK], e[IR_MAX_RANK], s[IR_MAX_RANK];
   int nb = const_ints(g, op->nin > 1 ? op->in[1] : -1, b, IR_MAX_RANK);
   int ne = const_ints(g, op->nin > 2 ? op->in[2] : -1, e, IR_MAX_RANK);
   int ns = const_ints(g, op->nin > 3 ? op->in[3] : -1, s, IR_MAX_RANK);
   const litert_options *p = &op->opts;
-  if (ns < 0 || nb != ns || nb > x->rank || p->ellipsis_mask || p->new_axis_mask) return 1;
-  if (ne != nb) {
-    /* a run-time begin/end: static only where the length does not depend
-     * on it (shrink; offset with a constant length; begin_mask + end_mask) */
-    o->rank = 0;
-    for (int i = 0; i < x->rank; i++) {
-      if (i >= nb) {
-        o->d[o->rank++] = x->d[i];
-        continue;
-      }
-      if ((p->shrink_axis_mask >> i) & 1) continue;
-      if ((p->begin_mask >> i) & (p->end_mask >> i) & 1) {
-        int64_t st = s[i];
-        if (st == 0) return 1;
-        int64_t n = st > 0 ? ((int64_t)x->d[i] + st - 1) / st : ((int64_t)x->d[i] - st - 1) / -st;
-        o->d[o->rank++] = (int32_t)n;
-        continue;
-      }
-      if (p->ss_offset && ne == nb && s[i] > 0) {
-        o->d[o->rank++] = (int32_t)((e[i] + s[i] - 1) / s[i]);
-        continue;
-      }
-      return 1;
-    }
-    return 0;
-  }
-  if (nb < 0) return 1;
+  if (ns < 0 || ns > x->rank || p->ellipsis_mask || p->new_axis_mask) return 1;
+  if ((nb >= 0 && nb != ns) || (ne >= 0 && ne != ns)) return 1;
   o->rank = 0;
   for (int i = 0; i < x->rank; i++) {
     int64_t dim = x->d[i];
-    if (i >= nb) {
+    if (i >= ns) {
       o->d[o->rank++] = (int32_t)dim;
       continue;
     }
     int64_t st = s[i];
     if (st == 0) return 1;
+    if ((p->shrink_axis_mask >> i) & 1) continue; /* one element, dimension dropped */
+    int bmask = (p->begin_mask >> i) & 1, emask = (p->end_mask >> i) & 1;
     int64_t lo = st > 0 ? 0 : -1, hi = st > 0 ? dim : dim - 1, beg, end;
-    if ((p->begin_mask >> i) & 1) {
+    if (bmask) {
       beg = st > 0 ? 0 : dim - 1;
+    } else if (nb >= 0) {
+      beg = clamp64(b[i] < 0 ? b[i] + dim : b[i], lo, hi);
+    } else if (p->ss_offset && !emask && ne >= 0 && st > 0) {
+      /* run-time begin, constant length (the kernel checks the range) */
+      if (e[i] < 0 || e[i] > dim) return 1;
+      o->d[o->rank++] = (int32_t)((e[i] + st - 1) / st);
+      continue;
     } else {
-      beg = b[i] < 0 ? b[i] + dim : b[i];
-      beg = clamp64(beg, lo, hi);
+      return 1;
     }
-    if ((p->shrink_axis_mask >> i) & 1) continue;
-    if (p->ss_offset) end = clamp64(beg + e[i], lo, hi);
-    else if ((p->end_mask >> i) & 1) end = st > 0 ? dim : -1;
-    else end = clamp64(e[i] < 0 ? e[i] + dim : e[i], lo, hi);
+    if (emask) {
+      end = st > 0 ? dim : -1;
+    } else if (p->ss_offset) {
+      if (ne < 0) return 1;
+      end = clamp64(beg + e[i], lo, hi);
+    } else if (ne >= 0) {
+      end = clamp64(e[i] < 0 ? e[i] + dim : e[i], lo, hi);
+    } else {
+      return 1;
+    }
     int64_t cnt = st > 0 ? (end - beg + st - 1) / st : (beg - end + (-st) - 1) / (-st);
     o->d[o->rank++] = (int32_t)(cnt < 0 ? 0 : cnt);
   }

@@ -883,7 +883,7 @@ static int plan_strided_slice_dyn(const ir_graph *g, const ir_op *op, mv_plan *p
         lo[d] = 0;
         hi[d] = (int32_t)(dim - 1);
         bstr[d] = (int32_t)istr[d];
-      } else if (op->opts.ss_offset && end_const && st > 0) {
+      } else if (op->opts.ss_offset && !((em >> d) & 1u) && end_const && st > 0) {
         /* [begin, begin + end) with a static length */
         int64_t len = ev[d];
         if (len < 0 || len > dim)

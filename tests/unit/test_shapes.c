@@ -97,6 +97,44 @@ static void test_placeholder_from_producer(void **state) {
   litert_model_free(m);
 }
 
+/* STRIDED_SLICE of x [2,4,3] with a run-time begin (graph input):
+ * dim 0 whole (begin_mask | end_mask), dim 1 shrunk at the run-time index,
+ * dim 2 by offset with the constant length 2: the placeholder output becomes
+ * [2,2]. With a run-time begin and neither shrink nor offset nor masks the
+ * length is unknown: no shape. */
+static void test_strided_slice_runtime_begin(void **state) {
+  (void)state;
+  litert_model *m = model_new(1);
+  int x = t_add(m, 0, DT_FLOAT32, 3, S(2, 4, 3));
+  int b = t_add(m, 0, DT_INT32, 1, S(3));
+  int e = t_i32(m, 0, 1, S(3), S(0, 0, 2), 3), st = t_i32(m, 0, 1, S(3), S(1, 1, 1), 3);
+  int y = t_add(m, 0, DT_FLOAT32, 2, S(1, 1)), z = t_add(m, 0, DT_FLOAT32, 3, S(1, 1, 1));
+  sig_dyn(m, 0, y);
+  sig_dyn(m, 0, z);
+  litert_options o;
+  litert_options_default(&o);
+  o.begin_mask = 1;
+  o.end_mask = 1;
+  o.shrink_axis_mask = 2;
+  o.ss_offset = 1;
+  op_add(m, 0, OP_STRIDED_SLICE, &o, 4, IO(x, b, e, st), 1, IO(y));
+  litert_options_default(&o);
+  op_add(m, 0, OP_STRIDED_SLICE, &o, 4, IO(x, b, e, st), 1, IO(z));
+  litert_set_io(m, 0, 2, IO(x, b), 2, IO(y, z));
+  aotc_diag d = {0};
+  ir_graph *g = ir_from_litert(m, 0, &d);
+  assert_int_equal(ir_infer_shapes(g, &d), 0);
+  assert_shape(&g->t[y], 2, S(2, 2));
+  assert_shape(&g->t[z], 3, S(1, 1, 1)); /* unchanged placeholder */
+  const op_impl *impl = ops_find(g, &g->ops[0]);
+  char why[256] = "";
+  int rc = impl->check(g, &g->ops[0], why, sizeof why);
+  if (rc) print_error("%s\n", why);
+  assert_int_equal(rc, 0);
+  ir_free(g);
+  litert_model_free(m);
+}
+
 /* FULLY_CONNECTED x [3,6], weights [5,6]: an output stored with rank 0
  * (old converters' "unknown") becomes [3,5]; a real scalar (LESS of two
  * scalars) stays rank 0. */
@@ -429,6 +467,7 @@ static void test_no_fold_outputs(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_placeholder_from_producer),
+      cmocka_unit_test(test_strided_slice_runtime_begin),
       cmocka_unit_test(test_rank0_placeholder),
       cmocka_unit_test(test_shape_arithmetic),
       cmocka_unit_test(test_while_set_item),
