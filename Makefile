@@ -18,7 +18,7 @@ DEBIAN_PACKAGES = cmake make gcc clang pkg-config libyaml-dev libzip-dev libcmoc
 all: aotc
 
 aotc:
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Debug -DAOTC_TESTS=OFF >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DAOTC_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD) -j$(JOBS)
 
 # Installs the Debian packages that are missing (only when run as root).

@@ -29,8 +29,8 @@ typedef struct tab {
   const char *what;
 } tab;
 
-static int fail(rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(rd *r, const char *fmt, ...) {
+static void fail_report(rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail_report(rd *r, const char *fmt, ...) {
   if (!r->failed) {
     char msg[700];
     va_list ap;
@@ -40,8 +40,12 @@ static int fail(rd *r, const char *fmt, ...) {
     diag_error(r->d, "malformed .tflite: %s%s%s", r->ctx, r->ctx[0] ? ": " : "", msg);
     r->failed = 1;
   }
-  return -1;
 }
+/* Reports a malformed file (the first report wins) and evaluates to -1; a
+ * macro so that the compiler sees the -1 at each call site (a variadic
+ * function is never inlined, and -O2 would otherwise warn that outputs of the
+ * failing paths "may be used uninitialized"). */
+#define fail(...) (fail_report(__VA_ARGS__), -1)
 
 static int unsupported(rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int unsupported(rd *r, const char *fmt, ...) {

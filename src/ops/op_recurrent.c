@@ -445,7 +445,7 @@ static void lstm_prepare_q(const ir_graph *g, const ir_op *op, aot_lstm_q_params
 }
 
 static size_t lstm_scratch(const ir_graph *g, const ir_op *op) {
-  lstm_shape s;
+  lstm_shape s = {0};   /* set by lstm_shapes() when it returns 0 */
   char why[8];
   if (lstm_shapes(g, op, &s, why, sizeof why)) return 0;
   if (ir_in(g, op, LSTM_IN)->dtype == DT_FLOAT32)

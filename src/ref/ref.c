@@ -468,7 +468,7 @@ static int infer_shapes(const rsg *r, const ir_op *op, oshape *os, char *why, si
       return broadcast(x, &g->t[op->in[1]], &os[0], why, n);
     case OP_SELECT_V2: {
       if (op->nin < 3) return 1;
-      oshape a;
+      oshape a = {0};   /* broadcast() sets only the first a.rank dims */
       if (broadcast(x, &g->t[op->in[1]], &a, why, n)) return -1;
       ir_tensor tmp = {0};
       tmp.rank = a.rank;

@@ -59,7 +59,7 @@ typedef struct stats {
 
 /* Runs one model; returns 0, or -1 if it could not be run (reported). */
 static int run_model(const char *dir, const char *name, stats *st) {
-  char path[1024];
+  char path[2048];   /* dir (up to 1023) + name (up to 255) + suffix */
   aotc_diag d;
   memset(&d, 0, sizeof d);
   snprintf(path, sizeof path, "%s/%s.tflite", dir, name);

@@ -37,7 +37,7 @@ static int read_csv(const char *path, int32_t *v, int max) {
 /* Runs one model; returns the number of mismatching output values, or -1 if
  * the model could not be run (reported). */
 static int run_model(const char *dir, const char *name, int *nvalues) {
-  char path[1024];
+  char path[2048];   /* dir (up to 1023) + name (up to 255) + suffix */
   aotc_diag d;
   memset(&d, 0, sizeof d);
   snprintf(path, sizeof path, "%s/%s.tflite", dir, name);
