@@ -157,6 +157,128 @@ static __attribute__((noinline, unused)) int32x4_t aot_mve_dot4_s8(const int8_t 
   return vsetq_lane_s32(b, vsetq_lane_s32(a, acc, 1), 3);
 }
 
+/* Sums of w_i[k] * x[k] over k < len for four filters w_i (exact int32: each
+ * VMLADAVA.S8 adds 16 int8 products). A tail-predicated low-overhead loop
+ * (DLSTP.8 / LETP): the last iteration loads and adds only the remaining
+ * lanes, nothing is read past x + len or w_i + len. In assembly because
+ * GCC 12 neither emits tail predication from intrinsics nor keeps the
+ * post-increment addressing; VMLADAVA needs even accumulator registers. */
+AOT_INLINE int32x4_t aot_mve_dot4_run(const int8_t *x, const int8_t *w0, const int8_t *w1,
+                                      const int8_t *w2, const int8_t *w3, int32_t len) {
+  register int32_t s0 __asm__("r6") = 0;
+  register int32_t s1 __asm__("r8") = 0;
+  register int32_t s2 __asm__("r10") = 0;
+  register int32_t s3 __asm__("r12") = 0;
+  if (len > 0) {
+    __asm__ volatile(
+        "dlstp.8 lr, %[len]\n"
+        "1:\n\t"
+        "vldrb.8 q0, [%[x]], #16\n\t"
+        "vldrb.8 q1, [%[w0]], #16\n\t"
+        "vmladava.s8 %[s0], q0, q1\n\t"
+        "vldrb.8 q1, [%[w1]], #16\n\t"
+        "vmladava.s8 %[s1], q0, q1\n\t"
+        "vldrb.8 q1, [%[w2]], #16\n\t"
+        "vmladava.s8 %[s2], q0, q1\n\t"
+        "vldrb.8 q1, [%[w3]], #16\n\t"
+        "vmladava.s8 %[s3], q0, q1\n\t"
+        "letp lr, 1b\n"
+        : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(x),
+          [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3)
+        : [len] "r"(len)
+        : "lr", "d0", "d1", "d2", "d3", "memory");
+  }
+  return aot_mve_vec4(s0, s1, s2, s3);
+}
+
+/* Two filters with their sums: *s = sum w_i[k] * x[k], *t = sum w_i[k]
+ * (VMLADAVA.S8 / VADDVA.S8, exact int32), tail-predicated as above. */
+AOT_INLINE void aot_mve_dot2s_run(const int8_t *x, const int8_t *w0, const int8_t *w1,
+                                  int32_t len, int32_t *r) {
+  register int32_t s0 __asm__("r6") = 0;
+  register int32_t s1 __asm__("r8") = 0;
+  register int32_t t0 __asm__("r10") = 0;
+  register int32_t t1 __asm__("r12") = 0;
+  if (len > 0) {
+    __asm__ volatile(
+        "dlstp.8 lr, %[len]\n"
+        "1:\n\t"
+        "vldrb.8 q0, [%[x]], #16\n\t"
+        "vldrb.8 q1, [%[w0]], #16\n\t"
+        "vmladava.s8 %[s0], q0, q1\n\t"
+        "vaddva.s8 %[t0], q1\n\t"
+        "vldrb.8 q1, [%[w1]], #16\n\t"
+        "vmladava.s8 %[s1], q0, q1\n\t"
+        "vaddva.s8 %[t1], q1\n\t"
+        "letp lr, 1b\n"
+        : [s0] "+r"(s0), [s1] "+r"(s1), [t0] "+r"(t0), [t1] "+r"(t1), [x] "+r"(x),
+          [w0] "+r"(w0), [w1] "+r"(w1)
+        : [len] "r"(len)
+        : "lr", "d0", "d1", "d2", "d3", "memory");
+  }
+  r[0] = s0;
+  r[1] = s1;
+  r[2] = t0;
+  r[3] = t1;
+}
+
+/* Matrix-vector product with requantization: for c < nc,
+ *   out[c] = requantized(sum over k < len of w[c * len + k] * x[k] + ksum[c])
+ * with ksum = bias + input_offset * sum of filter c (so the sum is that of
+ * w * (x + input_offset) + bias, modular int32). Four rows at a time share
+ * the x vector (aot_mve_dot4_run); rows past nc re-read the block's first row
+ * and are not stored. Without ksum (one use of each filter: summing them
+ * separately would cost another pass) the filter sums come from the loop
+ * (aot_mve_dot2s_run). Not inlined (the loop gets the registers). */
+typedef struct aot_mve_gemv {
+  const int32_t *ksum;           /* nc entries; NULL: sum the filters in the loop
+                                    and add in_off * sum + bias[c] (bias may be NULL) */
+  const int32_t *bias;
+  int32_t in_off;
+  const int32_t *mult, *shift;   /* nc entries, or one when per_channel == 0 */
+  int32_t per_channel;
+  int32_t out_off, lo, hi;
+} aot_mve_gemv;
+
+static __attribute__((noinline, unused)) void aot_mve_gemv_s8(const int8_t *x, const int8_t *w,
+                                                               int32_t len, int32_t nc,
+                                                               const aot_mve_gemv *g,
+                                                               int8_t *out) {
+  aot_mve_rq rq = aot_mve_rq_make(vdupq_n_s32(g->mult[0]), vdupq_n_s32(g->shift[0]));
+  int32_t j;
+  for (j = 0; j < nc; j += 4, w += 4 * len) {
+    const int32_t n = nc - j < 4 ? nc - j : 4;
+    const mve_pred16_t p4 = vctp32q((uint32_t)n);
+    int32x4_t acc;
+    if (g->ksum) {
+      acc = aot_mve_dot4_run(x, w, n > 1 ? w + len : w, n > 2 ? w + 2 * len : w,
+                             n > 3 ? w + 3 * len : w, len);
+      acc = vaddq_s32(acc, vldrwq_z_s32(g->ksum + j, p4));
+    } else {   /* lanes 0, 2 then 1, 3 */
+      int32_t a[4], b[4];
+      aot_mve_dot2s_run(x, w, n > 2 ? w + 2 * len : w, len, a);
+      aot_mve_dot2s_run(x, n > 1 ? w + len : w, n > 3 ? w + 3 * len : w, len, b);
+      acc = vmlaq_n_s32(aot_mve_vec4(a[0], b[0], a[1], b[1]), aot_mve_vec4(a[2], b[2], a[3], b[3]),
+                        g->in_off);
+      if (g->bias) acc = vaddq_s32(acc, vldrwq_z_s32(g->bias + j, p4));
+    }
+    if (g->per_channel)
+      rq = aot_mve_rq_make(vldrwq_z_s32(g->mult + j, p4), vldrwq_z_s32(g->shift + j, p4));
+    vstrbq_p_s32(out + j, aot_mve_out_s8(acc, rq, g->out_off, g->lo, g->hi), p4);
+  }
+}
+
+/* Sum of n int8 values (exact in int32). */
+AOT_INLINE int32_t aot_mve_sum_s8(const int8_t *w, int32_t n) {
+  int32_t t = 0;
+  for (; n >= 16; n -= 16) {
+    t = vaddvaq_s8(t, vldrbq_s8(w));
+    w += 16;
+  }
+  if (n > 0) t = vaddvaq_s8(t, vldrbq_z_s8(w, vctp8q((uint32_t)n)));
+  return t;
+}
+
 #endif /* MVE */
 
 #endif

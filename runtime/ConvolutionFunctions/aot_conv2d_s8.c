@@ -36,136 +36,179 @@ AOT_INLINE uint32_t aot_conv2d_s8_ld4(const int8_t *p) {
 #endif
 
 #ifdef AOT_CONV2D_S8_MVE
-/* Helium. Per output position (and group) the taps form one contiguous run
- * of fsize input values in filter order:
+/* Helium. sum w * (x + input_offset) + bias is computed as sum w * x plus a
+ * per-channel constant ksum = bias + input_offset * sum w (the whole filter),
+ * precomputed for up to AOT_CONV2D_S8_OCB channels at a time; int32
+ * arithmetic is modular, so the result is the portable sum. Per output
+ * position (and group) the taps form one contiguous run of fsize values in
+ * filter order:
  *  - directly in the input for a 1 x fw filter row without dilation or
  *    groups whose window lies inside the image (pointwise convolutions);
  *  - otherwise copied into col[] (im2col of one position, fsize <=
  *    AOT_CONV2D_S8_COL), taps outside the image set to the input zero point
- *    (-input_offset, an int8), so that they add w * (zp + input_offset) = 0:
+ *    zp = -input_offset (an int8): they add w * zp + input_offset * w = 0,
  *    the same sum as skipping them.
- * Larger filters with a clipped window walk the window's runs (rows). Four
- * output channels at a time are summed by aot_mve_dot4_s8 (aot_mve.h: exact
- * int32 sums of w * (x + input_offset)); requantization aot_mve_out_s8,
+ * The output channels of a position: aot_mve_gemv_s8 (four at a time,
+ * VMLADAVA.S8, exact).
+ * Larger filters walk the window's runs with aot_mve_dot4_s8 (which adds the
+ * input offset itself), then bias. Requantization aot_mve_out_s8,
  * bit-identical to aot_conv_mbqm. */
+#define AOT_CONV2D_S8_OCB 64
+
+/* im2col of the window at (iy0, ix0), group g, into col (fsize bytes) */
+AOT_INLINE void aot_conv2d_s8_col(const aot_conv_params *p, const int8_t *in_b, int32_t iy0,
+                                  int32_t ix0, int32_t fy0, int32_t fy1, int32_t fx0,
+                                  int32_t fx1, int32_t g, int32_t groups, int8_t zp,
+                                  int8_t *c) {
+  const int32_t fh = p->filter_h, fw = p->filter_w, fic = p->filter_in_c, in_c = p->in_c;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w;
+  const size_t in_row = (size_t)p->in_w * in_c;
+  int32_t fy, fx;
+  for (fy = 0; fy < fh; fy++) {
+    const int8_t *row;
+    if (fy < fy0 || fy >= fy1 || fx1 <= fx0) {
+      aot_mve_fill_s8(c, zp, fw * fic);
+      c += fw * fic;
+      continue;
+    }
+    row = in_b + (size_t)(iy0 + fy * dh) * in_row + (size_t)g * fic;
+    if (dw == 1) {
+      aot_mve_fill_s8(c, zp, fx0 * fic);
+      if (groups == 1) {
+        aot_mve_copy_s8(c + fx0 * fic, row + (size_t)(ix0 + fx0) * in_c, (fx1 - fx0) * fic);
+      } else {
+        for (fx = fx0; fx < fx1; fx++)
+          aot_mve_copy_s8(c + fx * fic, row + (size_t)(ix0 + fx) * in_c, fic);
+      }
+      aot_mve_fill_s8(c + fx1 * fic, zp, (fw - fx1) * fic);
+    } else {
+      for (fx = 0; fx < fw; fx++) {
+        if (fx < fx0 || fx >= fx1)
+          aot_mve_fill_s8(c + fx * fic, zp, fic);
+        else
+          aot_mve_copy_s8(c + fx * fic, row + (size_t)(ix0 + fx * dw) * in_c, fic);
+      }
+    }
+    c += fw * fic;
+  }
+}
+
+/* sum of w * (x + input_offset) over the clipped window, by runs */
+static int32x4_t aot_conv2d_s8_runs(const aot_conv_params *p, const int8_t *in_b, int32_t iy0,
+                                    int32_t ix0, int32_t fy0, int32_t fy1, int32_t fx0,
+                                    int32_t fx1, int32_t g, int32_t groups, const int8_t *w,
+                                    int32_t nw) {
+  const int32_t fw = p->filter_w, fic = p->filter_in_c, in_c = p->in_c;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w;
+  const size_t in_row = (size_t)p->in_w * in_c;
+  int32x4_t acc = vdupq_n_s32(0);
+  aot_mve_dot_shape sh;
+  const int8_t *xw, *ww;
+  sh.fstride = p->filter_h * fw * fic;
+  sh.nw = nw;
+  if (fy1 <= fy0 || fx1 <= fx0) return acc;
+  xw = in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ix0 + fx0 * dw) * in_c +
+       (size_t)g * fic;
+  ww = w + (fy0 * fw + fx0) * fic;
+  if (dw == 1 && groups == 1) {   /* one run of taps per filter row */
+    sh.len = (fx1 - fx0) * fic;
+    sh.nrows = fy1 - fy0;
+    sh.x_rs = dh * (int32_t)in_row;
+    sh.w_rs = fw * fic;
+    return aot_mve_dot4_s8(xw, ww, &sh, p->input_offset);
+  } else {                        /* one run per tap */
+    int32_t fy;
+    sh.len = fic;
+    sh.nrows = fx1 - fx0;
+    sh.x_rs = dw * in_c;
+    sh.w_rs = fic;
+    for (fy = fy0; fy < fy1; fy++) {
+      acc = vaddq_s32(acc, aot_mve_dot4_s8(xw, ww, &sh, p->input_offset));
+      xw += (size_t)dh * in_row;
+      ww += fw * fic;
+    }
+  }
+  return acc;
+}
+
 static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
                                  const int8_t *filter, const int32_t *bias, int8_t *output) {
   const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c;
-  const int32_t out_c = p->out_c, fh = p->filter_h, fw = p->filter_w;
-  const int32_t fic = p->filter_in_c;
+  const int32_t out_h = p->out_h, out_w = p->out_w, out_c = p->out_c;
+  const int32_t fh = p->filter_h, fw = p->filter_w, fic = p->filter_in_c;
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
   const int32_t in_off = p->input_offset, out_off = p->output_offset;
   const int32_t act_min = p->act_min, act_max = p->act_max;
   const int32_t fsize = fh * fw * fic;
-  const int32_t in_row = in_w * in_c;
+  const size_t in_row = (size_t)in_w * in_c;
   const int8_t zp = (int8_t)(-in_off);
-  int32_t groups, per_group, b, oy, ox;
+  const int use_col = fsize <= AOT_CONV2D_S8_COL;
+  int32_t groups, per_group, g, c0;
   int8_t col[AOT_CONV2D_S8_COL];
-  aot_mve_dot_shape sh;
+  int32_t ksum[AOT_CONV2D_S8_OCB];
+  aot_mve_gemv gv;
 
   if (fic <= 0 || in_c % fic != 0) return AOT_KERNEL_BAD_PARAM;
   groups = in_c / fic;
   if (out_c % groups != 0) return AOT_KERNEL_BAD_PARAM;
   per_group = out_c / groups;
-  sh.fstride = fsize;
+  gv.ksum = ksum;
+  gv.bias = bias;
+  gv.in_off = in_off;
+  gv.per_channel = 1;
+  gv.out_off = out_off;
+  gv.lo = act_min;
+  gv.hi = act_max;
 
-  for (b = 0; b < p->batches; b++) {
-    const int8_t *in_b = input + (size_t)b * in_h * in_row;
-    for (oy = 0; oy < p->out_h; oy++) {
-      const int32_t iy0 = oy * p->stride_h - p->pad_h;
-      int32_t fy0, fy1;
-      aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
-      for (ox = 0; ox < p->out_w; ox++) {
-        const int32_t ix0 = ox * p->stride_w - p->pad_w;
-        int32_t fx0, fx1, g, oc = 0;
-        aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
-        for (g = 0; g < groups; g++) {
-          const int8_t *x = col;
-          int32_t runs = 0, j;   /* runs: walk the clipped window's rows */
-          if (fh == 1 && dw == 1 && groups == 1 && fy0 == 0 && fy1 == 1 && fx0 == 0 &&
-              fx1 == fw) {
-            x = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c;
-          } else if (fsize <= AOT_CONV2D_S8_COL) {
-            int8_t *c = col;
-            int32_t fy, fx;
-            for (fy = 0; fy < fh; fy++) {
-              const int8_t *row = in_b;
-              if (fy < fy0 || fy >= fy1 || fx1 <= fx0) {
-                aot_mve_fill_s8(c, zp, fw * fic);
-                c += fw * fic;
-                continue;
-              }
-              row += (size_t)(iy0 + fy * dh) * in_row + (size_t)g * fic;
-              if (dw == 1) {
-                aot_mve_fill_s8(c, zp, fx0 * fic);
-                if (groups == 1) {
-                  aot_mve_copy_s8(c + fx0 * fic, row + (size_t)(ix0 + fx0) * in_c,
-                                  (fx1 - fx0) * fic);
-                } else {
-                  for (fx = fx0; fx < fx1; fx++)
-                    aot_mve_copy_s8(c + fx * fic, row + (size_t)(ix0 + fx) * in_c, fic);
-                }
-                aot_mve_fill_s8(c + fx1 * fic, zp, (fw - fx1) * fic);
-              } else {
-                for (fx = 0; fx < fw; fx++) {
-                  if (fx < fx0 || fx >= fx1)
-                    aot_mve_fill_s8(c + fx * fic, zp, fic);
-                  else
-                    aot_mve_copy_s8(c + fx * fic, row + (size_t)(ix0 + fx * dw) * in_c, fic);
-                }
-              }
-              c += fw * fic;
+  for (g = 0; g < groups; g++) {
+    for (c0 = 0; c0 < per_group; c0 += AOT_CONV2D_S8_OCB) {
+      const int32_t nc = per_group - c0 < AOT_CONV2D_S8_OCB ? per_group - c0 : AOT_CONV2D_S8_OCB;
+      const int32_t oc0 = g * per_group + c0;
+      const int8_t *f0 = filter + (size_t)oc0 * fsize;
+      int32_t j, b, oy, ox;
+      if (use_col) {
+        for (j = 0; j < nc; j++) {
+          const uint32_t t = (uint32_t)aot_mve_sum_s8(f0 + (size_t)j * fsize, fsize);
+          ksum[j] = (int32_t)((bias ? (uint32_t)bias[oc0 + j] : 0u) + t * (uint32_t)in_off);
+        }
+      }
+      for (b = 0; b < p->batches; b++) {
+        const int8_t *in_b = input + (size_t)b * in_h * in_row;
+        for (oy = 0; oy < out_h; oy++) {
+          const int32_t iy0 = oy * p->stride_h - p->pad_h;
+          int32_t fy0, fy1;
+          aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
+          for (ox = 0; ox < out_w; ox++) {
+            const int32_t ix0 = ox * p->stride_w - p->pad_w;
+            int8_t *out = output + (((size_t)b * out_h + oy) * out_w + ox) * out_c + oc0;
+            const int8_t *x = col;
+            int32_t fx0, fx1;
+            aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+            if (fh == 1 && dw == 1 && groups == 1 && fy0 == 0 && fy1 == 1 && fx0 == 0 &&
+                fx1 == fw)
+              x = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c;
+            else if (use_col)
+              aot_conv2d_s8_col(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, groups, zp, col);
+            if (use_col) {
+              gv.mult = p->out_mult + oc0;
+              gv.shift = p->out_shift + oc0;
+              aot_mve_gemv_s8(x, f0, fsize, nc, &gv, out);
+              continue;
             }
-          } else {
-            runs = 1;
-          }
-          for (j = 0; j < per_group; j += 4, oc += 4) {
-            const int32_t n = per_group - j < 4 ? per_group - j : 4;
-            const mve_pred16_t p4 = vctp32q((uint32_t)n);
-            const int8_t *w = filter + (size_t)oc * fsize;
-            int32x4_t acc;
-            sh.nw = n;
-            if (!runs) {
-              sh.len = fsize;
-              sh.nrows = 1;
-              sh.x_rs = 0;
-              sh.w_rs = 0;
-              acc = aot_mve_dot4_s8(x, w, &sh, in_off);
-            } else {
-              acc = vdupq_n_s32(0);
-              if (fy1 > fy0 && fx1 > fx0) {
-                const int8_t *xw = in_b + (size_t)(iy0 + fy0 * dh) * in_row +
-                                   (size_t)(ix0 + fx0 * dw) * in_c + (size_t)g * fic;
-                const int8_t *ww = w + (fy0 * fw + fx0) * fic;
-                if (dw == 1 && groups == 1) {   /* one run of taps per filter row */
-                  sh.len = (fx1 - fx0) * fic;
-                  sh.nrows = fy1 - fy0;
-                  sh.x_rs = dh * in_row;
-                  sh.w_rs = fw * fic;
-                  acc = aot_mve_dot4_s8(xw, ww, &sh, in_off);
-                } else {                        /* one run per tap */
-                  int32_t fy;
-                  sh.len = fic;
-                  sh.nrows = fx1 - fx0;
-                  sh.x_rs = dw * in_c;
-                  sh.w_rs = fic;
-                  for (fy = fy0; fy < fy1; fy++) {
-                    acc = vaddq_s32(acc, aot_mve_dot4_s8(xw, ww, &sh, in_off));
-                    xw += (size_t)dh * in_row;
-                    ww += fw * fic;
-                  }
-                }
-              }
+            for (j = 0; j < nc; j += 4) {
+              const int32_t n = nc - j < 4 ? nc - j : 4;
+              const int32_t oc = oc0 + j;
+              const mve_pred16_t p4 = vctp32q((uint32_t)n);
+              int32x4_t acc = aot_conv2d_s8_runs(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g,
+                                                 groups, f0 + (size_t)j * fsize, n);
+              if (bias) acc = vaddq_s32(acc, vldrwq_z_s32(bias + oc, p4));
+              acc = aot_mve_out_s8(acc,
+                                   aot_mve_rq_make(vldrwq_z_s32(p->out_mult + oc, p4),
+                                                   vldrwq_z_s32(p->out_shift + oc, p4)),
+                                   out_off, act_min, act_max);
+              vstrbq_p_s32(out + j, acc, p4);
             }
-            if (bias) acc = vaddq_s32(acc, vldrwq_z_s32(bias + oc, p4));
-            acc = aot_mve_out_s8(acc,
-                                 aot_mve_rq_make(vldrwq_z_s32(p->out_mult + oc, p4),
-                                                 vldrwq_z_s32(p->out_shift + oc, p4)),
-                                 out_off, act_min, act_max);
-            vstrbq_p_s32(output, acc, p4);
-            output += n;
           }
-          oc += per_group - j;   /* j overshoots per_group by 4 - n */
         }
       }
     }

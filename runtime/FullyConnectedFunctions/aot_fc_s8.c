@@ -35,41 +35,43 @@ AOT_INLINE int8_t aot_fc_s8_out(int32_t acc, const int32_t *bias, int32_t oc, in
 }
 
 #ifdef AOT_FC_S8_MVE
-/* Helium: blocks of four output channels, each a call of aot_mve_dot4_s8
- * (aot_mve.h: exact int32 sums of w * (x + input_offset) with VMLADAVA and
- * VADDVA); the lanes past out_depth are not stored. Requantization:
- * aot_mve_out_s8, bit-identical to aot_conv_mbqm. */
+/* Helium: sum w * (x + input_offset) + bias = sum w * x + ksum with ksum =
+ * bias + input_offset * sum w per output channel (int32 arithmetic is
+ * modular: the same integer as the portable sum), computed for up to
+ * AOT_FC_S8_OCB channels at a time and reused for every batch row (one
+ * batch row: the weight sums come from the dot product loop instead).
+ * aot_mve_gemv_s8 (aot_mve.h) sums w * x four rows at a time with VMLADAVA
+ * (exact) and requantizes with aot_mve_out_s8, bit-identical to
+ * aot_conv_mbqm. */
+#define AOT_FC_S8_OCB 64
 static int32_t aot_fc_s8_mve(const aot_fc_params *p, const int8_t *input,
                              const int8_t *weights, const int32_t *bias, int8_t *output) {
   const int32_t depth = p->in_depth, out_depth = p->out_depth;
-  const int32_t in_off = p->input_offset, out_off = p->output_offset;
-  const int32_t lo = p->act_min, hi = p->act_max;
-  const int32_t per_channel = p->per_channel;
-  aot_mve_rq rq = aot_mve_rq_make(vdupq_n_s32(p->out_mult[0]), vdupq_n_s32(p->out_shift[0]));
-  aot_mve_dot_shape sh;
-  int32_t b;
+  const uint32_t in_off = (uint32_t)p->input_offset;
+  int32_t ksum[AOT_FC_S8_OCB];
+  aot_mve_gemv gv;
+  int32_t c0;
 
-  sh.len = depth;
-  sh.nrows = 1;
-  sh.x_rs = 0;
-  sh.w_rs = 0;
-  sh.fstride = depth;
-  for (b = 0; b < p->batches; b++) {
-    const int8_t *in_row = input + (size_t)b * depth;
-    int32_t oc;
-    for (oc = 0; oc < out_depth; oc += 4) {
-      const int32_t n = out_depth - oc < 4 ? out_depth - oc : 4;
-      const mve_pred16_t p4 = vctp32q((uint32_t)n);
-      int32x4_t acc;
-      sh.nw = n;
-      acc = aot_mve_dot4_s8(in_row, weights + (size_t)oc * depth, &sh, in_off);
-      if (bias) acc = vaddq_s32(acc, vldrwq_z_s32(bias + oc, p4));
-      if (per_channel)
-        rq = aot_mve_rq_make(vldrwq_z_s32(p->out_mult + oc, p4),
-                             vldrwq_z_s32(p->out_shift + oc, p4));
-      vstrbq_p_s32(output, aot_mve_out_s8(acc, rq, out_off, lo, hi), p4);
-      output += n;
+  gv.ksum = p->batches > 1 ? ksum : NULL;
+  gv.in_off = p->input_offset;
+  gv.per_channel = p->per_channel;
+  gv.out_off = p->output_offset;
+  gv.lo = p->act_min;
+  gv.hi = p->act_max;
+  for (c0 = 0; c0 < out_depth; c0 += AOT_FC_S8_OCB) {
+    const int32_t nc = out_depth - c0 < AOT_FC_S8_OCB ? out_depth - c0 : AOT_FC_S8_OCB;
+    const int8_t *w = weights + (size_t)c0 * depth;
+    int32_t j, b;
+    gv.bias = bias ? bias + c0 : NULL;
+    for (j = 0; gv.ksum && j < nc; j++) {
+      const uint32_t t = (uint32_t)aot_mve_sum_s8(w + (size_t)j * depth, depth);
+      ksum[j] = (int32_t)((bias ? (uint32_t)bias[c0 + j] : 0u) + t * in_off);
     }
+    gv.mult = p->per_channel ? p->out_mult + c0 : p->out_mult;
+    gv.shift = p->per_channel ? p->out_shift + c0 : p->out_shift;
+    for (b = 0; b < p->batches; b++)
+      aot_mve_gemv_s8(input + (size_t)b * depth, w, depth, nc, &gv,
+                      output + (size_t)b * out_depth + c0);
   }
   return AOT_KERNEL_OK;
 }

@@ -234,6 +234,8 @@ static void test_conv(int n_cases) {
       p.filter_h = 1;
       p.pad_h = 0;
       p.dilation_w = 1;
+    } else if (kind == 3) {   /* more output channels than one pass of kernel sums */
+      p.out_c = groups * rr(60, 140 / groups);
     } else if (kind == 2) {   /* window larger than the on-stack copy */
       groups = 1;
       p.filter_h = p.filter_w = 5;
@@ -309,7 +311,8 @@ static void test_fc(int n_cases) {
     memset(&p, 0, sizeof p);
     p.batches = rr(1, 3);
     p.in_depth = i % 4 == 0 ? rr(1, 40) : rr(1, 600);
-    p.out_depth = rr(1, 41);
+    p.out_depth = i % 5 == 0 ? rr(60, 200) : rr(1, 41);
+    if (p.out_depth * p.in_depth > FILT_MAX) p.in_depth = FILT_MAX / p.out_depth;
     p.input_offset = rr(-127, 128);
     p.output_offset = rr(-128, 127);
     fill_act(&p.act_min, &p.act_max);
