@@ -24,6 +24,8 @@ tflm/trained_lstm 1 1e-4
 tflm/trained_lstm 3 1e-4
 tflm/trained_lstm_int8 1 1
 tflm/trained_lstm_int8 3 1
+litert-testdata/unidirectional_sequence_lstm 1 1e-4
+litert-testdata/unidirectional_sequence_lstm 3 1e-4
 streaming/okay_nabu_v2 3 1
 litert-testdata/resource_vars_calibrated 3 1
 litert-testdata/call_once_mul 3 1
