@@ -83,17 +83,89 @@ AOT_INLINE void aot_dw_s8_mve_4(const aot_conv_params *p, const int8_t *ip, cons
   vstrbq_p_s32(out, a, pn);
 }
 
+/* window walk of one output position */
+typedef struct aot_dw_s8_taps {
+  int32_t nfy, nfx;          /* window rows and columns (nfy 0: empty) */
+  size_t x_rs, x_step;       /* input: next row, next column */
+  int32_t w_rs, w_step;      /* filter: next row, next column */
+} aot_dw_s8_taps;
+
+/* nb (1 or 2) blocks of 8 channels from c: 16-bit lanes, VMULLB / VMULLT */
+static __attribute__((noinline)) void aot_dw_s8_mve_8(const aot_conv_params *p,
+                                                      const int8_t *ip, const int8_t *fp,
+                                                      const aot_dw_s8_taps *t,
+                                                      const int32_t *bias, int32_t c, int nb,
+                                                      int8_t *out) {
+  const int16_t in_off = (int16_t)p->input_offset;
+  const size_t x_rs = t->x_rs, x_step = t->x_step;
+  const int32_t w_rs = t->w_rs, w_step = t->w_step, nfx = t->nfx;
+  int32x4_t ae = vdupq_n_s32(0), ao = ae, be = ae, bo = ae;
+  int32_t fy, k, h;
+  if (nb == 2) {
+    for (fy = t->nfy; fy > 0; fy--) {
+      const int8_t *xp = ip, *wp = fp;
+      for (k = nfx; k > 0; k--) {
+        const int16x8_t x0 = vaddq_n_s16(vldrbq_s16(xp), in_off);
+        const int16x8_t w0 = vldrbq_s16(wp);
+        const int16x8_t x1 = vaddq_n_s16(vldrbq_s16(xp + 8), in_off);
+        const int16x8_t w1 = vldrbq_s16(wp + 8);
+        ae = vaddq_s32(ae, vmullbq_int_s16(x0, w0));
+        ao = vaddq_s32(ao, vmulltq_int_s16(x0, w0));
+        be = vaddq_s32(be, vmullbq_int_s16(x1, w1));
+        bo = vaddq_s32(bo, vmulltq_int_s16(x1, w1));
+        xp += x_step;
+        wp += w_step;
+      }
+      ip += x_rs;
+      fp += w_rs;
+    }
+  } else {
+    for (fy = t->nfy; fy > 0; fy--) {
+      const int8_t *xp = ip, *wp = fp;
+      for (k = nfx; k > 0; k--) {
+        const int16x8_t x0 = vaddq_n_s16(vldrbq_s16(xp), in_off);
+        const int16x8_t w0 = vldrbq_s16(wp);
+        ae = vaddq_s32(ae, vmullbq_int_s16(x0, w0));
+        ao = vaddq_s32(ao, vmulltq_int_s16(x0, w0));
+        xp += x_step;
+        wp += w_step;
+      }
+      ip += x_rs;
+      fp += w_rs;
+    }
+  }
+  for (h = 0; h < nb; h++, c += 8, out += 8) {
+    const int32x4x2_t m = vld2q_s32(p->out_mult + c), sh = vld2q_s32(p->out_shift + c);
+    int16x8_t r = vdupq_n_s16(0);
+    if (bias) {
+      const int32x4x2_t bv = vld2q_s32(bias + c);
+      ae = vaddq_s32(ae, bv.val[0]);
+      ao = vaddq_s32(ao, bv.val[1]);
+    }
+    r = vmovnbq_s32(r, aot_dw_s8_mve_rq(p, ae, m.val[0], sh.val[0]));
+    r = vmovntq_s32(r, aot_dw_s8_mve_rq(p, ao, m.val[1], sh.val[1]));
+    vstrbq_s16(out, r);
+    ae = be;
+    ao = bo;
+  }
+}
+
 /* depth multiplier 1 */
 static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
                               const int8_t *filter, const int32_t *bias, int8_t *output) {
   const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
   const int32_t fh = p->filter_h, fw = p->filter_w;
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
-  const int16_t in_off = (int16_t)p->input_offset;
   const size_t in_row = (size_t)in_w * ch, x_step = (size_t)dw * ch, x_rs = (size_t)dh * in_row;
   const int32_t w_rs = fw * ch;
   const uint32x4_t no_offs = vdupq_n_u32(0);
+  aot_dw_s8_taps t;
   int32_t b, oy, ox;
+
+  t.x_rs = x_rs;
+  t.x_step = x_step;
+  t.w_rs = w_rs;
+  t.w_step = ch;
 
   for (b = 0; b < p->batches; b++) {
     const int8_t *in_b = input + (size_t)b * in_h * in_row;
@@ -113,35 +185,13 @@ static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
           in_win = in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ix0 + fx0 * dw) * ch;
           f_win = filter + (size_t)(fy0 * fw + fx0) * ch;
         }
-        for (c = 0; c + 8 <= ch; c += 8) {
-          const int8_t *ip = in_win + c, *fp = f_win + c;
-          int32x4_t ae = vdupq_n_s32(0), ao = ae;
-          int32x4x2_t m, sh;
-          int16x8_t r = vdupq_n_s16(0);
-          int32_t fy, k;
-          for (fy = 0; fy < nfy; fy++) {
-            const int8_t *xp = ip, *wp = fp;
-            for (k = 0; k < nfx; k++) {
-              const int16x8_t x = vaddq_n_s16(vldrbq_s16(xp), in_off);
-              const int16x8_t w = vldrbq_s16(wp);
-              ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
-              ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
-              xp += x_step;
-              wp += ch;
-            }
-            ip += x_rs;
-            fp += w_rs;
-          }
-          if (bias) {
-            const int32x4x2_t bv = vld2q_s32(bias + c);
-            ae = vaddq_s32(ae, bv.val[0]);
-            ao = vaddq_s32(ao, bv.val[1]);
-          }
-          m = vld2q_s32(p->out_mult + c);
-          sh = vld2q_s32(p->out_shift + c);
-          r = vmovnbq_s32(r, aot_dw_s8_mve_rq(p, ae, m.val[0], sh.val[0]));
-          r = vmovntq_s32(r, aot_dw_s8_mve_rq(p, ao, m.val[1], sh.val[1]));
-          vstrbq_s16(output, r);
+        t.nfy = nfy;
+        t.nfx = nfx;
+        for (c = 0; c + 16 <= ch; c += 16, output += 16)
+          aot_dw_s8_mve_8(p, in_win + c, f_win + c, &t, bias, c, 2, output);
+        if (c + 8 <= ch) {
+          aot_dw_s8_mve_8(p, in_win + c, f_win + c, &t, bias, c, 1, output);
+          c += 8;
           output += 8;
         }
         for (; c < ch; c += 4) {
