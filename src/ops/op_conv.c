@@ -375,7 +375,7 @@ const op_impl op_conv_2d = {
     .builtin = OP_CONV_2D,
     .name = "CONV_2D",
     .dtypes = "int8 (per-channel or per-tensor int8 filter, int32 bias), int16x8 (int64 bias), "
-              "float32",
+              "float32, hybrid (float32 activations, int8 weights; XNNPACK dynamic quantization)",
     .constraints = "rank-4 NHWC; SAME/VALID padding, strides, dilations, groups; fused "
                    "RELU/RELU6/RELU_N1_TO_1; filter zero point 0; int16 zero points 0",
     .check = conv_check,
@@ -388,7 +388,7 @@ const op_impl op_depthwise_conv_2d = {
     .builtin = OP_DEPTHWISE_CONV_2D,
     .name = "DEPTHWISE_CONV_2D",
     .dtypes = "int8 (per-channel or per-tensor int8 filter, int32 bias), int16x8 (int64 bias), "
-              "float32",
+              "float32, hybrid (float32 activations, per-channel int8 weights)",
     .constraints = "rank-4 NHWC; any depth multiplier; SAME/VALID padding, strides, dilations; "
                    "fused RELU/RELU6/RELU_N1_TO_1; filter zero point 0; int16 zero points 0",
     .check = conv_check,

@@ -246,7 +246,7 @@ const op_impl op_fully_connected = {
     .builtin = OP_FULLY_CONNECTED,
     .name = "FULLY_CONNECTED",
     .dtypes = "int8 (per-tensor or per-channel int8 weights, int32 bias), int16x8 (int64 "
-              "bias), float32",
+              "bias), float32, hybrid (float32 activations, int8 weights)",
     .constraints = "weights [O,I] (default format); input flattened to [-1,I]; keep_num_dims; "
                    "optional bias; fused RELU/RELU6/RELU_N1_TO_1; weight zero point 0",
     .check = fc_check,
