@@ -10,12 +10,12 @@
  * sums are exact); the division and clamp stay scalar as below. */
 #include "aot_mve.h"
 #define AOT_AVGPOOL_S8_MVE 1
-#endif
-
+/* the scalar division and clamp of the portable loop */
 AOT_INLINE int8_t aot_avgpool_s8_div(int32_t acc, int32_t count, int32_t lo, int32_t hi) {
   acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
   return (int8_t)aot_clamp_i32(acc, lo, hi);
 }
+#endif
 
 int32_t aot_avgpool_s8(const aot_pool_params *p, const int8_t *input, int8_t *output) {
   const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->channels;
@@ -82,7 +82,8 @@ int32_t aot_avgpool_s8(const aot_pool_params *p, const int8_t *input, int8_t *ou
             }
             row += (size_t)in_w * ch;
           }
-          *output++ = aot_avgpool_s8_div(acc, count, act_min, act_max);
+          acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
+          *output++ = (int8_t)aot_clamp_i32(acc, act_min, act_max);
         }
       }
     }
