@@ -43,9 +43,11 @@ AOT_INLINE int8_t aot_dw_s8_out(int32_t acc, int32_t mult, int32_t shift, int32_
  * Depth multiplier 1, blocks of 8 channels: input and filter are loaded
  * sign-extended into 16-bit lanes (VLDRB.S16), x + input_offset fits int16,
  * and VMULLB / VMULLT give the exact int32 products of the even / odd lanes
- * ((x + off) * w is at most 255 * 128 in magnitude). Bias, multipliers and
- * shifts are loaded de-interleaved (VLD2), the results re-interleaved with
- * VMOVNB / VMOVNT and stored as 8 bytes. Other channels (the last 1..7, and
+ * ((x + off) * w is at most 255 * 128 in magnitude). Each block of 8
+ * channels walks every output position (aot_dw_s8_mve_blk8); bias,
+ * multipliers and shifts are loaded once, de-interleaved (VLD2), and the
+ * results re-interleaved with VMOVNB / VMOVNT and stored as 8 bytes. Other
+ * channels (the last 1..7, and
  * depth multiplier > 1) use int32 lanes of four channels with lane
  * predicates; with depth multiplier > 1 lane i reads input channel
  * (oc + i) / dm through a gather load. */
@@ -83,74 +85,103 @@ AOT_INLINE void aot_dw_s8_mve_4(const aot_conv_params *p, const int8_t *ip, cons
   vstrbq_p_s32(out, a, pn);
 }
 
-/* window walk of one output position */
-typedef struct aot_dw_s8_taps {
-  int32_t nfy, nfx;          /* window rows and columns (nfy 0: empty) */
-  size_t x_rs, x_step;       /* input: next row, next column */
-  int32_t w_rs, w_step;      /* filter: next row, next column */
-} aot_dw_s8_taps;
-
-/* nb (1 or 2) blocks of 8 channels from c: 16-bit lanes, VMULLB / VMULLT */
-static __attribute__((noinline)) void aot_dw_s8_mve_8(const aot_conv_params *p,
-                                                      const int8_t *ip, const int8_t *fp,
-                                                      const aot_dw_s8_taps *t,
-                                                      const int32_t *bias, int32_t c, int nb,
-                                                      int8_t *out) {
+/* Depth multiplier 1, one block of 8 channels from c over every output
+ * position (the block's constants stay out of the position loop). For a
+ * window inside the image the input offset is folded into a per-channel
+ * constant kb = bias + input_offset * (sum of the filter over all taps),
+ * so the taps add x * w only; clipped windows add (x + input_offset) * w
+ * over their valid taps and start from the bias. */
+static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *p,
+                                                         const int8_t *input,
+                                                         const int8_t *filter,
+                                                         const int32_t *bias, int32_t c,
+                                                         int8_t *output) {
+  const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
+  const int32_t fh = p->filter_h, fw = p->filter_w;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w;
   const int16_t in_off = (int16_t)p->input_offset;
-  const size_t x_rs = t->x_rs, x_step = t->x_step;
-  const int32_t w_rs = t->w_rs, w_step = t->w_step, nfx = t->nfx;
-  int32x4_t ae = vdupq_n_s32(0), ao = ae, be = ae, bo = ae;
-  int32_t fy, k, h;
-  if (nb == 2) {
-    for (fy = t->nfy; fy > 0; fy--) {
-      const int8_t *xp = ip, *wp = fp;
-      for (k = nfx; k > 0; k--) {
-        const int16x8_t x0 = vaddq_n_s16(vldrbq_s16(xp), in_off);
-        const int16x8_t w0 = vldrbq_s16(wp);
-        const int16x8_t x1 = vaddq_n_s16(vldrbq_s16(xp + 8), in_off);
-        const int16x8_t w1 = vldrbq_s16(wp + 8);
-        ae = vaddq_s32(ae, vmullbq_int_s16(x0, w0));
-        ao = vaddq_s32(ao, vmulltq_int_s16(x0, w0));
-        be = vaddq_s32(be, vmullbq_int_s16(x1, w1));
-        bo = vaddq_s32(bo, vmulltq_int_s16(x1, w1));
-        xp += x_step;
-        wp += w_step;
-      }
-      ip += x_rs;
-      fp += w_rs;
-    }
-  } else {
-    for (fy = t->nfy; fy > 0; fy--) {
-      const int8_t *xp = ip, *wp = fp;
-      for (k = nfx; k > 0; k--) {
-        const int16x8_t x0 = vaddq_n_s16(vldrbq_s16(xp), in_off);
-        const int16x8_t w0 = vldrbq_s16(wp);
-        ae = vaddq_s32(ae, vmullbq_int_s16(x0, w0));
-        ao = vaddq_s32(ao, vmulltq_int_s16(x0, w0));
-        xp += x_step;
-        wp += w_step;
-      }
-      ip += x_rs;
-      fp += w_rs;
-    }
+  const size_t in_row = (size_t)in_w * ch, x_step = (size_t)dw * ch, x_rs = (size_t)dh * in_row;
+  const int32_t w_rs = fw * ch;
+  const int32x4x2_t m = vld2q_s32(p->out_mult + c), sh = vld2q_s32(p->out_shift + c);
+  const aot_mve_rq rqe = aot_mve_rq_make(m.val[0], sh.val[0]);
+  const aot_mve_rq rqo = aot_mve_rq_make(m.val[1], sh.val[1]);
+  int32x4_t be = vdupq_n_s32(0), bo = be, se = be, so = be, kbe, kbo;
+  int32_t b, oy, ox, k;
+
+  if (bias) {
+    const int32x4x2_t bv = vld2q_s32(bias + c);
+    be = bv.val[0];
+    bo = bv.val[1];
   }
-  for (h = 0; h < nb; h++, c += 8, out += 8) {
-    const int32x4x2_t m = vld2q_s32(p->out_mult + c), sh = vld2q_s32(p->out_shift + c);
-    int16x8_t r = vdupq_n_s16(0);
-    if (bias) {
-      const int32x4x2_t bv = vld2q_s32(bias + c);
-      ae = vaddq_s32(ae, bv.val[0]);
-      ao = vaddq_s32(ao, bv.val[1]);
+  for (k = 0; k < fh * fw; k++) {   /* filter sums, even / odd channels */
+    const int16x8_t w = vldrbq_s16(filter + (size_t)k * ch + c);
+    se = vaddq_s32(se, vmovlbq_s16(w));
+    so = vaddq_s32(so, vmovltq_s16(w));
+  }
+  kbe = vmlaq_n_s32(be, se, p->input_offset);
+  kbo = vmlaq_n_s32(bo, so, p->input_offset);
+  output += c;
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *in_b = input + (size_t)b * in_h * in_row + c;
+    for (oy = 0; oy < p->out_h; oy++) {
+      const int32_t iy0 = oy * p->stride_h - p->pad_h;
+      int32_t fy0, fy1;
+      aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
+      for (ox = 0; ox < p->out_w; ox++, output += ch) {
+        const int32_t ix0 = ox * p->stride_w - p->pad_w;
+        int32_t fx0, fx1, fy, nfx;
+        int32x4_t ae, ao;
+        int16x8_t r = vdupq_n_s16(0);
+        aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+        nfx = fx1 - fx0;
+        if (fy1 - fy0 == fh && nfx == fw) {
+          const int8_t *ip = in_b + (size_t)iy0 * in_row + (size_t)ix0 * ch;
+          const int8_t *fp = filter + c;
+          ae = kbe;
+          ao = kbo;
+          for (fy = 0; fy < fh; fy++) {
+            const int8_t *xp = ip, *wp = fp;
+            for (k = fw; k > 0; k--) {
+              const int16x8_t x = vldrbq_s16(xp), w = vldrbq_s16(wp);
+              ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
+              ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
+              xp += x_step;
+              wp += ch;
+            }
+            ip += x_rs;
+            fp += w_rs;
+          }
+        } else {
+          ae = be;
+          ao = bo;
+          if (fy1 > fy0 && nfx > 0) {
+            const int8_t *ip =
+                in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ix0 + fx0 * dw) * ch;
+            const int8_t *fp = filter + (size_t)(fy0 * fw + fx0) * ch + c;
+            for (fy = fy0; fy < fy1; fy++) {
+              const int8_t *xp = ip, *wp = fp;
+              for (k = nfx; k > 0; k--) {
+                const int16x8_t x = vaddq_n_s16(vldrbq_s16(xp), in_off);
+                const int16x8_t w = vldrbq_s16(wp);
+                ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
+                ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
+                xp += x_step;
+                wp += ch;
+              }
+              ip += x_rs;
+              fp += w_rs;
+            }
+          }
+        }
+        r = vmovnbq_s32(r, aot_mve_out_s8(ae, rqe, p->output_offset, p->act_min, p->act_max));
+        r = vmovntq_s32(r, aot_mve_out_s8(ao, rqo, p->output_offset, p->act_min, p->act_max));
+        vstrbq_s16(output, r);
+      }
     }
-    r = vmovnbq_s32(r, aot_dw_s8_mve_rq(p, ae, m.val[0], sh.val[0]));
-    r = vmovntq_s32(r, aot_dw_s8_mve_rq(p, ao, m.val[1], sh.val[1]));
-    vstrbq_s16(out, r);
-    ae = be;
-    ao = bo;
   }
 }
 
-/* depth multiplier 1 */
+/* depth multiplier 1: blocks of 8 channels, then the last 1..7 channels */
 static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
                               const int8_t *filter, const int32_t *bias, int8_t *output) {
   const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
@@ -158,15 +189,12 @@ static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
   const size_t in_row = (size_t)in_w * ch, x_step = (size_t)dw * ch, x_rs = (size_t)dh * in_row;
   const int32_t w_rs = fw * ch;
+  const int32_t c8 = ch & ~7;
   const uint32x4_t no_offs = vdupq_n_u32(0);
-  aot_dw_s8_taps t;
-  int32_t b, oy, ox;
+  int32_t b, oy, ox, c;
 
-  t.x_rs = x_rs;
-  t.x_step = x_step;
-  t.w_rs = w_rs;
-  t.w_step = ch;
-
+  for (c = 0; c < c8; c += 8) aot_dw_s8_mve_blk8(p, input, filter, bias, c, output);
+  if (c8 == ch) return;
   for (b = 0; b < p->batches; b++) {
     const int8_t *in_b = input + (size_t)b * in_h * in_row;
     for (oy = 0; oy < p->out_h; oy++) {
@@ -175,7 +203,7 @@ static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
       aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
       for (ox = 0; ox < p->out_w; ox++) {
         const int32_t ix0 = ox * p->stride_w - p->pad_w;
-        int32_t fx0, fx1, nfx, nfy = fy1 - fy0, c;
+        int32_t fx0, fx1, nfx, nfy = fy1 - fy0;
         const int8_t *in_win = in_b, *f_win = filter;
         aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
         nfx = fx1 - fx0;
@@ -185,21 +213,12 @@ static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
           in_win = in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ix0 + fx0 * dw) * ch;
           f_win = filter + (size_t)(fy0 * fw + fx0) * ch;
         }
-        t.nfy = nfy;
-        t.nfx = nfx;
-        for (c = 0; c + 16 <= ch; c += 16, output += 16)
-          aot_dw_s8_mve_8(p, in_win + c, f_win + c, &t, bias, c, 2, output);
-        if (c + 8 <= ch) {
-          aot_dw_s8_mve_8(p, in_win + c, f_win + c, &t, bias, c, 1, output);
-          c += 8;
-          output += 8;
-        }
-        for (; c < ch; c += 4) {
+        for (c = c8; c < ch; c += 4) {
           const int32_t n = ch - c < 4 ? ch - c : 4;
           aot_dw_s8_mve_4(p, in_win + c, f_win + c, no_offs, 0, nfy, nfx, x_rs, x_step, w_rs, ch,
-                          bias, c, n, output);
-          output += n;
+                          bias, c, n, output + c);
         }
+        output += ch;
       }
     }
   }
