@@ -106,7 +106,8 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
   const aot_mve_rq rqe = aot_mve_rq_make(m.val[0], sh.val[0]);
   const aot_mve_rq rqo = aot_mve_rq_make(m.val[1], sh.val[1]);
   int32x4_t be = vdupq_n_s32(0), bo = be, se = be, so = be, kbe, kbo;
-  int32_t b, oy, ox, k;
+  int32_t b, oy, ox, k, f_rows, f_cols, fc_ws;
+  size_t fc_xs;
 
   if (bias) {
     const int32x4x2_t bv = vld2q_s32(bias + c);
@@ -120,6 +121,11 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
   }
   kbe = vmlaq_n_s32(be, se, p->input_offset);
   kbo = vmlaq_n_s32(bo, so, p->input_offset);
+  /* a one-column filter walks its rows as one loop */
+  f_rows = fw == 1 ? 1 : fh;
+  f_cols = fw == 1 ? fh : fw;
+  fc_xs = fw == 1 ? x_rs : x_step;
+  fc_ws = fw == 1 ? w_rs : ch;
   output += c;
   for (b = 0; b < p->batches; b++) {
     const int8_t *in_b = input + (size_t)b * in_h * in_row + c;
@@ -139,14 +145,14 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
           const int8_t *fp = filter + c;
           ae = kbe;
           ao = kbo;
-          for (fy = 0; fy < fh; fy++) {
+          for (fy = 0; fy < f_rows; fy++) {
             const int8_t *xp = ip, *wp = fp;
-            for (k = fw; k > 0; k--) {
+            for (k = f_cols; k > 0; k--) {
               const int16x8_t x = vldrbq_s16(xp), w = vldrbq_s16(wp);
               ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
               ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
-              xp += x_step;
-              wp += ch;
+              xp += fc_xs;
+              wp += fc_ws;
             }
             ip += x_rs;
             fp += w_rs;
@@ -224,8 +230,8 @@ static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
   }
 }
 
-/* depth multiplier > 1 */
-static void aot_dw_s8_mve_dm(const aot_conv_params *p, const int8_t *input,
+/* depth multiplier > 1 (not inlined: keeps its registers) */
+static __attribute__((noinline)) void aot_dw_s8_mve_dm(const aot_conv_params *p, const int8_t *input,
                              const int8_t *filter, const int32_t *bias, int8_t *output) {
   const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c, out_c = p->out_c;
   const int32_t fh = p->filter_h, fw = p->filter_w, dm = p->depth_multiplier;
