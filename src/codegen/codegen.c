@@ -1003,7 +1003,7 @@ int codegen_module(const ir_graph *g, const cg_options *o, const char *dir, aotc
       write_text(dir, "src/aot_constants.h", consts_h.s, o->prefix, d) ||
       copy_runtime_headers(o, dir, d) != 0)
     goto out;
-  qsort(e.kernels, (size_t)e.nkernels, sizeof(char *), cmp_str);
+  if (e.nkernels > 0) qsort(e.kernels, (size_t)e.nkernels, sizeof(char *), cmp_str);
   for (int i = 0; i < e.nkernels; i++)
     if (copy_runtime_file(o, e.kernels[i], dir, d) != 0) goto out;
   /* CMakeLists.txt */

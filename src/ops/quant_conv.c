@@ -6,19 +6,22 @@
 
 int conv_out_and_pad(int padding, int stride, int dilation, int in_size,
                      int filter_size, int *out, int *pad) {
-  if (stride <= 0 || dilation <= 0 || filter_size <= 0) return -1;
-  int eff = (filter_size - 1) * dilation + 1;
-  int o;
+  if (stride <= 0 || dilation <= 0 || filter_size <= 0 || in_size < 0) return -1;
+  /* 64-bit: hostile models carry strides and dilations near INT32_MAX */
+  int64_t eff = (int64_t)(filter_size - 1) * dilation + 1;
+  int64_t o;
   if (padding == PAD_SAME)
-    o = (in_size + stride - 1) / stride;
+    o = ((int64_t)in_size + stride - 1) / stride;
   else if (padding == PAD_VALID)
-    o = (in_size + stride - eff) / stride;
+    o = ((int64_t)in_size + stride - eff) / stride;
   else
     return -1;
-  int total = (o - 1) * stride + eff - in_size;
+  if (o < 0 || o > INT32_MAX) return -1;
+  int64_t total = (o - 1) * stride + eff - in_size;
   if (total < 0) total = 0;
-  *out = o;
-  *pad = total / 2;
+  if (total / 2 > INT32_MAX) return -1;
+  *out = (int)o;
+  *pad = (int)(total / 2);
   return 0;
 }
 
