@@ -18,6 +18,13 @@ bad() { echo "FAIL: $1"; fail=1; }
 "$AOTC" convert --model.path "$KWS" --module.path "$W/b" >/dev/null &&
 diff -r "$W/a" "$W/b" >/dev/null && ok "deterministic output" || bad "two converts differ"
 
+# 1b. the module builds warning-free with clang as well as gcc
+if command -v clang >/dev/null; then
+  (cd "$W/a" && for f in src/*.c; do
+     clang -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -Isrc -c "$f" -o /dev/null || exit 1; done) &&
+    ok "module builds with clang -std=c99 -pedantic -Werror" || bad "clang build of the module"
+fi
+
 # 2. an existing directory is not replaced without --force, and stays as it was
 touch "$W/a/marker"
 msg=$("$AOTC" convert --model.path "$KWS" --module.path "$W/a" 2>&1); rc=$?
