@@ -5,9 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Messages are one line whatever the model's names contain: control
+ * characters become spaces. */
+static void one_line(char *s) {
+  for (; *s; s++)
+    if ((unsigned char)*s < 32 || *s == 127) *s = ' ';
+}
+
 static int diag_set(aotc_diag *d, int code, const char *fmt, va_list ap) {
   if (d) {
     vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    one_line(d->msg);
     d->code = code;
   }
   return -1;

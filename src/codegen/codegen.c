@@ -305,8 +305,13 @@ int codegen_check_supported(const ir_graph *g, aotc_diag *d) {
 
 size_t codegen_const_bytes(const ir_graph *g) {
   size_t n = 0;
-  for (int i = 0; i < g->nt; i++)
-    if (g->t[i].role == ROLE_CONST && g->t[i].used && const_owner(g, i) == i) n += g->t[i].data_bytes;
+  for (int gi = 0; gi < (g->nsubgraphs > 0 ? g->nsubgraphs : 1); gi++) {
+    const ir_graph *cg = gi == 0 ? g : g->subgraphs[gi];
+    if (!cg) continue;
+    for (int i = 0; i < cg->nt; i++)
+      if (cg->t[i].role == ROLE_CONST && cg->t[i].used && const_owner(cg, i) == i)
+        n += cg->t[i].data_bytes;
+  }
   return n;
 }
 
