@@ -209,34 +209,77 @@ typedef struct aot_gru_params {
   int32_t cand_act;       /* AOT_GRU_TANH / AOT_GRU_LINEAR */
   int32_t go_backwards;
   int32_t return_sequences;
+  int32_t proj_steps;     /* time steps whose input projection x.W + bias_x is
+                             computed at once (scratch holds proj_steps rows
+                             of it); 0 or >= time_steps: all */
 } aot_gru_params;
 
-/* float32 everything. h0 may alias h_out. scratch: aot_gru_f32_buffer_size. */
+/* Packed weights. The kernels compute x.W for all time steps (of a block of
+ * proj_steps) as one matrix product, then per step h.U, both over 8-row
+ * blocks whose columns are stored contiguously (the order the loops read
+ * them). With Up = aot_gru_padded_units(units) (units rounded up to 8), gate
+ * g (z, r, n = 0, 1, 2) unit j is packed row R = g * Up + j; rows j >= units
+ * are zero. A matrix with K columns (K = features for W, units for U) has
+ * 3 * Up packed rows:
+ *  - float32: element (R, k) at aot_gru_pack_index(R, k, K)
+ *    = (R / 8) * 8K + 8k + R % 8;
+ *  - binary16: 32-bit words, two values per word; column k of block R / 8 is
+ *    the four words (R / 8) * 4K + 4k + i, i < 4, word i holding rows i (low
+ *    16 bits) and i + 4 (high 16 bits) of the block. As a little-endian
+ *    uint16_t array: element (R, k) at aot_gru_pack16_index(R, k, K).
+ * Biases (optional) have 3 * Up packed rows: float32 at index R, binary16
+ * (uint16_t) at aot_gru_pack16_index(R, 0, 1). The compiler (op GRU) packs
+ * the W [3U, F], U [3U, U], bias [3U] tensors of the operator this way. */
+#define AOT_GRU_BLOCK 8
+AOT_INLINE int32_t aot_gru_padded_units(int32_t units) {
+  return (units + AOT_GRU_BLOCK - 1) / AOT_GRU_BLOCK * AOT_GRU_BLOCK;
+}
+AOT_INLINE size_t aot_gru_pack_index(int32_t row, int32_t col, int32_t cols) {
+  return (size_t)(row / 8) * 8u * (size_t)cols + 8u * (size_t)col + (size_t)(row % 8);
+}
+AOT_INLINE size_t aot_gru_pack16_index(int32_t row, int32_t col, int32_t cols) {
+  return (size_t)(row / 8) * 8u * (size_t)cols + 8u * (size_t)col + 2u * (size_t)(row % 4) +
+         (size_t)((row % 8) / 4);
+}
+
+/* float32 everything. h0 may alias h_out. */
 int32_t aot_gru_f32(const aot_gru_params *p, const float *x, const float *h0,
                     const float *w, const float *u, const float *bias_x,
                     const float *bias_h, float *seq_out, float *h_out,
                     float *scratch);
-/* float32 activations, IEEE binary16 weights and biases (uint16_t bit
- * patterns, decoded exactly). */
+/* float32 activations, IEEE binary16 weights and biases (decoded exactly). */
 int32_t aot_gru_f32_f16w(const aot_gru_params *p, const float *x, const float *h0,
-                         const uint16_t *w, const uint16_t *u, const uint16_t *bias_x,
+                         const uint32_t *w, const uint32_t *u, const uint16_t *bias_x,
                          const uint16_t *bias_h, float *seq_out, float *h_out,
                          float *scratch);
-/* Scratch of every GRU kernel: 8 * units floats. */
-AOT_INLINE size_t aot_gru_f32_buffer_size(int32_t units) {
-  return (size_t)units * 8u * sizeof(float);
-}
 /* binary16 activations, weights and biases. Where the compiler offers FP16
- * arithmetic (__ARM_FEATURE_FP16_SCALAR_ARITHMETIC, as arm-none-eabi-gcc
- * -mcpu=cortex-m55 -mfloat-abi=hard defines, or
- * __ARM_FEATURE_FP16_VECTOR_ARITHMETIC) the matrix-vector products multiply
- * and accumulate in _Float16; elsewhere they run in float32. The gate
- * nonlinearities run in float32. The state is rounded to binary16 after every
- * step (it is stored as binary16 in the outputs). */
+ * vector arithmetic (Helium: __ARM_FEATURE_MVE & 2, as arm-none-eabi-gcc
+ * -mcpu=cortex-m55 defines) the matrix products multiply and accumulate in
+ * binary16; elsewhere in float32 (the same bits on every such target). The
+ * gate nonlinearities run in float32. The state is rounded to binary16 after
+ * every step (it is stored as binary16 in the outputs). */
 int32_t aot_gru_f16(const aot_gru_params *p, const uint16_t *x, const uint16_t *h0,
-                    const uint16_t *w, const uint16_t *u, const uint16_t *bias_x,
+                    const uint32_t *w, const uint32_t *u, const uint16_t *bias_x,
                     const uint16_t *bias_h, uint16_t *seq_out, uint16_t *h_out,
                     float *scratch);
+
+/* Scratch bytes (float aligned) of each kernel: the projection of proj_steps
+ * time steps (3 Up floats each), the recurrent products and the state; the
+ * binary16 kernels add the decoded biases, two decoded input rows and the
+ * binary16 state. */
+#define AOT_GRU_KIND_F32 0
+#define AOT_GRU_KIND_F32_F16W 1
+#define AOT_GRU_KIND_F16 2
+AOT_INLINE int32_t aot_gru_proj_block(const aot_gru_params *p) {
+  return p->proj_steps > 0 && p->proj_steps < p->time_steps ? p->proj_steps : p->time_steps;
+}
+AOT_INLINE size_t aot_gru_buffer_size(const aot_gru_params *p, int32_t kind) {
+  size_t up = (size_t)aot_gru_padded_units(p->units);
+  size_t n = (size_t)aot_gru_proj_block(p) * 3u * up + 5u * up;
+  if (kind != AOT_GRU_KIND_F32) n += 6u * up;
+  if (kind == AOT_GRU_KIND_F16) n += 2u * (size_t)p->features + up;
+  return n * sizeof(float);
+}
 
 /* aot_f16_to_f32 / aot_f32_to_f16 (IEEE binary16 conversions): aot_f16.h */
 

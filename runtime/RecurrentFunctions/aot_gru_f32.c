@@ -1,16 +1,12 @@
 /* aot_gru_f32.c - Keras GRU over a sequence, float32 activations with
- * float32 (aot_gru_f32) or binary16 (aot_gru_f32_f16w) weights and biases.
- * Uses expf/tanhf. */
-#include <math.h>
-
-#include "../aot_recurrent.h"
-
-static float aot_gru_gate(int32_t act, float v) {
-  if (act == AOT_GRU_HARD_SIGMOID) return aot_clamp_f32(0.2f * v + 0.5f, 0.0f, 1.0f);
-  return 1.0f / (1.0f + expf(-v));
-}
-
-static float aot_gru_cand(int32_t act, float v) { return act == AOT_GRU_LINEAR ? v : tanhf(v); }
+ * float32 (aot_gru_f32) or binary16 (aot_gru_f32_f16w) packed weights.
+ *
+ * Per block of proj_steps time steps the input projection x.W + bias_x of
+ * every step is one matrix product (8 rows x 2 time steps per inner loop, so
+ * each weight column is loaded once for two steps); each step then computes
+ * only the recurrent product h.U + bias_h (8 rows per inner loop) and the
+ * gates. Products: aot_gru.h (Helium, VFP assembly or portable C). */
+#include "../aot_gru.h"
 
 static int32_t aot_gru_check(const aot_gru_params *p) {
   if (p->time_steps <= 0 || p->features <= 0 || p->units <= 0) return AOT_KERNEL_BAD_PARAM;
@@ -20,67 +16,125 @@ static int32_t aot_gru_check(const aot_gru_params *p) {
   return AOT_KERNEL_OK;
 }
 
-/* LD(ptr, index) loads one weight/bias element as float. Scratch layout:
- * h[U], gx[3U], gh[3U], rh[U]. */
-#define AOT_GRU_BODY(LD)                                                                   \
-  const int32_t nt = p->time_steps, nf = p->features, nu = p->units;                      \
-  float *h = scratch, *gx = h + nu, *gh = gx + 3 * (size_t)nu, *rh = gh + 3 * (size_t)nu; \
-  int32_t s, j, k;                                                                        \
-  int32_t st = aot_gru_check(p);                                                          \
-  if (st != AOT_KERNEL_OK) return st;                                                     \
-  for (j = 0; j < nu; j++) h[j] = h0[j];                                                  \
-  for (s = 0; s < nt; s++) {                                                              \
-    const int32_t ts = p->go_backwards ? nt - 1 - s : s;                                  \
-    const float *xt = x + (size_t)ts * nf;                                                \
-    for (j = 0; j < 3 * nu; j++) {                                                        \
-      float a = bias_x ? LD(bias_x, j) : 0.0f;                                            \
-      for (k = 0; k < nf; k++) a += LD(w, (size_t)j * nf + k) * xt[k];                    \
-      gx[j] = a;                                                                          \
-    }                                                                                     \
-    /* z and r recurrent parts (and n's for reset_after) */                               \
-    for (j = 0; j < (p->reset_after ? 3 : 2) * nu; j++) {                                 \
-      float a = bias_h ? LD(bias_h, j) : 0.0f;                                            \
-      for (k = 0; k < nu; k++) a += LD(u, (size_t)j * nu + k) * h[k];                     \
-      gh[j] = a;                                                                          \
-    }                                                                                     \
-    for (j = 0; j < 2 * nu; j++) gx[j] = aot_gru_gate(p->gate_act, gx[j] + gh[j]);        \
-    if (p->reset_after) {                                                                 \
-      for (j = 0; j < nu; j++)                                                            \
-        gh[2 * nu + j] = aot_gru_cand(p->cand_act, gx[2 * nu + j] + gx[nu + j] * gh[2 * nu + j]); \
-    } else {                                                                              \
-      for (k = 0; k < nu; k++) rh[k] = gx[nu + k] * h[k];                                 \
-      for (j = 0; j < nu; j++) {                                                          \
-        float a = bias_h ? LD(bias_h, 2 * (size_t)nu + j) : 0.0f;                         \
-        for (k = 0; k < nu; k++) a += LD(u, (2 * (size_t)nu + j) * nu + k) * rh[k];      \
-        gh[2 * nu + j] = aot_gru_cand(p->cand_act, gx[2 * nu + j] + a);                   \
-      }                                                                                   \
-    }                                                                                     \
-    for (j = 0; j < nu; j++) {                                                            \
-      float z = gx[j];                                                                    \
-      h[j] = z * h[j] + (1.0f - z) * gh[2 * nu + j];                                      \
-    }                                                                                     \
-    if (p->return_sequences)                                                              \
-      for (j = 0; j < nu; j++) seq_out[(size_t)s * nu + j] = h[j];                        \
-  }                                                                                       \
-  if (!p->return_sequences && seq_out)                                                    \
-    for (j = 0; j < nu; j++) seq_out[j] = h[j];                                           \
-  if (h_out)                                                                              \
-    for (j = 0; j < nu; j++) h_out[j] = h[j];                                             \
-  return AOT_KERNEL_OK
+/* the weights: float32 (wf, uf) or binary16 words (wh, uh) */
+typedef struct aot_gru_w {
+  const float *wf, *uf;
+  const uint32_t *wh, *uh;
+  const float *bx, *bh; /* float32 biases in packed row order, or NULL */
+} aot_gru_w;
 
-#define AOT_GRU_LD_F32(ptr, i) ((ptr)[i])
-#define AOT_GRU_LD_F16(ptr, i) aot_f16_to_f32((ptr)[i])
+/* proj[i][R] = bx[R] + sum_k W(R, k) x_t[k] for the n steps from s0
+ * (t = the time index of step s0 + i). */
+static void aot_gru_proj(const aot_gru_params *p, const aot_gru_w *m, const float *x, int32_t s0,
+                         int32_t n, float *proj) {
+  const int32_t nt = p->time_steps, nf = p->features;
+  const int32_t rows = 3 * aot_gru_padded_units(p->units);
+  int32_t r, i;
+  for (r = 0; r < rows; r += 8) {
+    const float *init = m->bx ? m->bx + r : aot_gru_zeros8;
+    const size_t off = (size_t)r * (size_t)nf;
+    float *o = proj + r;
+    for (i = 0; i < n; i += 2, o += 2 * (size_t)rows) {
+      const int32_t s = s0 + i, t0 = p->go_backwards ? nt - 1 - s : s;
+      const float *x0 = x + (size_t)t0 * (size_t)nf;
+      if (i + 1 < n) {
+        const float *x1 = p->go_backwards ? x0 - nf : x0 + nf;
+        if (m->wf)
+          aot_gru_b2_f32(m->wf + off, x0, x1, nf, init, o, o + rows);
+        else
+          aot_gru_b2_f16(m->wh + off / 2, x0, x1, nf, init, o, o + rows);
+      } else if (m->wf) {
+        aot_gru_b1_f32(m->wf + off, x0, nf, init, o);
+      } else {
+        aot_gru_b1_f16(m->wh + off / 2, x0, nf, init, o);
+      }
+    }
+  }
+}
+
+/* out[R] = init[R] + sum_k U(R, k) v[k] for packed rows [r0, r0 + rows) */
+static void aot_gru_rec(const aot_gru_w *m, int32_t nu, int32_t r0, int32_t rows, const float *v,
+                        float *out) {
+  const float *init = m->bh ? m->bh + r0 : NULL;
+  const size_t off = (size_t)r0 * (size_t)nu;
+  if (m->uf)
+    aot_gru_mv_f32(m->uf + off, rows, nu, v, init, out + r0);
+  else
+    aot_gru_mv_f16(m->uh + off / 2, rows, nu, v, init, out + r0);
+}
+
+/* Scratch: proj [proj_steps][3Up], gh [3Up], h [Up], rh [Up]. */
+static int32_t aot_gru_run(const aot_gru_params *p, const aot_gru_w *m, const float *x,
+                           const float *h0, float *seq_out, float *h_out, float *scratch) {
+  const int32_t nt = p->time_steps, nu = p->units, up = aot_gru_padded_units(nu);
+  const int32_t rows = 3 * up, nb = aot_gru_proj_block(p);
+  float *proj = scratch, *gh = proj + (size_t)nb * (size_t)rows, *h = gh + rows, *rh = h + up;
+  int32_t s0, i, j;
+  for (j = 0; j < nu; j++) h[j] = h0[j];
+  for (s0 = 0; s0 < nt; s0 += nb) {
+    const int32_t n = nt - s0 < nb ? nt - s0 : nb;
+    aot_gru_proj(p, m, x, s0, n, proj);
+    for (i = 0; i < n; i++) {
+      const float *gx = proj + (size_t)i * (size_t)rows;
+      if (p->reset_after) {
+        aot_gru_rec(m, nu, 0, rows, h, gh);
+        for (j = 0; j < nu; j++) {
+          const float z = aot_gru_gate(p->gate_act, gx[j] + gh[j]);
+          const float r = aot_gru_gate(p->gate_act, gx[up + j] + gh[up + j]);
+          const float c = aot_gru_cand(p->cand_act, gx[2 * up + j] + r * gh[2 * up + j]);
+          h[j] = z * h[j] + (1.0f - z) * c;
+        }
+      } else {
+        aot_gru_rec(m, nu, 0, 2 * up, h, gh);
+        for (j = 0; j < nu; j++) {
+          gh[j] = aot_gru_gate(p->gate_act, gx[j] + gh[j]);
+          rh[j] = aot_gru_gate(p->gate_act, gx[up + j] + gh[up + j]) * h[j];
+        }
+        aot_gru_rec(m, nu, 2 * up, up, rh, gh);
+        for (j = 0; j < nu; j++) {
+          const float z = gh[j];
+          const float c = aot_gru_cand(p->cand_act, gx[2 * up + j] + gh[2 * up + j]);
+          h[j] = z * h[j] + (1.0f - z) * c;
+        }
+      }
+      if (p->return_sequences)
+        for (j = 0; j < nu; j++) seq_out[(size_t)(s0 + i) * (size_t)nu + j] = h[j];
+    }
+  }
+  if (!p->return_sequences && seq_out)
+    for (j = 0; j < nu; j++) seq_out[j] = h[j];
+  if (h_out)
+    for (j = 0; j < nu; j++) h_out[j] = h[j];
+  return AOT_KERNEL_OK;
+}
 
 int32_t aot_gru_f32(const aot_gru_params *p, const float *x, const float *h0,
                     const float *w, const float *u, const float *bias_x,
                     const float *bias_h, float *seq_out, float *h_out,
                     float *scratch) {
-  AOT_GRU_BODY(AOT_GRU_LD_F32);
+  aot_gru_w m;
+  int32_t st = aot_gru_check(p);
+  if (st != AOT_KERNEL_OK) return st;
+  m.wf = w, m.uf = u, m.wh = NULL, m.uh = NULL, m.bx = bias_x, m.bh = bias_h;
+  return aot_gru_run(p, &m, x, h0, seq_out, h_out, scratch);
 }
 
+/* Scratch: as aot_gru_f32, then the decoded biases bx [3Up], bh [3Up]. */
 int32_t aot_gru_f32_f16w(const aot_gru_params *p, const float *x, const float *h0,
-                         const uint16_t *w, const uint16_t *u, const uint16_t *bias_x,
+                         const uint32_t *w, const uint32_t *u, const uint16_t *bias_x,
                          const uint16_t *bias_h, float *seq_out, float *h_out,
                          float *scratch) {
-  AOT_GRU_BODY(AOT_GRU_LD_F16);
+  aot_gru_w m;
+  int32_t rows;
+  float *bx, *bh;
+  int32_t st = aot_gru_check(p);
+  if (st != AOT_KERNEL_OK) return st;
+  rows = 3 * aot_gru_padded_units(p->units);
+  bx = scratch + aot_gru_buffer_size(p, AOT_GRU_KIND_F32) / sizeof(float);
+  bh = bx + rows;
+  aot_gru_unpack16(bias_x, rows, bx);
+  aot_gru_unpack16(bias_h, rows, bh);
+  m.wf = NULL, m.uf = NULL, m.wh = w, m.uh = u;
+  m.bx = bias_x ? bx : NULL, m.bh = bias_h ? bh : NULL;
+  return aot_gru_run(p, &m, x, h0, seq_out, h_out, scratch);
 }

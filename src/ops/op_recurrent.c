@@ -672,6 +672,8 @@ static int gru_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
     return why_set(why, n, "GRU input must be [1, time, features]");
   int nt = x->shape[1], nf = x->shape[2], nu = p.units;
   if (nu <= 0 || nt <= 0 || nf <= 0) return why_set(why, n, "GRU has empty dimensions");
+  if (nu > (1 << 16) || nf > (1 << 20))
+    return why_set(why, n, "GRU units %d / features %d too large", nu, nf);
   if ((long)ir_numel(h0) != nu)
     return why_set(why, n, "GRU h0 has %ld values, units is %d", (long)ir_numel(h0), nu);
   if (w->rank != 2 || w->shape[0] != 3 * nu || w->shape[1] != nf)
@@ -680,6 +682,10 @@ static int gru_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
     return why_set(why, n, "GRU U must be [3 x %d, %d]", nu, nu);
   if ((bx && (long)ir_numel(bx) != 3L * nu) || (bh && (long)ir_numel(bh) != 3L * nu))
     return why_set(why, n, "GRU biases must have 3 x %d values", nu);
+  if (!w->data || !u->data || (bx && !bx->data) || (bh && !bh->data) ||
+      w->role != ROLE_CONST || u->role != ROLE_CONST || (bx && bx->role != ROLE_CONST) ||
+      (bh && bh->role != ROLE_CONST))
+    return why_set(why, n, "GRU W, U and biases must be constant (they are repacked)");
   long want = p.return_sequences ? (long)nt * nu : nu;
   if ((long)ir_numel(seq) != want)
     return why_set(why, n, "GRU output 0 has %ld values, expected %ld", (long)ir_numel(seq), want);
@@ -701,13 +707,9 @@ static int gru_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
   return 0;
 }
 
-static size_t gru_scratch(const ir_graph *g, const ir_op *op) {
-  (void)g;
-  aot_gru_params p;
-  char why[8];
-  if (gru_options(op, &p, why, sizeof why)) return 0;
-  return aot_gru_f32_buffer_size(p.units);
-}
+/* The input projection of all time steps is computed at once when it fits in
+ * GRU_PROJ_BYTES of scratch, else in blocks of that many steps. */
+#define GRU_PROJ_BYTES 16384
 
 static void gru_prepare(const ir_graph *g, const ir_op *op, aot_gru_params *p) {
   char why[8];
@@ -715,33 +717,140 @@ static void gru_prepare(const ir_graph *g, const ir_op *op, aot_gru_params *p) {
   const ir_tensor *x = ir_in(g, op, 0);
   p->time_steps = x->shape[1];
   p->features = x->shape[2];
+  size_t row = (size_t)3 * (size_t)aot_gru_padded_units(p->units) * sizeof(float);
+  size_t steps = GRU_PROJ_BYTES / row;
+  p->proj_steps = steps >= (size_t)p->time_steps ? 0 : steps < 2 ? 2 : (int32_t)steps;
+}
+
+static int gru_kernel_kind(int kind) {
+  return kind == GRU_F32 ? AOT_GRU_KIND_F32 : kind == GRU_F32_F16W ? AOT_GRU_KIND_F32_F16W
+                                                                   : AOT_GRU_KIND_F16;
+}
+
+static size_t gru_scratch(const ir_graph *g, const ir_op *op) {
+  aot_gru_params p;
+  gru_prepare(g, op, &p);
+  return aot_gru_buffer_size(&p, gru_kernel_kind(gru_kind(g, op)));
+}
+
+/* The weights in the kernels' packed layout (aot_recurrent.h): float32
+ * matrices and biases, or binary16 matrices as 32-bit words (two values
+ * each) and binary16 biases. NULL for an absent bias. */
+typedef struct gru_packed {
+  void *w, *u, *bx, *bh;
+  size_t nw, nu, nb; /* elements: floats, words (binary16 matrices) */
+} gru_packed;
+
+/* src [3 units, cols] (dtype size es) -> packed rows, zero padded */
+static void *gru_pack(const void *src, int units, int cols, int f16) {
+  int up = aot_gru_padded_units(units);
+  size_t n = (size_t)3 * (size_t)up * (size_t)cols;
+  if (!src) return NULL;
+  if (!f16) {
+    float *d = xcalloc(n, sizeof(float));
+    const float *s = src;
+    for (int gt = 0; gt < 3; gt++)
+      for (int j = 0; j < units; j++)
+        for (int k = 0; k < cols; k++)
+          d[aot_gru_pack_index(gt * up + j, k, cols)] = s[((size_t)gt * units + j) * cols + k];
+    return d;
+  }
+  uint16_t *d = xcalloc(n, sizeof(uint16_t));
+  const uint16_t *s = src;
+  for (int gt = 0; gt < 3; gt++)
+    for (int j = 0; j < units; j++)
+      for (int k = 0; k < cols; k++)
+        d[aot_gru_pack16_index(gt * up + j, k, cols)] = s[((size_t)gt * units + j) * cols + k];
+  return d;
+}
+
+/* binary16 matrix (uint16 view) -> 32-bit words, low half first */
+static uint32_t *gru_words(uint16_t *h, size_t n) {
+  uint32_t *w = xcalloc(n / 2, sizeof(uint32_t));
+  for (size_t i = 0; i < n / 2; i++) w[i] = (uint32_t)h[2 * i] | ((uint32_t)h[2 * i + 1] << 16);
+  free(h);
+  return w;
+}
+
+static void gru_pack_all(const aot_gru_params *p, int kind, const void *w, const void *u,
+                         const void *bx, const void *bh, gru_packed *k) {
+  int f16 = kind != GRU_F32, up = aot_gru_padded_units(p->units);
+  k->nw = (size_t)3 * up * p->features;
+  k->nu = (size_t)3 * up * p->units;
+  k->nb = (size_t)3 * up;
+  k->w = gru_pack(w, p->units, p->features, f16);
+  k->u = gru_pack(u, p->units, p->units, f16);
+  k->bx = gru_pack(bx, p->units, 1, f16);
+  k->bh = gru_pack(bh, p->units, 1, f16);
+  if (f16) {
+    k->w = gru_words(k->w, k->nw), k->nw /= 2;
+    k->u = gru_words(k->u, k->nu), k->nu /= 2;
+  }
+}
+
+static void gru_packed_free(gru_packed *k) { free(k->w), free(k->u), free(k->bx), free(k->bh); }
+
+static const void *gru_const(const ir_graph *g, const ir_op *op, int i) {
+  const ir_tensor *t = ir_in(g, op, i);
+  return t ? t->data : NULL;
+}
+
+static char *gru_emit_words(emit_ctx *e, const char *sfx, const uint32_t *v, size_t n) {
+  int32_t *s = xcalloc(n ? n : 1, sizeof(int32_t));
+  memcpy(s, v, n * sizeof(int32_t));
+  char *name = xstrdup(emit_array_i32(e, sfx, s, n));
+  free(s);
+  return name;
+}
+
+static char *gru_emit_bias(emit_ctx *e, const char *sfx, const void *v, size_t n, int f16) {
+  if (!v) return xstrdup("NULL");
+  if (!f16) return xstrdup(emit_array_f32(e, sfx, v, n));
+  int16_t *s = xcalloc(n, sizeof(int16_t));
+  memcpy(s, v, n * sizeof(int16_t));
+  char *name = xstrdup(emit_array_i16(e, sfx, s, n));
+  free(s);
+  return name;
 }
 
 static int gru_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   aot_gru_params p;
   gru_prepare(g, op, &p);
+  int kind = gru_kind(g, op);
   const char *nm = emit_opname(e);
   emit_decl(e,
             "static const aot_gru_params %s_p = {\n"
             "  .time_steps = %d,\n  .features = %d,\n  .units = %d,\n  .reset_after = %d,\n"
             "  .gate_act = %d,\n  .cand_act = %d,\n  .go_backwards = %d,\n"
-            "  .return_sequences = %d\n};",
+            "  .return_sequences = %d,\n  .proj_steps = %d\n};",
             nm, p.time_steps, p.features, p.units, p.reset_after, p.gate_act, p.cand_act,
-            p.go_backwards, p.return_sequences);
+            p.go_backwards, p.return_sequences, p.proj_steps);
+  gru_packed k;
+  gru_pack_all(&p, kind, gru_const(g, op, 2), gru_const(g, op, 3), gru_const(g, op, 4),
+               gru_const(g, op, 5), &k);
+  char *w, *u;
+  if (kind == GRU_F32) {
+    w = xstrdup(emit_array_f32(e, "w_packed", k.w, k.nw));
+    u = xstrdup(emit_array_f32(e, "u_packed", k.u, k.nu));
+  } else {
+    w = gru_emit_words(e, "w_packed", k.w, k.nw);
+    u = gru_emit_words(e, "u_packed", k.u, k.nu);
+  }
+  char *bx = gru_emit_bias(e, "bx_packed", k.bx, k.nb, kind != GRU_F32);
+  char *bh = gru_emit_bias(e, "bh_packed", k.bh, k.nb, kind != GRU_F32);
+  gru_packed_free(&k);
   char *x = ptr_dup(e, in_id(op, 0)), *h0 = ptr_dup(e, in_id(op, 1));
-  char *w = ptr_dup(e, in_id(op, 2)), *u = ptr_dup(e, in_id(op, 3));
-  char *bx = ptr_dup(e, in_id(op, 4)), *bh = ptr_dup(e, in_id(op, 5));
   char *so = ptr_dup(e, op->out[0]), *ho = ptr_dup(e, op->nout > 1 ? op->out[1] : -1);
   char *sc = xstrdup(emit_scratch_ptr(e));
-  int kind = gru_kind(g, op);
   const char *at = kind == GRU_F16 ? "uint16_t" : "float";
-  const char *wt = kind == GRU_F32 ? "float" : "uint16_t";
+  const char *wt = kind == GRU_F32 ? "float" : "uint32_t";
+  const char *bt = kind == GRU_F32 ? "float" : "uint16_t";
   const char *fn = kind == GRU_F32 ? "aot_gru_f32" : kind == GRU_F32_F16W ? "aot_gru_f32_f16w"
                                                                          : "aot_gru_f16";
   emit_call(e,
             "%s(&%s_p, (const %s *)%s, (const %s *)%s, (const %s *)%s, (const %s *)%s, "
             "(const %s *)%s, (const %s *)%s, (%s *)%s, (%s *)%s, (float *)%s)",
-            fn, nm, at, x, at, h0, wt, w, wt, u, wt, bx, wt, bh, at, so, at, ho, sc);
+            fn, nm, at, x, at, h0, wt, w, wt, u, bt, bx, bt, bh, at, so, at, ho, sc);
   emit_kernel(e, kind == GRU_F16 ? "RecurrentFunctions/aot_gru_f16.c"
                                  : "RecurrentFunctions/aot_gru_f32.c");
   free(x), free(h0), free(w), free(u), free(bx), free(bh), free(so), free(ho), free(sc);
@@ -751,19 +860,28 @@ static int gru_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
 static int gru_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scratch) {
   aot_gru_params p;
   gru_prepare(g, op, &p);
-  const void *bx = opt_data(data, op, 4), *bh = opt_data(data, op, 5);
+  int kind = gru_kind(g, op);
+  gru_packed k;
+  gru_pack_all(&p, kind, data[op->in[2]], data[op->in[3]], opt_data(data, op, 4),
+               opt_data(data, op, 5), &k);
   void *ho = op->nout > 1 && op->out[1] >= 0 ? data[op->out[1]] : NULL;
-  switch (gru_kind(g, op)) {
+  int32_t st;
+  switch (kind) {
     case GRU_F32:
-      return aot_gru_f32(&p, data[op->in[0]], data[op->in[1]], data[op->in[2]], data[op->in[3]],
-                         bx, bh, data[op->out[0]], ho, scratch);
+      st = aot_gru_f32(&p, data[op->in[0]], data[op->in[1]], k.w, k.u, k.bx, k.bh,
+                       data[op->out[0]], ho, scratch);
+      break;
     case GRU_F32_F16W:
-      return aot_gru_f32_f16w(&p, data[op->in[0]], data[op->in[1]], data[op->in[2]],
-                              data[op->in[3]], bx, bh, data[op->out[0]], ho, scratch);
+      st = aot_gru_f32_f16w(&p, data[op->in[0]], data[op->in[1]], k.w, k.u, k.bx, k.bh,
+                            data[op->out[0]], ho, scratch);
+      break;
     default:
-      return aot_gru_f16(&p, data[op->in[0]], data[op->in[1]], data[op->in[2]], data[op->in[3]],
-                         bx, bh, data[op->out[0]], ho, scratch);
+      st = aot_gru_f16(&p, data[op->in[0]], data[op->in[1]], k.w, k.u, k.bx, k.bh,
+                       data[op->out[0]], ho, scratch);
+      break;
   }
+  gru_packed_free(&k);
+  return st;
 }
 
 const op_impl op_gru = {
@@ -773,9 +891,10 @@ const op_impl op_gru = {
     .dtypes = "float32; float32 with float16 weights; float16",
     .constraints =
         "custom operator produced from Keras GRU loops: x [1, time, features], h0, W [3U, F], "
-        "U [3U, U], optional bias_x / bias_h [3U] (gate order z, r, n); options (24-byte "
-        "little-endian struct): units, reset_after, sigmoid or hard sigmoid gates, tanh or "
-        "linear candidate, go_backwards, return_sequences",
+        "U [3U, U], optional bias_x / bias_h [3U] (gate order z, r, n), all constant (repacked "
+        "at compile time into 8-row blocks); options (24-byte little-endian struct): units, "
+        "reset_after, sigmoid or hard sigmoid gates, tanh or linear candidate, go_backwards, "
+        "return_sequences",
     .check = gru_check,
     .scratch = gru_scratch,
     .inplace = 0,

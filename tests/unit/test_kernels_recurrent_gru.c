@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aot_gru.h"
 #include "aot_recurrent.h"
 #include "ops/ops.h"
 #include "test_kernels_recurrent_util.h"
@@ -135,8 +136,118 @@ static void ref_gru(const gru_case *c, const double *x, const double *h0, const 
   free(h), free(hn);
 }
 
-/* kind 0: f32, 1: f32 with f16 weights, 2: f16 everything */
-static void run_gru_case(const gru_case *c, int kind, double tol, unsigned seed) {
+/* ---- packed layout ---------------------------------------------------------- */
+
+/* src [3 nu, cols] -> the kernels' packed layout (aot_recurrent.h), written
+ * here from the layout's definition: gate g unit j is packed row
+ * R = g * Up + j (Up = nu rounded up to 8); float32 element (R, k) at
+ * (R / 8) * 8 cols + 8 k + R % 8; binary16 columns are 4 words per block,
+ * word i = rows i (low half) and i + 4 (high half). */
+static float *pack_f32(const float *src, int nu, int cols) {
+  int up = (nu + 7) / 8 * 8;
+  float *d = calloc((size_t)3 * up * cols, sizeof(float));
+  for (int g = 0; g < 3; g++)
+    for (int j = 0; j < nu; j++)
+      for (int k = 0; k < cols; k++) {
+        int R = g * up + j;
+        d[(size_t)(R / 8) * 8 * cols + 8 * k + R % 8] = src[(size_t)(g * nu + j) * cols + k];
+      }
+  return d;
+}
+
+static uint32_t *pack_words(const uint16_t *src, int nu, int cols) {
+  int up = (nu + 7) / 8 * 8;
+  uint32_t *d = calloc((size_t)3 * up * cols / 2, sizeof(uint32_t));
+  for (int g = 0; g < 3; g++)
+    for (int j = 0; j < nu; j++)
+      for (int k = 0; k < cols; k++) {
+        int R = g * up + j;
+        size_t word = (size_t)(R / 8) * 4 * cols + 4 * k + R % 4;
+        d[word] |= (uint32_t)src[(size_t)(g * nu + j) * cols + k] << (R % 8 >= 4 ? 16 : 0);
+      }
+  return d;
+}
+
+/* binary16 bias: the words of a one-column matrix, as uint16 (little endian) */
+static uint16_t *pack_bias16(const uint16_t *src, int nu) {
+  int up = (nu + 7) / 8 * 8;
+  uint32_t *w = pack_words(src, nu, 1);
+  uint16_t *d = malloc((size_t)3 * up * sizeof(uint16_t));
+  for (int i = 0; i < 3 * up / 2; i++) d[2 * i] = (uint16_t)(w[i] & 0xFFFF), d[2 * i + 1] = (uint16_t)(w[i] >> 16);
+  free(w);
+  return d;
+}
+
+static void test_pack_index(void **state) {
+  (void)state;
+  /* 3 gates of 5 units -> Up 8, 24 packed rows, 3 columns */
+  assert_int_equal(aot_gru_padded_units(5), 8);
+  assert_int_equal(aot_gru_padded_units(8), 8);
+  assert_int_equal(aot_gru_padded_units(9), 16);
+  assert_int_equal(aot_gru_pack_index(0, 0, 3), 0);
+  assert_int_equal(aot_gru_pack_index(7, 0, 3), 7);
+  assert_int_equal(aot_gru_pack_index(1, 2, 3), 17);
+  assert_int_equal(aot_gru_pack_index(9, 1, 3), 24 + 8 + 1);
+  /* binary16: row 5 is the high half of word 1 -> uint16 index 3 */
+  assert_int_equal(aot_gru_pack16_index(5, 0, 3), 3);
+  assert_int_equal(aot_gru_pack16_index(1, 0, 3), 2);
+  assert_int_equal(aot_gru_pack16_index(4, 2, 3), 16 + 1);
+  assert_int_equal(aot_gru_pack16_index(19, 1, 3), 48 + 8 + 6 + 0);
+  /* the test packers agree with the header's indices */
+  float src[15 * 3];
+  uint16_t s16[15 * 3];
+  for (int i = 0; i < 45; i++) src[i] = (float)(i + 1), s16[i] = (uint16_t)(i + 1);
+  float *pf = pack_f32(src, 5, 3);
+  uint32_t *pw = pack_words(s16, 5, 3);
+  for (int g = 0; g < 3; g++)
+    for (int j = 0; j < 5; j++)
+      for (int k = 0; k < 3; k++) {
+        size_t i = aot_gru_pack16_index(g * 8 + j, k, 3);
+        uint16_t h = (uint16_t)(i % 2 ? pw[i / 2] >> 16 : pw[i / 2] & 0xFFFF);
+        assert_true(pf[aot_gru_pack_index(g * 8 + j, k, 3)] == src[(g * 5 + j) * 3 + k]);
+        assert_int_equal(h, s16[(g * 5 + j) * 3 + k]);
+      }
+  free(pf), free(pw);
+}
+
+/* ---- nonlinearities ------------------------------------------------------------ */
+
+/* The fast sigmoid / tanh of aot_gru.h against double precision over
+ * [-100, 100] (dense near 0) and special values. */
+static void test_gru_nonlinearities(void **state) {
+  (void)state;
+  /* relative error of the sigmoid down to -86, where the argument is clamped
+   * (below, the result is about 4e-38 instead of smaller) */
+  double sig_rel = 0, sig_abs = 0, tanh_abs = 0, tanh_rel = 0;
+  for (int i = -2000000; i <= 2000000; i++) {
+    float v = i <= -1000000 ? (float)((i + 1000000) / 10000.0 - 20)
+              : i >= 1000000 ? (float)((i - 1000000) / 10000.0 + 20)
+                             : (float)(i / 50000.0);
+    if (i % 2) v = (float)(v * 1.0e-3);   /* small arguments too */
+    double sd = 1.0 / (1.0 + exp(-(double)v)), td = tanh((double)v);
+    double s = aot_gru_sigmoid(v), t = aot_gru_tanh(v);
+    if (v > -86.0f) sig_rel = fmax(sig_rel, fabs(s - sd) / sd);
+    sig_abs = fmax(sig_abs, fabs(s - sd));
+    tanh_abs = fmax(tanh_abs, fabs(t - td));
+    if (td != 0) tanh_rel = fmax(tanh_rel, fabs(t - td) / fabs(td));
+  }
+  fprintf(stderr, "GRU nonlinearities: sigmoid rel %.3g abs %.3g, tanh abs %.3g rel %.3g\n",
+          sig_rel, sig_abs, tanh_abs, tanh_rel);
+  assert_true(sig_rel < 4e-7);
+  assert_true(sig_abs < 1.5e-7);
+  assert_true(tanh_abs < 2.5e-7);
+  assert_true(tanh_rel < 4e-7);
+  assert_true(aot_gru_sigmoid(0.0f) == 0.5f);
+  assert_true(aot_gru_tanh(0.0f) == 0.0f);
+  assert_true(aot_gru_sigmoid(200.0f) == 1.0f && aot_gru_sigmoid(INFINITY) == 1.0f);
+  assert_true(aot_gru_sigmoid(-200.0f) >= 0.0f && aot_gru_sigmoid(-200.0f) < 1e-37f);
+  assert_true(aot_gru_sigmoid(-INFINITY) >= 0.0f && aot_gru_sigmoid(-INFINITY) < 1e-37f);
+  assert_true(aot_gru_tanh(50.0f) == 1.0f && aot_gru_tanh(-INFINITY) == -1.0f);
+  assert_true(isnan(aot_gru_sigmoid(NAN)) && isnan(aot_gru_tanh(NAN)));
+}
+
+/* kind 0: f32, 1: f32 with f16 weights, 2: f16 everything; proj_steps as given */
+static void run_gru_case(const gru_case *c, int kind, double tol, unsigned seed, int proj_steps) {
   rng_seed(seed);
   int nt = c->nt, nf = c->nf, nu = c->nu;
   size_t nx = (size_t)nt * nf, nw = (size_t)3 * nu * nf, nuu = (size_t)3 * nu * nu;
@@ -150,7 +261,8 @@ static void run_gru_case(const gru_case *c, int kind, double tol, unsigned seed)
   uint16_t *hx = malloc(nx * 2), *hh0 = malloc((size_t)nu * 2), *hW = malloc(nw * 2);
   uint16_t *hU = malloc(nuu * 2), *hbx = malloc(nb * 2), *hbh = malloc(nb * 2);
   uint16_t *hseq = malloc(ns * 2), *hh = malloc((size_t)nu * 2);
-  float *scratch = malloc(aot_gru_f32_buffer_size(nu));
+  aot_gru_params p = {nt, nf, nu, c->reset_after, c->gate, c->cand, c->back, c->seq, proj_steps};
+  float *scratch = malloc(aot_gru_buffer_size(&p, kind));
   /* values exactly representable in binary16 so all kernels see the same data */
 #define FILL(N, D, F, H, LO, HI)                                   \
   for (size_t i = 0; i < (N); i++) {                               \
@@ -166,16 +278,19 @@ static void run_gru_case(const gru_case *c, int kind, double tol, unsigned seed)
   FILL(nb, bh, fbh, hbh, -0.3, 0.3)
 #undef FILL
   ref_gru(c, x, h0, W, U, c->with_bx ? bx : NULL, c->with_bh ? bh : NULL, rseq, rh);
-  aot_gru_params p = {nt, nf, nu, c->reset_after, c->gate, c->cand, c->back, c->seq};
+  float *pW = pack_f32(fW, nu, nf), *pU = pack_f32(fU, nu, nu);
+  float *pbx = pack_f32(fbx, nu, 1), *pbh = pack_f32(fbh, nu, 1);
+  uint32_t *qW = pack_words(hW, nu, nf), *qU = pack_words(hU, nu, nu);
+  uint16_t *qbx = pack_bias16(hbx, nu), *qbh = pack_bias16(hbh, nu);
   int32_t st;
   if (kind == 0)
-    st = aot_gru_f32(&p, fx, fh0, fW, fU, c->with_bx ? fbx : NULL, c->with_bh ? fbh : NULL, fseq,
+    st = aot_gru_f32(&p, fx, fh0, pW, pU, c->with_bx ? pbx : NULL, c->with_bh ? pbh : NULL, fseq,
                      fh, scratch);
   else if (kind == 1)
-    st = aot_gru_f32_f16w(&p, fx, fh0, hW, hU, c->with_bx ? hbx : NULL, c->with_bh ? hbh : NULL,
+    st = aot_gru_f32_f16w(&p, fx, fh0, qW, qU, c->with_bx ? qbx : NULL, c->with_bh ? qbh : NULL,
                           fseq, fh, scratch);
   else
-    st = aot_gru_f16(&p, hx, hh0, hW, hU, c->with_bx ? hbx : NULL, c->with_bh ? hbh : NULL, hseq,
+    st = aot_gru_f16(&p, hx, hh0, qW, qU, c->with_bx ? qbx : NULL, c->with_bh ? qbh : NULL, hseq,
                      hh, scratch);
   assert_int_equal(st, 0);
   double worst = 0;
@@ -192,6 +307,7 @@ static void run_gru_case(const gru_case *c, int kind, double tol, unsigned seed)
   free(x), free(h0), free(W), free(U), free(bx), free(bh), free(rseq), free(rh);
   free(fx), free(fh0), free(fW), free(fU), free(fbx), free(fbh), free(fseq), free(fh);
   free(hx), free(hh0), free(hW), free(hU), free(hbx), free(hbh), free(hseq), free(hh);
+  free(pW), free(pU), free(pbx), free(pbh), free(qW), free(qU), free(qbx), free(qbh);
   free(scratch);
 }
 
@@ -203,21 +319,30 @@ static const gru_case CASES[] = {
     {7, 2, 5, 0, AOT_GRU_HARD_SIGMOID, AOT_GRU_LINEAR, 1, 0, 0, 1},
     {3, 6, 2, 1, AOT_GRU_SIGMOID, AOT_GRU_LINEAR, 0, 0, 0, 0},
     {12, 8, 16, 1, AOT_GRU_SIGMOID, AOT_GRU_TANH, 1, 1, 1, 1},
+    {9, 13, 20, 0, AOT_GRU_SIGMOID, AOT_GRU_TANH, 1, 1, 1, 1},
+    {8, 17, 24, 1, AOT_GRU_SIGMOID, AOT_GRU_TANH, 0, 1, 1, 1},
+    {5, 1, 9, 0, AOT_GRU_SIGMOID, AOT_GRU_TANH, 0, 1, 0, 1},
 };
+#define NCASES (sizeof CASES / sizeof CASES[0])
+/* projection blocks: all steps at once, 1, 2 and 3 steps per block */
+static const int PROJ_STEPS[4] = {0, 1, 2, 3};
 
 static void test_gru_f32(void **state) {
   (void)state;
-  for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) run_gru_case(&CASES[i], 0, 2e-5, 100 + (unsigned)i);
+  for (size_t i = 0; i < NCASES; i++)
+    for (int q = 0; q < 4; q++) run_gru_case(&CASES[i], 0, 2e-5, 100 + (unsigned)i, PROJ_STEPS[q]);
 }
 
 static void test_gru_f32_f16w(void **state) {
   (void)state;
-  for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) run_gru_case(&CASES[i], 1, 2e-5, 200 + (unsigned)i);
+  for (size_t i = 0; i < NCASES; i++)
+    for (int q = 0; q < 4; q++) run_gru_case(&CASES[i], 1, 2e-5, 200 + (unsigned)i, PROJ_STEPS[q]);
 }
 
 static void test_gru_f16(void **state) {
   (void)state;
-  for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) run_gru_case(&CASES[i], 2, 1e-2, 300 + (unsigned)i);
+  for (size_t i = 0; i < NCASES; i++)
+    for (int q = 0; q < 4; q++) run_gru_case(&CASES[i], 2, 1e-2, 300 + (unsigned)i, PROJ_STEPS[q]);
 }
 
 static void test_gru_h0_aliases_hout(void **state) {
@@ -225,9 +350,13 @@ static void test_gru_h0_aliases_hout(void **state) {
   /* 1 step, 1 unit, 1 feature, hand-computed (reset_after, sigmoid, tanh):
    * z = s(0.5*1 + 0 + 1*0.2) = s(0.7), r = s(0), n = tanh(0.3 + 0.5 * (0.4*0.2))
    * h' = z*0.2 + (1-z)*n */
-  aot_gru_params p = {1, 1, 1, 1, AOT_GRU_SIGMOID, AOT_GRU_TANH, 0, 1};
-  const float x[1] = {1.0f}, W[3] = {0.5f, 0.0f, 0.3f}, U[3] = {1.0f, 0.0f, 0.4f};
-  float h[1] = {0.2f}, seq[1], scratch[8];
+  aot_gru_params p = {1, 1, 1, 1, AOT_GRU_SIGMOID, AOT_GRU_TANH, 0, 1, 0};
+  const float x[1] = {1.0f};
+  /* packed: Up = 8, rows 0 (z), 8 (r), 16 (n), one column */
+  float W[24] = {0}, U[24] = {0};
+  float h[1] = {0.2f}, seq[1], scratch[64];
+  W[0] = 0.5f, W[16] = 0.3f, U[0] = 1.0f, U[16] = 0.4f;
+  assert_true(aot_gru_buffer_size(&p, AOT_GRU_KIND_F32) <= sizeof scratch);
   assert_int_equal(aot_gru_f32(&p, x, h, W, U, NULL, NULL, seq, h, scratch), 0);
   double z = 1 / (1 + exp(-0.7)), n = tanh(0.3 + 0.5 * 0.08), e = z * 0.2 + (1 - z) * n;
   assert_true(fabs(h[0] - e) < 1e-6);
@@ -307,7 +436,8 @@ int main(void) {
       cmocka_unit_test(test_f16_decode_exhaustive), cmocka_unit_test(test_f16_encode),
       cmocka_unit_test(test_gru_f32),               cmocka_unit_test(test_gru_f32_f16w),
       cmocka_unit_test(test_gru_f16),               cmocka_unit_test(test_gru_h0_aliases_hout),
-      cmocka_unit_test(test_op_gru),
+      cmocka_unit_test(test_op_gru),                cmocka_unit_test(test_pack_index),
+      cmocka_unit_test(test_gru_nonlinearities),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
