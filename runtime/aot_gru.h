@@ -17,6 +17,8 @@
 #ifndef AOT_GRU_H
 #define AOT_GRU_H
 
+#include <math.h>
+
 #include "aot_recurrent.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && !defined(AOT_NO_SIMD)
@@ -33,7 +35,8 @@
  * integer), r = a - n ln 2 with ln 2 split in a 16-bit head (n * head is exact
  * for |n| < 256) and a tail, |r| <= ln 2 / 2 (+ rounding), and
  * q = e^r - 1 = r + r^2/2! + ... + r^7/7! (truncation error < r^8/8! < 6e-9
- * relative to e^r). a must lie in [-86, 86] (2^n stays a normal float).
+ * relative to e^r). a must lie in [-86, 86] (2^n stays a normal float); the
+ * callers use a <= 0 (no overflow, no branches beyond two selects).
  * Only float additions, multiplications and integer bit operations: the same
  * bits on every IEEE target without contraction. Measured against double
  * precision (tests/unit/test_kernels_recurrent_gru.c) the sigmoid is within
@@ -54,29 +57,39 @@ AOT_INLINE float aot_gru_exp_parts(float a, float *scale) {
               r * (8.33333377e-3f + r * (1.38888892e-3f + r * 1.98412701e-4f))))));
 }
 
-AOT_INLINE float aot_gru_clamp86(float v) { return v < -86.0f ? -86.0f : v > 86.0f ? 86.0f : v; }
-
-/* 1 / (1 + e^-v) */
+/* 1 / (1 + e^-v) from e = e^-|v| (in (0, 1]; |v| clamped to 86):
+ * 1 / (1 + e) for v >= 0, e / (1 + e) for v < 0 */
 AOT_INLINE float aot_gru_sigmoid(float v) {
-  float s, q = aot_gru_exp_parts(aot_gru_clamp86(-v), &s);
-  return 1.0f / (1.0f + (s + s * q));
+  float a = fabsf(v), s, q, e;
+  if (a > 86.0f) a = 86.0f;
+  q = aot_gru_exp_parts(-a, &s);
+  e = s + s * q;
+  return (v < 0.0f ? e : 1.0f) / (1.0f + e);
 }
 
-/* tanh v = (e^2v - 1) / (e^2v + 1), e^2v - 1 = 2^n q + (2^n - 1) keeps the
- * relative accuracy near 0 */
+/* tanh v = sign(v) * -em / (em + 2) with em = e^-2|v| - 1 = 2^n q + (2^n - 1)
+ * (in (-1, 0]; accurate near 0; |v| clamped to 43) */
 AOT_INLINE float aot_gru_tanh(float v) {
-  float s, q = aot_gru_exp_parts(aot_gru_clamp86(v + v), &s);
-  float em = s * q + (s - 1.0f);
-  return em / (em + 2.0f);
-}
-
-AOT_INLINE float aot_gru_gate(int32_t act, float v) {
-  if (act == AOT_GRU_HARD_SIGMOID) return aot_clamp_f32(0.2f * v + 0.5f, 0.0f, 1.0f);
-  return aot_gru_sigmoid(v);
+  float a = fabsf(v), s, q, em, t;
+  if (a > 43.0f) a = 43.0f;
+  q = aot_gru_exp_parts(-(a + a), &s);
+  em = s * q + (s - 1.0f);
+  t = em / (em + 2.0f);
+  return v < 0.0f ? t : -t;
 }
 
 AOT_INLINE float aot_gru_cand(int32_t act, float v) {
   return act == AOT_GRU_LINEAR ? v : aot_gru_tanh(v);
+}
+
+/* g[i] = gate(a[i] + g[i]) for i < n (the z and r gates are adjacent) */
+AOT_INLINE void aot_gru_gates(int32_t act, const float *a, float *g, int32_t n) {
+  int32_t i;
+  if (act == AOT_GRU_HARD_SIGMOID) {
+    for (i = 0; i < n; i++) g[i] = aot_clamp_f32(0.2f * (a[i] + g[i]) + 0.5f, 0.0f, 1.0f);
+  } else {
+    for (i = 0; i < n; i++) g[i] = aot_gru_sigmoid(a[i] + g[i]);
+  }
 }
 
 /* ---- binary16 scalars (exact decode, round-to-nearest-even encode) -------- */
@@ -184,23 +197,38 @@ AOT_INLINE void aot_gru_b1_f32(const float *w, const float *v, int32_t n, const 
       : AOT_GRU_CLOBBER_S);
 }
 
+/* two columns per iteration (an odd first column alone) */
 AOT_INLINE void aot_gru_b2_f32(const float *w, const float *v0, const float *v1, int32_t n,
                                const float *init, float *out0, float *out1) {
+  uint32_t m;
   __asm__ volatile(
       "vldmia %[b], {s0-s7}\n\t"
-      "vldmia %[b], {s8-s15}\n"
-      "1:\n\t"
+      "vldmia %[b], {s8-s15}\n\t"
+      "lsrs %[m], %[n], #1\n\t"
+      "bcc 1f\n\t"
       "vldmia %[v0]!, {s16}\n\t"
-      "vldmia %[v1]!, {s17}\n\t"
+      "vldmia %[v1]!, {s18}\n\t"
       "vldmia %[w]!, {s24-s31}\n\t"
       AOT_GRU_MLA8("s16", 0, 1, 2, 3, 4, 5, 6, 7, 24, 25, 26, 27, 28, 29, 30, 31)
-      AOT_GRU_MLA8("s17", 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31)
-      "subs %[n], %[n], #1\n\t"
-      "bne 1b\n\t"
+      AOT_GRU_MLA8("s18", 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31)
+      "1:\n\t"
+      "beq 3f\n"
+      "2:\n\t"
+      "vldmia %[v0]!, {s16-s17}\n\t"
+      "vldmia %[v1]!, {s18-s19}\n\t"
+      "vldmia %[w]!, {s24-s31}\n\t"
+      AOT_GRU_MLA8("s16", 0, 1, 2, 3, 4, 5, 6, 7, 24, 25, 26, 27, 28, 29, 30, 31)
+      AOT_GRU_MLA8("s18", 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31)
+      "vldmia %[w]!, {s24-s31}\n\t"
+      AOT_GRU_MLA8("s17", 0, 1, 2, 3, 4, 5, 6, 7, 24, 25, 26, 27, 28, 29, 30, 31)
+      AOT_GRU_MLA8("s19", 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31)
+      "subs %[m], %[m], #1\n\t"
+      "bne 2b\n"
+      "3:\n\t"
       "vstmia %[o0], {s0-s7}\n\t"
       "vstmia %[o1], {s8-s15}\n\t"
-      : [w] "+r"(w), [v0] "+r"(v0), [v1] "+r"(v1), [n] "+r"(n)
-      : [b] "r"(init), [o0] "r"(out0), [o1] "r"(out1)
+      : [w] "+r"(w), [v0] "+r"(v0), [v1] "+r"(v1), [m] "=&r"(m)
+      : [n] "r"(n), [b] "r"(init), [o0] "r"(out0), [o1] "r"(out1)
       : AOT_GRU_CLOBBER_S);
 }
 
@@ -235,22 +263,38 @@ AOT_INLINE void aot_gru_b1_f16(const uint32_t *w, const float *v, int32_t n, con
 
 AOT_INLINE void aot_gru_b2_f16(const uint32_t *w, const float *v0, const float *v1, int32_t n,
                                const float *init, float *out0, float *out1) {
+  uint32_t m;
   __asm__ volatile(
       "vldmia %[b], {s0-s7}\n\t"
-      "vldmia %[b], {s8-s15}\n"
-      "1:\n\t"
+      "vldmia %[b], {s8-s15}\n\t"
+      "lsrs %[m], %[n], #1\n\t"
+      "bcc 1f\n\t"
       "vldmia %[v0]!, {s16}\n\t"
-      "vldmia %[v1]!, {s17}\n\t"
+      "vldmia %[v1]!, {s18}\n\t"
       "vldmia %[w]!, {s20-s23}\n\t"
       AOT_GRU_CVT8(20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31)
       AOT_GRU_MLA8("s16", 0, 1, 2, 3, 4, 5, 6, 7, 24, 25, 26, 27, 28, 29, 30, 31)
-      AOT_GRU_MLA8("s17", 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31)
-      "subs %[n], %[n], #1\n\t"
-      "bne 1b\n\t"
+      AOT_GRU_MLA8("s18", 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31)
+      "1:\n\t"
+      "beq 3f\n"
+      "2:\n\t"
+      "vldmia %[v0]!, {s16-s17}\n\t"
+      "vldmia %[v1]!, {s18-s19}\n\t"
+      "vldmia %[w]!, {s20-s23}\n\t"
+      AOT_GRU_CVT8(20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31)
+      AOT_GRU_MLA8("s16", 0, 1, 2, 3, 4, 5, 6, 7, 24, 25, 26, 27, 28, 29, 30, 31)
+      AOT_GRU_MLA8("s18", 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31)
+      "vldmia %[w]!, {s20-s23}\n\t"
+      AOT_GRU_CVT8(20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31)
+      AOT_GRU_MLA8("s17", 0, 1, 2, 3, 4, 5, 6, 7, 24, 25, 26, 27, 28, 29, 30, 31)
+      AOT_GRU_MLA8("s19", 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31)
+      "subs %[m], %[m], #1\n\t"
+      "bne 2b\n"
+      "3:\n\t"
       "vstmia %[o0], {s0-s7}\n\t"
       "vstmia %[o1], {s8-s15}\n\t"
-      : [w] "+r"(w), [v0] "+r"(v0), [v1] "+r"(v1), [n] "+r"(n)
-      : [b] "r"(init), [o0] "r"(out0), [o1] "r"(out1)
+      : [w] "+r"(w), [v0] "+r"(v0), [v1] "+r"(v1), [m] "=&r"(m)
+      : [n] "r"(n), [b] "r"(init), [o0] "r"(out0), [o1] "r"(out1)
       : AOT_GRU_CLOBBER_S);
 }
 
@@ -318,38 +362,86 @@ AOT_INLINE void aot_gru_b2_f16(const uint32_t *w, const float *v0, const float *
 #endif /* VFP / portable blocks */
 
 #if defined(AOT_GRU_MVE)
-/* Helium: the same blocks with fused multiply-adds. */
+/* Helium: the same blocks with fused multiply-adds (VFMA Qda, Qn, Rm), in
+ * assembly for the post-incremented loads and the low-overhead loop. */
+#define AOT_GRU_CLOBBER_Q \
+  "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "lr", "cc", "memory"
+
 AOT_INLINE void aot_gru_b1_f32(const float *w, const float *v, int32_t n, const float *init,
                                float *out) {
-  float32x4_t a0 = vld1q_f32(init), a1 = vld1q_f32(init + 4);
-  const float *end = v + n;
-  while (v < end) {
-    const float x = *v++;
-    a0 = vfmaq_n_f32(a0, vld1q_f32(w), x);
-    a1 = vfmaq_n_f32(a1, vld1q_f32(w + 4), x);
-    w += 8;
-  }
-  vst1q_f32(out, a0);
-  vst1q_f32(out + 4, a1);
+  __asm__ volatile(
+      "vldrw.32 q0, [%[b]]\n\t"
+      "vldrw.32 q1, [%[b], #16]\n\t"
+      "dls lr, %[n]\n"
+      "1:\n\t"
+      "vldrw.32 q4, [%[w]], #16\n\t"
+      "vldrw.32 q5, [%[w]], #16\n\t"
+      "ldr %[n], [%[v]], #4\n\t"
+      "vfma.f32 q0, q4, %[n]\n\t"
+      "vfma.f32 q1, q5, %[n]\n\t"
+      "le lr, 1b\n\t"
+      "vstrw.32 q0, [%[o]]\n\t"
+      "vstrw.32 q1, [%[o], #16]\n\t"
+      : [w] "+r"(w), [v] "+r"(v), [n] "+r"(n)
+      : [b] "r"(init), [o] "r"(out)
+      : AOT_GRU_CLOBBER_Q);
+}
+
+/* two blocks (wa: rows 0-7, wb: rows 8-15) sharing the vector loads */
+AOT_INLINE void aot_gru_b1x2_f32(const float *wa, const float *wb, const float *v, int32_t n,
+                                 const float *init, float *out) {
+  __asm__ volatile(
+      "vldrw.32 q0, [%[b]]\n\t"
+      "vldrw.32 q1, [%[b], #16]\n\t"
+      "vldrw.32 q2, [%[b], #32]\n\t"
+      "vldrw.32 q3, [%[b], #48]\n\t"
+      "dls lr, %[n]\n"
+      "1:\n\t"
+      "vldrw.32 q4, [%[wa]], #16\n\t"
+      "vldrw.32 q5, [%[wa]], #16\n\t"
+      "vldrw.32 q6, [%[wb]], #16\n\t"
+      "vldrw.32 q7, [%[wb]], #16\n\t"
+      "ldr %[n], [%[v]], #4\n\t"
+      "vfma.f32 q0, q4, %[n]\n\t"
+      "vfma.f32 q1, q5, %[n]\n\t"
+      "vfma.f32 q2, q6, %[n]\n\t"
+      "vfma.f32 q3, q7, %[n]\n\t"
+      "le lr, 1b\n\t"
+      "vstrw.32 q0, [%[o]]\n\t"
+      "vstrw.32 q1, [%[o], #16]\n\t"
+      "vstrw.32 q2, [%[o], #32]\n\t"
+      "vstrw.32 q3, [%[o], #48]\n\t"
+      : [wa] "+r"(wa), [wb] "+r"(wb), [v] "+r"(v), [n] "+r"(n)
+      : [b] "r"(init), [o] "r"(out)
+      : AOT_GRU_CLOBBER_Q);
 }
 
 AOT_INLINE void aot_gru_b2_f32(const float *w, const float *v0, const float *v1, int32_t n,
                                const float *init, float *out0, float *out1) {
-  float32x4_t a0 = vld1q_f32(init), a1 = vld1q_f32(init + 4), b0 = a0, b1 = a1;
-  int32_t k;
-  for (k = 0; k < n; k++) {
-    const float x0 = v0[k], x1 = v1[k];
-    const float32x4_t w0 = vld1q_f32(w), w1 = vld1q_f32(w + 4);
-    w += 8;
-    a0 = vfmaq_n_f32(a0, w0, x0);
-    a1 = vfmaq_n_f32(a1, w1, x0);
-    b0 = vfmaq_n_f32(b0, w0, x1);
-    b1 = vfmaq_n_f32(b1, w1, x1);
-  }
-  vst1q_f32(out0, a0);
-  vst1q_f32(out0 + 4, a1);
-  vst1q_f32(out1, b0);
-  vst1q_f32(out1 + 4, b1);
+  uint32_t x0, x1;
+  __asm__ volatile(
+      "vldrw.32 q0, [%[b]]\n\t"
+      "vldrw.32 q1, [%[b], #16]\n\t"
+      "vmov q2, q0\n\t"
+      "vmov q3, q1\n\t"
+      "dls lr, %[n]\n"
+      "1:\n\t"
+      "vldrw.32 q4, [%[w]], #16\n\t"
+      "vldrw.32 q5, [%[w]], #16\n\t"
+      "ldr %[x0], [%[v0]], #4\n\t"
+      "ldr %[x1], [%[v1]], #4\n\t"
+      "vfma.f32 q0, q4, %[x0]\n\t"
+      "vfma.f32 q1, q5, %[x0]\n\t"
+      "vfma.f32 q2, q4, %[x1]\n\t"
+      "vfma.f32 q3, q5, %[x1]\n\t"
+      "le lr, 1b\n\t"
+      "vstrw.32 q0, [%[o0]]\n\t"
+      "vstrw.32 q1, [%[o0], #16]\n\t"
+      "vstrw.32 q2, [%[o1]]\n\t"
+      "vstrw.32 q3, [%[o1], #16]\n\t"
+      : [w] "+r"(w), [v0] "+r"(v0), [v1] "+r"(v1), [x0] "=&r"(x0), [x1] "=&r"(x1)
+      : [n] "r"(n), [b] "r"(init), [o0] "r"(out0), [o1] "r"(out1)
+      : AOT_GRU_CLOBBER_Q);
 }
 
 /* binary16 column: lanes in stored order (word i = lanes 2i, 2i + 1 = rows i,
@@ -372,9 +464,6 @@ AOT_INLINE float16x8_t aot_gru_ld16(const uint32_t *w) {
   "vcvtt.f32.f16 s5, s9\n\t"             \
   "vcvtt.f32.f16 s6, s10\n\t"            \
   "vcvtt.f32.f16 s7, s11\n\t"
-
-#define AOT_GRU_CLOBBER_Q \
-  "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "lr", "cc", "memory"
 
 AOT_INLINE void aot_gru_b1_f16(const uint32_t *w, const float *v, int32_t n, const float *init,
                                float *out) {
@@ -442,8 +531,13 @@ static const float aot_gru_zeros8[8] = {0, 0, 0, 0, 0, 0, 0, 0};
  * of a packed float32 matrix with n columns; init NULL = zeros. */
 AOT_INLINE void aot_gru_mv_f32(const float *m, int32_t rows, int32_t n, const float *v,
                                const float *init, float *out) {
-  int32_t r;
-  for (r = 0; r < rows; r += 8, m += 8 * (size_t)n)
+  int32_t r = 0;
+#if defined(AOT_GRU_MVE)
+  static const float zeros16[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  for (; r + 16 <= rows; r += 16, m += 16 * (size_t)n)
+    aot_gru_b1x2_f32(m, m + 8 * (size_t)n, v, n, init ? init + r : zeros16, out + r);
+#endif
+  for (; r < rows; r += 8, m += 8 * (size_t)n)
     aot_gru_b1_f32(m, v, n, init ? init + r : aot_gru_zeros8, out + r);
 }
 

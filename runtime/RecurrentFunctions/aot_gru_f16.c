@@ -166,18 +166,15 @@ int32_t aot_gru_f16(const aot_gru_params *p, const uint16_t *x, const uint16_t *
 #else
       aot_gru_mv_f16(u, nrec, nu, h, bias_h ? bh : NULL, gh);
 #endif
+      aot_gru_gates(p->gate_act, gx, gh, 2 * up);
       if (p->reset_after) {
         for (j = 0; j < nu; j++) {
-          const float z = aot_gru_gate(p->gate_act, gx[j] + gh[j]);
-          const float r = aot_gru_gate(p->gate_act, gx[up + j] + gh[up + j]);
-          const float c = aot_gru_cand(p->cand_act, gx[2 * up + j] + r * gh[2 * up + j]);
+          const float z = gh[j];
+          const float c = aot_gru_cand(p->cand_act, gx[2 * up + j] + gh[up + j] * gh[2 * up + j]);
           h[j] = aot_gru_r16(z * h[j] + (1.0f - z) * c);
         }
       } else {
-        for (j = 0; j < nu; j++) {
-          gh[j] = aot_gru_gate(p->gate_act, gx[j] + gh[j]);
-          rh[j] = aot_gru_r16(aot_gru_gate(p->gate_act, gx[up + j] + gh[up + j]) * h[j]);
-        }
+        for (j = 0; j < nu; j++) rh[j] = aot_gru_r16(gh[up + j] * h[j]);
 #if AOT_GRU_NATIVE_F16
         for (j = 0; j < nu; j++) rh16[j] = aot_gru_f2h(rh[j]);
         aot_gru_rec16(u, bias_h, nu, 2 * up, up, rh16, gh);

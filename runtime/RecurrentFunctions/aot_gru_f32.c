@@ -76,20 +76,17 @@ static int32_t aot_gru_run(const aot_gru_params *p, const aot_gru_w *m, const fl
     aot_gru_proj(p, m, x, s0, n, proj);
     for (i = 0; i < n; i++) {
       const float *gx = proj + (size_t)i * (size_t)rows;
+      /* z, r = gate(x.W + h.U + biases), gates [0, 2Up) of gh */
+      aot_gru_rec(m, nu, 0, p->reset_after ? rows : 2 * up, h, gh);
+      aot_gru_gates(p->gate_act, gx, gh, 2 * up);
       if (p->reset_after) {
-        aot_gru_rec(m, nu, 0, rows, h, gh);
         for (j = 0; j < nu; j++) {
-          const float z = aot_gru_gate(p->gate_act, gx[j] + gh[j]);
-          const float r = aot_gru_gate(p->gate_act, gx[up + j] + gh[up + j]);
-          const float c = aot_gru_cand(p->cand_act, gx[2 * up + j] + r * gh[2 * up + j]);
+          const float z = gh[j];
+          const float c = aot_gru_cand(p->cand_act, gx[2 * up + j] + gh[up + j] * gh[2 * up + j]);
           h[j] = z * h[j] + (1.0f - z) * c;
         }
       } else {
-        aot_gru_rec(m, nu, 0, 2 * up, h, gh);
-        for (j = 0; j < nu; j++) {
-          gh[j] = aot_gru_gate(p->gate_act, gx[j] + gh[j]);
-          rh[j] = aot_gru_gate(p->gate_act, gx[up + j] + gh[up + j]) * h[j];
-        }
+        for (j = 0; j < nu; j++) rh[j] = gh[up + j] * h[j];
         aot_gru_rec(m, nu, 2 * up, up, rh, gh);
         for (j = 0; j < nu; j++) {
           const float z = gh[j];
