@@ -6,7 +6,8 @@
  * Three implementations of the products, chosen by the compiler target:
  *  - AOT_GRU_MVE (Arm Helium with floating point, Cortex-M55): outer-product
  *    form, one weight column of a block is one or two vectors multiplied by a
- *    broadcast scalar (VFMA, fused);
+ *    broadcast scalar (VFMA, fused); the gate nonlinearities and the state
+ *    update also run four lanes at a time;
  *  - AOT_GRU_VFP (M-profile single-precision FPU, e.g. Cortex-M4F): inline
  *    assembly with the accumulators in s0-s15, VLDM loads of whole weight
  *    columns, VMLA (product rounded, then added: exactly the portable C
@@ -82,14 +83,99 @@ AOT_INLINE float aot_gru_cand(int32_t act, float v) {
   return act == AOT_GRU_LINEAR ? v : aot_gru_tanh(v);
 }
 
-/* g[i] = gate(a[i] + g[i]) for i < n (the z and r gates are adjacent) */
+#if defined(AOT_GRU_MVE)
+/* Four lanes at a time with Helium: the same formulas with fused
+ * multiply-adds; the divisions by d in [1, 2] (1 + e^-|v| and e^-2|v| + 1)
+ * become a linear first guess 24/17 - 8/17 d (error <= 1/17) and three
+ * Newton steps. NaN inputs give finite results (VMINNM). */
+AOT_INLINE float32x4_t aot_gru_vexp_parts(float32x4_t a, float32x4_t *scale) {
+  /* e^-a = scale * (1 + q) for a in [0, 86] */
+  const float32x4_t shifter = vdupq_n_f32(12582912.0f);
+  const float32x4_t t = vfmaq_n_f32(shifter, a, -1.44269504f);
+  const float32x4_t n = vsubq_f32(t, shifter);
+  float32x4_t r = vfmaq_n_f32(vnegq_f32(a), n, -0.693145751953125f), q;
+  r = vfmaq_n_f32(r, n, -1.42860677e-6f);
+  q = vfmasq_n_f32(vdupq_n_f32(1.98412701e-4f), r, 1.38888892e-3f); /* q r + c */
+  q = vfmasq_n_f32(q, r, 8.33333377e-3f);
+  q = vfmasq_n_f32(q, r, 4.16666679e-2f);
+  q = vfmasq_n_f32(q, r, 1.66666672e-1f);
+  q = vfmasq_n_f32(q, r, 0.5f);
+  q = vfmasq_n_f32(q, r, 1.0f);
+  *scale = vreinterpretq_f32_u32(
+      vshlq_n_u32(vaddq_n_u32(vreinterpretq_u32_f32(t), 127u - 0x4B400000u), 23));
+  return vmulq_f32(q, r);
+}
+
+AOT_INLINE float32x4_t aot_gru_vrecip12(float32x4_t d) {
+  const float32x4_t one = vdupq_n_f32(1.0f);
+  float32x4_t x = vfmaq_n_f32(vdupq_n_f32(24.0f / 17.0f), d, -8.0f / 17.0f);
+  x = vfmaq_f32(x, x, vfmsq_f32(one, d, x));
+  x = vfmaq_f32(x, x, vfmsq_f32(one, d, x));
+  return vfmaq_f32(x, x, vfmsq_f32(one, d, x));
+}
+
+AOT_INLINE float32x4_t aot_gru_vsigmoid(float32x4_t v) {
+  const float32x4_t a = vminnmq_f32(vabsq_f32(v), vdupq_n_f32(86.0f));
+  float32x4_t s, q = aot_gru_vexp_parts(a, &s);
+  const float32x4_t e = vfmaq_f32(s, s, q);
+  const float32x4_t num = vpselq_f32(e, vdupq_n_f32(1.0f), vcmpltq_n_f32(v, 0.0f));
+  return vmulq_f32(num, aot_gru_vrecip12(vaddq_n_f32(e, 1.0f)));
+}
+
+AOT_INLINE float32x4_t aot_gru_vtanh(float32x4_t v) {
+  const float32x4_t a = vminnmq_f32(vabsq_f32(v), vdupq_n_f32(43.0f));
+  float32x4_t s, q = aot_gru_vexp_parts(vaddq_f32(a, a), &s);
+  const float32x4_t em = vfmaq_f32(vsubq_n_f32(s, 1.0f), s, q);
+  const float32x4_t t = vmulq_f32(em, aot_gru_vrecip12(vaddq_n_f32(em, 2.0f)));
+  return vpselq_f32(t, vnegq_f32(t), vcmpltq_n_f32(v, 0.0f));
+}
+#endif
+
+/* g[i] = gate(a[i] + g[i]) for i < n (the z and r gates are adjacent; n is a
+ * multiple of 8) */
 AOT_INLINE void aot_gru_gates(int32_t act, const float *a, float *g, int32_t n) {
   int32_t i;
+#if defined(AOT_GRU_MVE)
+  if (act == AOT_GRU_HARD_SIGMOID) {
+    for (i = 0; i < n; i += 4) {
+      const float32x4_t x = vaddq_f32(vld1q_f32(a + i), vld1q_f32(g + i));
+      const float32x4_t y = vfmaq_n_f32(vdupq_n_f32(0.5f), x, 0.2f);
+      vst1q_f32(g + i, vminnmq_f32(vmaxnmq_f32(y, vdupq_n_f32(0.0f)), vdupq_n_f32(1.0f)));
+    }
+  } else {
+    for (i = 0; i < n; i += 4)
+      vst1q_f32(g + i, aot_gru_vsigmoid(vaddq_f32(vld1q_f32(a + i), vld1q_f32(g + i))));
+  }
+#else
   if (act == AOT_GRU_HARD_SIGMOID) {
     for (i = 0; i < n; i++) g[i] = aot_clamp_f32(0.2f * (a[i] + g[i]) + 0.5f, 0.0f, 1.0f);
   } else {
     for (i = 0; i < n; i++) g[i] = aot_gru_sigmoid(a[i] + g[i]);
   }
+#endif
+}
+
+/* h[j] = z[j] h[j] + (1 - z[j]) cand(a[j] + r[j] b[j]) (r NULL: a[j] + b[j])
+ * for j < nu; with Helium for j < up (lanes past nu hold zeros) */
+AOT_INLINE void aot_gru_update(int32_t cand_act, const float *z, const float *r, const float *a,
+                               const float *b, float *h, int32_t nu, int32_t up) {
+  int32_t j;
+#if defined(AOT_GRU_MVE)
+  (void)nu;
+  for (j = 0; j < up; j += 4) {
+    const float32x4_t bv = vld1q_f32(b + j), av = vld1q_f32(a + j);
+    const float32x4_t pre = r ? vfmaq_f32(av, vld1q_f32(r + j), bv) : vaddq_f32(av, bv);
+    const float32x4_t c = cand_act == AOT_GRU_LINEAR ? pre : aot_gru_vtanh(pre);
+    const float32x4_t hv = vld1q_f32(h + j);
+    vst1q_f32(h + j, vfmaq_f32(c, vld1q_f32(z + j), vsubq_f32(hv, c)));
+  }
+#else
+  (void)up;
+  for (j = 0; j < nu; j++) {
+    const float c = aot_gru_cand(cand_act, r ? a[j] + r[j] * b[j] : a[j] + b[j]);
+    h[j] = z[j] * h[j] + (1.0f - z[j]) * c;
+  }
+#endif
 }
 
 /* ---- binary16 scalars (exact decode, round-to-nearest-even encode) -------- */

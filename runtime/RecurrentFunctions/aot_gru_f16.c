@@ -140,9 +140,9 @@ int32_t aot_gru_f16(const aot_gru_params *p, const uint16_t *x, const uint16_t *
   if ((p->gate_act != AOT_GRU_SIGMOID && p->gate_act != AOT_GRU_HARD_SIGMOID) ||
       (p->cand_act != AOT_GRU_TANH && p->cand_act != AOT_GRU_LINEAR))
     return AOT_KERNEL_BAD_PARAM;
-  for (j = 0; j < nu; j++) {
-    h16[j] = h0[j];
-    h[j] = aot_gru_h2f(h0[j]);
+  for (j = 0; j < up; j++) {
+    h16[j] = j < nu ? h0[j] : 0;
+    h[j] = j < nu ? aot_gru_h2f(h0[j]) : 0.0f;
   }
 #if AOT_GRU_NATIVE_F16
   (void)bx, (void)bh, (void)xb;
@@ -168,11 +168,7 @@ int32_t aot_gru_f16(const aot_gru_params *p, const uint16_t *x, const uint16_t *
 #endif
       aot_gru_gates(p->gate_act, gx, gh, 2 * up);
       if (p->reset_after) {
-        for (j = 0; j < nu; j++) {
-          const float z = gh[j];
-          const float c = aot_gru_cand(p->cand_act, gx[2 * up + j] + gh[up + j] * gh[2 * up + j]);
-          h[j] = aot_gru_r16(z * h[j] + (1.0f - z) * c);
-        }
+        aot_gru_update(p->cand_act, gh, gh + up, gx + 2 * up, gh + 2 * up, h, nu, up);
       } else {
         for (j = 0; j < nu; j++) rh[j] = aot_gru_r16(gh[up + j] * h[j]);
 #if AOT_GRU_NATIVE_F16
@@ -182,12 +178,9 @@ int32_t aot_gru_f16(const aot_gru_params *p, const uint16_t *x, const uint16_t *
         aot_gru_mv_f16(u + (size_t)up * (size_t)nu, up, nu, rh, /* packed rows 2up.. */
                        bias_h ? bh + 2 * up : NULL, gh + 2 * up);
 #endif
-        for (j = 0; j < nu; j++) {
-          const float z = gh[j];
-          const float c = aot_gru_cand(p->cand_act, gx[2 * up + j] + gh[2 * up + j]);
-          h[j] = aot_gru_r16(z * h[j] + (1.0f - z) * c);
-        }
+        aot_gru_update(p->cand_act, gh, NULL, gx + 2 * up, gh + 2 * up, h, nu, up);
       }
+      for (j = 0; j < nu; j++) h[j] = aot_gru_r16(h[j]);
       for (j = 0; j < nu; j++) h16[j] = aot_gru_f2h(h[j]);
       if (p->return_sequences)
         for (j = 0; j < nu; j++) seq_out[(size_t)(s0 + i) * (size_t)nu + j] = h16[j];

@@ -70,7 +70,7 @@ static int32_t aot_gru_run(const aot_gru_params *p, const aot_gru_w *m, const fl
   const int32_t rows = 3 * up, nb = aot_gru_proj_block(p);
   float *proj = scratch, *gh = proj + (size_t)nb * (size_t)rows, *h = gh + rows, *rh = h + up;
   int32_t s0, i, j;
-  for (j = 0; j < nu; j++) h[j] = h0[j];
+  for (j = 0; j < up; j++) h[j] = j < nu ? h0[j] : 0.0f;
   for (s0 = 0; s0 < nt; s0 += nb) {
     const int32_t n = nt - s0 < nb ? nt - s0 : nb;
     aot_gru_proj(p, m, x, s0, n, proj);
@@ -80,19 +80,11 @@ static int32_t aot_gru_run(const aot_gru_params *p, const aot_gru_w *m, const fl
       aot_gru_rec(m, nu, 0, p->reset_after ? rows : 2 * up, h, gh);
       aot_gru_gates(p->gate_act, gx, gh, 2 * up);
       if (p->reset_after) {
-        for (j = 0; j < nu; j++) {
-          const float z = gh[j];
-          const float c = aot_gru_cand(p->cand_act, gx[2 * up + j] + gh[up + j] * gh[2 * up + j]);
-          h[j] = z * h[j] + (1.0f - z) * c;
-        }
+        aot_gru_update(p->cand_act, gh, gh + up, gx + 2 * up, gh + 2 * up, h, nu, up);
       } else {
         for (j = 0; j < nu; j++) rh[j] = gh[up + j] * h[j];
         aot_gru_rec(m, nu, 2 * up, up, rh, gh);
-        for (j = 0; j < nu; j++) {
-          const float z = gh[j];
-          const float c = aot_gru_cand(p->cand_act, gx[2 * up + j] + gh[2 * up + j]);
-          h[j] = z * h[j] + (1.0f - z) * c;
-        }
+        aot_gru_update(p->cand_act, gh, NULL, gx + 2 * up, gh + 2 * up, h, nu, up);
       }
       if (p->return_sequences)
         for (j = 0; j < nu; j++) seq_out[(size_t)(s0 + i) * (size_t)nu + j] = h[j];
