@@ -891,10 +891,9 @@ const op_impl op_gru = {
     .dtypes = "float32; float32 with float16 weights; float16",
     .constraints =
         "custom operator produced from Keras GRU loops: x [1, time, features], h0, W [3U, F], "
-        "U [3U, U], optional bias_x / bias_h [3U] (gate order z, r, n), all constant (repacked "
-        "at compile time into 8-row blocks); options (24-byte little-endian struct): units, "
-        "reset_after, sigmoid or hard sigmoid gates, tanh or linear candidate, go_backwards, "
-        "return_sequences",
+        "U [3U, U], optional bias_x / bias_h [3U] (gate order z, r, n); options (24-byte "
+        "little-endian struct): units, reset_after, sigmoid or hard sigmoid gates, tanh or "
+        "linear candidate, go_backwards, return_sequences",
     .check = gru_check,
     .scratch = gru_scratch,
     .inplace = 0,
