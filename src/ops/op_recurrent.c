@@ -708,8 +708,10 @@ static int gru_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
 }
 
 /* The input projection of all time steps is computed at once when it fits in
- * GRU_PROJ_BYTES of scratch, else in blocks of that many steps. */
-#define GRU_PROJ_BYTES 16384
+ * GRU_PROJ_BYTES of scratch, else in blocks of a multiple of 4 steps (at
+ * least 4): the kernels walk the weights once per 2 (Helium float16: 4)
+ * steps whatever the block, so small blocks cost only a few calls. */
+#define GRU_PROJ_BYTES 4096
 
 static void gru_prepare(const ir_graph *g, const ir_op *op, aot_gru_params *p) {
   char why[8];
@@ -718,8 +720,9 @@ static void gru_prepare(const ir_graph *g, const ir_op *op, aot_gru_params *p) {
   p->time_steps = x->shape[1];
   p->features = x->shape[2];
   size_t row = (size_t)3 * (size_t)aot_gru_padded_units(p->units) * sizeof(float);
-  size_t steps = GRU_PROJ_BYTES / row;
-  p->proj_steps = steps >= (size_t)p->time_steps ? 0 : steps < 2 ? 2 : (int32_t)steps;
+  size_t steps = GRU_PROJ_BYTES / row / 4 * 4;
+  if (steps < 4) steps = 4;
+  p->proj_steps = steps >= (size_t)p->time_steps ? 0 : (int32_t)steps;
 }
 
 static int gru_kernel_kind(int kind) {

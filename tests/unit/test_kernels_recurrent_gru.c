@@ -431,13 +431,65 @@ static void test_op_gru(void **state) {
   tg_free(&G);
 }
 
+/* A long sequence: the op computes the input projection in blocks of steps
+ * (proj_steps < time_steps); float16 weights, reset_after 0, backwards. */
+static void test_op_gru_blocks(void **state) {
+  (void)state;
+  rng_seed(77);
+  enum { NT = 40, NF = 7, NU = 20 };
+  static uint16_t W[3 * NU * NF], U[3 * NU * NU], bx[3 * NU], bh[3 * NU];
+  static double dW[3 * NU * NF], dU[3 * NU * NU], dbx[3 * NU], dbh[3 * NU];
+  static double x[NT * NF], h0[NU], rseq[NT * NU], rh[NU];
+  for (int i = 0; i < 3 * NU * NF; i++) W[i] = aot_f32_to_f16((float)(rng_unit() - 0.5)), dW[i] = aot_f16_to_f32(W[i]);
+  for (int i = 0; i < 3 * NU * NU; i++) U[i] = aot_f32_to_f16((float)(rng_unit() - 0.5)), dU[i] = aot_f16_to_f32(U[i]);
+  for (int i = 0; i < 3 * NU; i++) {
+    bx[i] = aot_f32_to_f16((float)(rng_unit() * 0.2)), dbx[i] = aot_f16_to_f32(bx[i]);
+    bh[i] = aot_f32_to_f16((float)(rng_unit() * 0.2)), dbh[i] = aot_f16_to_f32(bh[i]);
+  }
+  tgraph G;
+  tg_init(&G);
+  int tx = tg_tensor(&G, DT_FLOAT32, 3, (int[]){1, NT, NF}, 0, 0, ROLE_INPUT, NULL);
+  int th = tg_tensor(&G, DT_FLOAT32, 2, (int[]){1, NU}, 0, 0, ROLE_PERSISTENT, NULL);
+  int tw = tg_tensor(&G, DT_FLOAT16, 2, (int[]){3 * NU, NF}, 0, 0, ROLE_CONST, W);
+  int tu = tg_tensor(&G, DT_FLOAT16, 2, (int[]){3 * NU, NU}, 0, 0, ROLE_CONST, U);
+  int tbx = tg_tensor(&G, DT_FLOAT16, 1, (int[]){3 * NU}, 0, 0, ROLE_CONST, bx);
+  int tbh = tg_tensor(&G, DT_FLOAT16, 1, (int[]){3 * NU}, 0, 0, ROLE_CONST, bh);
+  int ts = tg_tensor(&G, DT_FLOAT32, 3, (int[]){1, NT, NU}, 0, 0, ROLE_OUTPUT, NULL);
+  ir_op *op = tg_op(&G, OP_CUSTOM, 6, (int[]){tx, th, tw, tu, tbx, tbh}, 1, (int[]){ts}, NULL);
+  op->custom = xstrdup("GRU");
+  uint8_t opts[AOT_GRU_OPTIONS_SIZE];
+  put32(opts, NU), put32(opts + 4, 0), put32(opts + 8, AOT_GRU_SIGMOID);
+  put32(opts + 12, AOT_GRU_TANH), put32(opts + 16, 1), put32(opts + 20, 1);
+  op->custom_options = opts;
+  op->custom_options_len = sizeof opts;
+  char why[256] = "";
+  assert_int_equal(op_gru.check(&G.g, op, why, sizeof why), 0);
+  /* 3 x 24 packed rows: 288 bytes per step, blocks of 12 of the 40 steps */
+  aot_gru_params p = {NT, NF, NU, 0, 0, 0, 1, 1, 12};
+  assert_int_equal(op_gru.scratch(&G.g, op), aot_gru_buffer_size(&p, AOT_GRU_KIND_F32_F16W));
+  void **data = tg_alloc_data(&G);
+  for (int i = 0; i < NT * NF; i++) x[i] = ((float *)data[tx])[i] = (float)(rng_unit() * 2 - 1);
+  for (int i = 0; i < NU; i++) h0[i] = ((float *)data[th])[i] = (float)(rng_unit() - 0.5);
+  void *scratch = malloc(op_gru.scratch(&G.g, op));
+  assert_int_equal(op_gru.eval(&G.g, op, data, scratch), 0);
+  gru_case c = {NT, NF, NU, 0, AOT_GRU_SIGMOID, AOT_GRU_TANH, 1, 1, 1, 1};
+  ref_gru(&c, x, h0, dW, dU, dbx, dbh, rseq, rh);
+  double worst = 0;
+  for (int i = 0; i < NT * NU; i++) worst = fmax(worst, fabs(((float *)data[ts])[i] - rseq[i]));
+  assert_true(worst < 2e-5);
+  free(scratch);
+  tg_free_data(&G, data);
+  op->custom_options = NULL;
+  tg_free(&G);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_f16_decode_exhaustive), cmocka_unit_test(test_f16_encode),
       cmocka_unit_test(test_gru_f32),               cmocka_unit_test(test_gru_f32_f16w),
       cmocka_unit_test(test_gru_f16),               cmocka_unit_test(test_gru_h0_aliases_hout),
       cmocka_unit_test(test_op_gru),                cmocka_unit_test(test_pack_index),
-      cmocka_unit_test(test_gru_nonlinearities),
+      cmocka_unit_test(test_gru_nonlinearities),    cmocka_unit_test(test_op_gru_blocks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
