@@ -176,7 +176,8 @@ AOT_INLINE size_t aot_lstm_q_buffer_size(int32_t batch, int32_t state_size) {
 /* ---- GRU (custom operator "GRU") -----------------------------------------
  * Keras GRU over a sequence: x [1, time, features], h0 [1, units],
  * W [3*units, features], U [3*units, units], bias_x [3*units],
- * bias_h [3*units] (either bias may be absent), gate order z, r, n.
+ * bias_h [3*units] (either bias may be absent), gate order z, r, n (the
+ * operator's tensors; the kernels take them packed, see below).
  *   z = g(x.Wz + bz + h.Uz + cz), r = g(x.Wr + br + h.Ur + cr)
  *   reset_after=1: n = a(x.Wn + bn + r * (h.Un + cn))
  *   reset_after=0: n = a(x.Wn + bn + (r * h).Un + cn)
