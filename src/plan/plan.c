@@ -160,7 +160,12 @@ int plan_memory(ir_graph *g, aotc_diag *d) {
     op->scratch_bytes = 0;
     if (op->dead) continue;
     const op_impl *impl = ops_find(g, op);
-    size_t sz = (impl && impl->scratch) ? impl->scratch(g, op) : 0;
+    /* an op's scratch size is only asked of ops its check accepts (the
+     * unsupported ones are reported afterwards, all at once) */
+    char why[256];
+    size_t sz = (impl && impl->scratch && (!impl->check || impl->check(g, op, why, sizeof why) == 0))
+                    ? impl->scratch(g, op)
+                    : 0;
     op->scratch_bytes = sz;
     if (sz) bufs[nb++] = (buf){-1, p, align_up(sz), p, p, 0, 0};
   }
