@@ -732,6 +732,10 @@ static int gru_kernel_kind(int kind) {
 
 static size_t gru_scratch(const ir_graph *g, const ir_op *op) {
   aot_gru_params p;
+  char why[8];
+  const ir_tensor *x = op->nin > 0 ? ir_in(g, op, 0) : NULL;
+  if (gru_options(op, &p, why, sizeof why) || !x || x->rank != 3 || op->nin < 3 || !ir_in(g, op, 2))
+    return 0;
   gru_prepare(g, op, &p);
   return aot_gru_buffer_size(&p, gru_kernel_kind(gru_kind(g, op)));
 }
