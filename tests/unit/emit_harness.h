@@ -133,11 +133,20 @@ static inline uint8_t *eh_concat(const ir_graph *g, void *const *data, const int
   return buf;
 }
 
+/* Optional extra assertions of a test on the graph eh_check_ex evaluates
+ * (compiled == 0: the untransformed graph, after every op's eval()) and on
+ * the compiled, transformed graph the module is generated from
+ * (compiled == 1). */
+typedef void (*eh_inspect_fn)(const ir_graph *g, int compiled);
+
 /* Builds, converts, compiles and runs the model of b (inputs b->in, outputs
  * b->out), compares its outputs with eval(); frees b. Inputs are filled by
  * `fill` in input order; nops > 0 also requires the graph to have exactly
- * that many operators. Skips the test when there is no C compiler. */
-static inline void eh_check(mb *b, const char *name, eh_fill_fn fill, int nops) {
+ * that many operators; eval() gets a scratch buffer of the op's scratch()
+ * bytes (NULL when it needs none); `inspect` (may be NULL) sees both graphs.
+ * Skips the test when there is no C compiler. */
+static inline void eh_check_ex(mb *b, const char *name, eh_fill_fn fill, int nops,
+                               eh_inspect_fn inspect) {
   if (!eh_have_cc) {
     litert_model_free(b->m);
     free(b);
@@ -175,8 +184,12 @@ static inline void eh_check(mb *b, const char *name, eh_fill_fn fill, int nops) 
     int rc = impl->check(g, &g->ops[k], why, sizeof why);
     if (rc) print_error("%s: %s\n", name, why);
     assert_int_equal(rc, 0);
-    assert_int_equal(impl->eval(g, &g->ops[k], data, NULL), 0);
+    size_t sb = impl->scratch ? impl->scratch(g, &g->ops[k]) : 0;
+    void *scratch = sb ? malloc(sb) : NULL;
+    assert_int_equal(impl->eval(g, &g->ops[k], data, scratch), 0);
+    free(scratch);
   }
+  if (inspect) inspect(g, 0);
   size_t inbytes, outbytes;
   uint8_t *inbuf = eh_concat(g, data, g->inputs, g->nin, &inbytes);
   uint8_t *expect = eh_concat(g, data, g->outputs, g->nout, &outbytes);
@@ -187,6 +200,7 @@ static inline void eh_check(mb *b, const char *name, eh_fill_fn fill, int nops) 
   int rc = compile_model(NULL, path, 1, &cm, &d);
   if (rc) print_error("%s: %s\n", name, d.msg);
   assert_int_equal(rc, 0);
+  if (inspect) inspect(cm.graph, 1);
   snprintf(dir, sizeof dir, "%s/%s_mod", eh_tmpdir, name);
   remove_tree(dir);
   snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
@@ -240,6 +254,11 @@ static inline void eh_check(mb *b, const char *name, eh_fill_fn fill, int nops) 
   litert_model_free(m2);
   litert_model_free(b->m);
   free(b);
+}
+
+/* eh_check_ex without extra assertions. */
+static inline void eh_check(mb *b, const char *name, eh_fill_fn fill, int nops) {
+  eh_check_ex(b, name, fill, nops, NULL);
 }
 
 /* eh_check with the default filler and any number of operators. */

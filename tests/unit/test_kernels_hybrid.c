@@ -28,10 +28,7 @@
 #include <cmocka.h>
 
 #include "aot_conv.h"
-#include "codegen/codegen.h"
-#include "compile.h"
-#include "ir/ir.h"
-#include "ops/ops.h"
+#include "emit_harness.h"
 
 extern const op_impl op_conv_2d, op_depthwise_conv_2d, op_transpose_conv, op_fully_connected;
 
@@ -867,41 +864,6 @@ static void test_transform_keeps_hybrid(void **state) {
  * built with the host compiler (-std=c99 -Wall -Wextra -Werror -pedantic) and
  * run; its output must equal, byte for byte, the op's eval() on the same
  * input, which the kernel tests above tie to the reference. */
-static char tmpdir[128];
-static int have_cc;
-
-static int setup(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/aotc_hybrid_XXXXXX");
-  if (!mkdtemp(tmpdir)) return -1;
-  have_cc = system("cc --version > /dev/null 2>&1") == 0;
-  if (!have_cc) print_message("skipped: no C compiler 'cc'\n");
-  return 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  remove_tree(tmpdir);
-  return 0;
-}
-
-static const char *const driver_src =
-    "#include <stdio.h>\n#include <string.h>\n#include \"aot_model.h\"\n"
-    "int main(int argc, char **argv) {\n"
-    "  aot_model_context_t ctx;\n  FILE *f;\n  (void)argc;\n"
-    "  memset(&ctx, 0, sizeof ctx);\n"
-    "  if (aot_model_init(&ctx) != 0) return 2;\n"
-    "  if (!(f = fopen(argv[1], \"rb\"))) return 3;\n"
-    "  if (fread(ctx.inputs[0].data, 1, ctx.inputs[0].bytes, f) != ctx.inputs[0].bytes) return 4;\n"
-    "  fclose(f);\n"
-    "  if (aot_model_run(&ctx) != 0) return 5;\n"
-    "  if (!(f = fopen(argv[2], \"wb\"))) return 6;\n"
-    "  fwrite(ctx.outputs[0].data, 1, ctx.outputs[0].bytes, f);\n"
-    "  fclose(f);\n  return 0;\n}\n";
-
-static int lm_t(litert_model *m, int rank, const int32_t *shape) {
-  return litert_add_tensor(m, 0, "t", DT_FLOAT32, rank, shape, 0);
-}
 static int lm_w(litert_model *m, int rank, const int32_t *shape, int nscale, int qdim) {
   size_t n = 1;
   for (int i = 0; i < rank; i++) n *= (size_t)shape[i];
@@ -925,147 +887,65 @@ static int lm_bias(litert_model *m, int n) {
                            litert_add_buffer(m, v, (size_t)n * 4));
 }
 
-/* Runs the model's single op (input in, output out) both ways and compares. */
-static void emit_check(litert_model *m, int in, int out, const char *name) {
-  litert_set_io(m, 0, 1, (int32_t[]){in}, 1, (int32_t[]){out});
-  char path[1024], dir[256], cmd[4096];
-  aotc_diag d;
-  memset(&d, 0, sizeof d);
-  snprintf(path, sizeof path, "%s/%s.tflite", tmpdir, name);
-  assert_int_equal(litert_write_file(m, path, &d), 0);
-  litert_model_free(m);
+/* The input: floats in [-2, 3] from the shared generator. */
+static void fill_hyb(void *p, int dtype, size_t n, uint32_t index) {
+  (void)dtype;
+  (void)index;
+  fill_f(p, n, -2.0f, 3.0f);
+}
 
-  /* eval() on the untransformed graph */
-  litert_model *m2 = litert_read_file(path, &d);
-  assert_non_null(m2);
-  ir_graph *g = ir_from_litert(m2, 0, &d);
-  assert_non_null(g);
-  assert_int_equal(g->nops, 1);
-  void **data = calloc((size_t)g->nt, sizeof(void *));
-  for (int i = 0; i < g->nt; i++) {
-    size_t nb = ir_bytes(&g->t[i]);
-    data[i] = calloc(1, nb ? nb : 1);
-    if (g->t[i].role == ROLE_CONST && g->t[i].data) memcpy(data[i], g->t[i].data, nb);
+/* The op needs scratch (its input quantization) and, in the module, kept its
+ * int8 weights. */
+static void inspect_hyb(const ir_graph *g, int compiled) {
+  if (!compiled) {
+    const op_impl *impl = ops_find(g, &g->ops[0]);
+    assert_non_null(impl->scratch);
+    assert_true(impl->scratch(g, &g->ops[0]) > 0);
+    return;
   }
-  const ir_tensor *ti = &g->t[g->inputs[0]], *to = &g->t[g->outputs[0]];
-  fill_f(data[g->inputs[0]], ir_numel(ti), -2.0f, 3.0f);
-  const op_impl *impl = ops_find(g, &g->ops[0]);
-  char why[256] = "";
-  int rc = impl->check(g, &g->ops[0], why, sizeof why);
-  if (rc) print_error("%s: %s\n", name, why);
-  assert_int_equal(rc, 0);
-  size_t sb = impl->scratch(g, &g->ops[0]);
-  assert_true(sb > 0);
-  void *scratch = malloc(sb);
-  assert_int_equal(impl->eval(g, &g->ops[0], data, scratch), 0);
-  free(scratch);
-
-  /* the module */
-  compiled cm;
-  rc = compile_model(NULL, path, 1, &cm, &d);
-  if (rc) print_error("%s: %s\n", name, d.msg);
-  assert_int_equal(rc, 0);
-  /* the weights stayed int8 */
   int int8_weights = 0;
-  for (int i = 0; i < cm.graph->nt; i++)
-    if (cm.graph->t[i].role == ROLE_CONST && cm.graph->t[i].dtype == DT_INT8) int8_weights++;
+  for (int i = 0; i < g->nt; i++)
+    if (g->t[i].role == ROLE_CONST && g->t[i].dtype == DT_INT8) int8_weights++;
   assert_int_equal(int8_weights, 1);
-  snprintf(dir, sizeof dir, "%s/%s_mod", tmpdir, name);
-  snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
-  assert_int_equal(system(cmd), 0);
-  cg_options co;
-  memset(&co, 0, sizeof co);
-  co.prefix = "aot";
-  co.name = "aot_model";
-  co.model_path = path;
-  co.runtime_dir = compile_runtime_dir();
-  rc = codegen_module(cm.graph, &co, dir, &d);
-  if (rc) print_error("%s: %s\n", name, d.msg);
-  assert_int_equal(rc, 0);
-  compiled_free(&cm);
-  snprintf(path, sizeof path, "%s/driver.c", dir);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(driver_src, f);
-  fclose(f);
-  snprintf(cmd, sizeof cmd,
-           "cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -I%s/include -I%s/src %s/src/*.c "
-           "%s/driver.c -o %s/run -lm",
-           dir, dir, dir, dir, dir);
-  rc = system(cmd);
-  if (rc) print_error("%s: module does not compile: %s\n", name, cmd);
-  assert_int_equal(rc, 0);
-  snprintf(path, sizeof path, "%s/in.bin", dir);
-  f = fopen(path, "wb");
-  assert_non_null(f);
-  fwrite(data[g->inputs[0]], 1, ir_bytes(ti), f);
-  fclose(f);
-  snprintf(cmd, sizeof cmd, "%s/run %s/in.bin %s/out.bin", dir, dir, dir);
-  assert_int_equal(system(cmd), 0);
-  snprintf(path, sizeof path, "%s/out.bin", dir);
-  f = fopen(path, "rb");
-  assert_non_null(f);
-  size_t nb = ir_bytes(to);
-  uint8_t *got = malloc(nb + 1);
-  assert_int_equal(fread(got, 1, nb + 1, f), nb);
-  fclose(f);
-  if (memcmp(got, data[g->outputs[0]], nb) != 0)
-    print_error("%s: module output differs from eval\n", name);
-  assert_memory_equal(got, data[g->outputs[0]], nb);
-  free(got);
-  for (int i = 0; i < g->nt; i++) free(data[i]);
-  free(data);
-  ir_free(g);
-  litert_model_free(m2);
 }
 
-static litert_model *new_model(void) {
-  litert_model *m = litert_model_new();
-  litert_add_subgraph(m, "main");
-  return m;
-}
-
-static void add_op(litert_model *m, int builtin, litert_options *o, int nin, const int32_t *in,
-                   int out) {
-  o->type = litert_builtin_options_type(builtin);
-  litert_add_op(m, 0, builtin, NULL, nin, in, 1, (int32_t[]){out}, o);
-}
+/* Runs the model's single op both ways (emit_harness.h) and compares. */
+static void emit_check(mb *b, const char *name) { eh_check_ex(b, name, fill_hyb, 1, inspect_hyb); }
 
 static void emit_conv(const char *name, int dw, int h, int w, int c, int oc, int fh, int fw,
                       int s, int same, int act, int nscale) {
-  litert_model *m = new_model();
-  int in = lm_t(m, 4, (int32_t[]){1, h, w, c});
-  int f = dw ? lm_w(m, 4, (int32_t[]){1, fh, fw, oc}, nscale, 3)
-             : lm_w(m, 4, (int32_t[]){oc, fh, fw, c}, nscale, 0);
-  int bias = lm_bias(m, oc);
+  mb *b = mb_new();
+  int in = mb_in(b, DT_FLOAT32, 4, S(1, h, w, c));
+  int f = dw ? lm_w(b->m, 4, S(1, fh, fw, oc), nscale, 3) : lm_w(b->m, 4, S(oc, fh, fw, c), nscale, 0);
+  int bias = lm_bias(b->m, oc);
   int oh = same ? (h + s - 1) / s : (h - fh + s) / s, ow = same ? (w + s - 1) / s : (w - fw + s) / s;
-  int out = lm_t(m, 4, (int32_t[]){1, oh, ow, oc});
+  int out = mb_out(b, DT_FLOAT32, 4, S(1, oh, ow, oc));
   litert_options o;
   litert_options_default(&o);
   o.stride_h = o.stride_w = s;
   o.padding = same ? PAD_SAME : PAD_VALID;
   o.fused_act = act;
   o.depth_multiplier = dw ? oc / c : 0;
-  add_op(m, dw ? OP_DEPTHWISE_CONV_2D : OP_CONV_2D, &o, 3, (int32_t[]){in, f, bias}, out);
-  emit_check(m, in, out, name);
+  mb_op(b, dw ? OP_DEPTHWISE_CONV_2D : OP_CONV_2D, &o, 3, IO(in, f, bias), 1, IO(out));
+  emit_check(b, name);
 }
 
 static void test_emit_hybrid(void **state) {
   (void)state;
-  if (!have_cc) skip();
+  if (!eh_have_cc) skip();
   emit_conv("hyb_conv_same_s2", 0, 9, 7, 3, 5, 3, 3, 2, 1, ACT_RELU, 1);
   emit_conv("hyb_conv_1x1_pc", 0, 4, 5, 6, 7, 1, 1, 1, 1, ACT_NONE, 7);
   emit_conv("hyb_dw_dm2", 1, 6, 5, 3, 6, 3, 3, 1, 1, ACT_RELU6, 6);
-  litert_model *m = new_model();
-  int in = lm_t(m, 2, (int32_t[]){3, 20});
-  int wt = lm_w(m, 2, (int32_t[]){6, 20}, 6, 0);
-  int bias = lm_bias(m, 6);
-  int out = lm_t(m, 2, (int32_t[]){3, 6});
+  mb *b = mb_new();
+  int in = mb_in(b, DT_FLOAT32, 2, S(3, 20));
+  int wt = lm_w(b->m, 2, S(6, 20), 6, 0);
+  int bias = lm_bias(b->m, 6);
+  int out = mb_out(b, DT_FLOAT32, 2, S(3, 6));
   litert_options o;
   litert_options_default(&o);
   o.fused_act = ACT_RELU;
-  add_op(m, OP_FULLY_CONNECTED, &o, 3, (int32_t[]){in, wt, bias}, out);
-  emit_check(m, in, out, "hyb_fc");
+  mb_op(b, OP_FULLY_CONNECTED, &o, 3, IO(in, wt, bias), 1, IO(out));
+  emit_check(b, "hyb_fc");
 }
 
 int main(void) {
@@ -1078,5 +958,5 @@ int main(void) {
       cmocka_unit_test(test_op_fc),           cmocka_unit_test(test_transform_keeps_hybrid),
       cmocka_unit_test(test_emit_hybrid),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, eh_setup, eh_teardown);
 }

@@ -18,53 +18,7 @@
 #include <cmocka.h>
 
 #include "aot_movement.h"
-#include "codegen/codegen.h"
-#include "compile.h"
-#include "ir/ir.h"
-#include "litert/litert.h"
-#include "ops/ops.h"
-
-#define S(...) ((const int32_t[]){__VA_ARGS__})
-#define IO(...) ((const int32_t[]){__VA_ARGS__})
-
-/* ---- a single-subgraph model builder ---- */
-typedef struct mb {
-  litert_model *m;
-  int in[8], nin, out[8], nout;
-} mb;
-
-static mb *mb_new(void) {
-  mb *b = calloc(1, sizeof *b);
-  b->m = litert_model_new();
-  litert_add_subgraph(b->m, "main");
-  return b;
-}
-static int mb_in(mb *b, int type, int rank, const int32_t *shape) {
-  int t = litert_add_tensor(b->m, 0, "in", type, rank, shape, 0);
-  b->in[b->nin++] = t;
-  return t;
-}
-static int mb_out(mb *b, int type, int rank, const int32_t *shape) {
-  int t = litert_add_tensor(b->m, 0, "out", type, rank, shape, 0);
-  b->out[b->nout++] = t;
-  return t;
-}
-static int mb_c(mb *b, int type, int rank, const int32_t *shape, const void *data, size_t bytes) {
-  return litert_add_tensor(b->m, 0, "c", type, rank, shape, litert_add_buffer(b->m, data, bytes));
-}
-static int mb_ci32(mb *b, int n, const int32_t *v) {
-  int32_t s[1] = {n};
-  return mb_c(b, DT_INT32, 1, s, v, (size_t)n * 4);
-}
-static void mb_op(mb *b, int builtin, const litert_options *o, int nin, const int32_t *in,
-                  int nout, const int32_t *out) {
-  litert_options oo = *o;
-  if (!oo.type) oo.type = litert_builtin_options_type(builtin);
-  litert_add_op(b->m, 0, builtin, NULL, nin, in, nout, out, &oo);
-}
-
-static char tmpdir[128];
-static int have_cc;
+#include "emit_harness.h"
 
 /* ---- the kernel ------------------------------------------------------------ */
 
@@ -348,7 +302,7 @@ static void test_dynamic_update_slice(void **state) {
 
 /* Input 0 gets deterministic data; the others (begin / start) get the
  * in-range values 1, 0, 1, ... */
-static void fill_input(void *p, int dtype, size_t n, int index) {
+static void fill_input(void *p, int dtype, size_t n, uint32_t index) {
   uint32_t s = 12345u;
   for (size_t i = 0; i < n; i++) {
     s = s * 1664525u + 1013904223u;
@@ -363,109 +317,8 @@ static void fill_input(void *p, int dtype, size_t n, int index) {
   }
 }
 
-static const char *const driver_src =
-    "#include <stdio.h>\n#include <string.h>\n#include \"aot_model.h\"\n"
-    "int main(int argc, char **argv) {\n"
-    "  aot_model_context_t ctx;\n  int i;\n  FILE *f;\n  (void)argc;\n"
-    "  memset(&ctx, 0, sizeof ctx);\n  if (aot_model_init(&ctx) != 0) return 2;\n"
-    "  f = fopen(argv[1], \"rb\");\n  if (!f) return 3;\n"
-    "  for (i = 0; i < AOT_NUM_INPUTS; i++)\n"
-    "    if (fread(ctx.inputs[i].data, 1, ctx.inputs[i].bytes, f) != ctx.inputs[i].bytes) return 4;\n"
-    "  fclose(f);\n  if (aot_model_run(&ctx) != 0) return 5;\n"
-    "  f = fopen(argv[2], \"wb\");\n  if (!f) return 6;\n"
-    "  for (i = 0; i < AOT_NUM_OUTPUTS; i++) fwrite(ctx.outputs[i].data, 1, ctx.outputs[i].bytes, f);\n"
-    "  fclose(f);\n  return 0;\n}\n";
-
-/* Builds the module of the one-op model b, runs it, compares with eval();
- * frees b. */
-static void emit_check(mb *b, const char *name) {
-  if (!have_cc) {
-    litert_model_free(b->m);
-    free(b);
-    skip();
-    return;
-  }
-  litert_set_io(b->m, 0, b->nin, b->in, b->nout, b->out);
-  char path[512], dir[256], cmd[2048];
-  aotc_diag d = {0};
-  snprintf(path, sizeof path, "%s/%s.tflite", tmpdir, name);
-  assert_int_equal(litert_write_file(b->m, path, &d), 0);
-  /* expected */
-  ir_graph *g = ir_from_litert(b->m, 0, &d);
-  assert_non_null(g);
-  assert_int_equal(g->nops, 1);
-  void **data = calloc((size_t)g->nt, sizeof(void *));
-  for (int i = 0; i < g->nt; i++) {
-    size_t nb = ir_bytes(&g->t[i]);
-    data[i] = calloc(1, nb + 8);
-    if (g->t[i].role == ROLE_CONST) memcpy(data[i], g->t[i].data, nb);
-  }
-  size_t outbytes = 0;
-  for (int i = 0; i < g->nin; i++) {
-    const ir_tensor *t = &g->t[g->inputs[i]];
-    fill_input(data[g->inputs[i]], t->dtype, ir_numel(t), i);
-  }
-  const op_impl *impl = ops_find(g, &g->ops[0]);
-  char why[256] = "";
-  assert_int_equal(impl->check(g, &g->ops[0], why, sizeof why), 0);
-  assert_int_equal(impl->eval(g, &g->ops[0], data, NULL), 0);
-  for (int i = 0; i < g->nout; i++) outbytes += ir_bytes(&g->t[g->outputs[i]]);
-  /* the module */
-  compiled cm;
-  int rc = compile_model(NULL, path, 1, &cm, &d);
-  if (rc) print_error("%s: %s\n", name, d.msg);
-  assert_int_equal(rc, 0);
-  snprintf(dir, sizeof dir, "%s/%s_mod", tmpdir, name);
-  remove_tree(dir);
-  snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
-  assert_int_equal(system(cmd), 0);
-  cg_options co;
-  memset(&co, 0, sizeof co);
-  co.prefix = "aot";
-  co.name = "aot_model";
-  co.model_path = path;
-  co.runtime_dir = compile_runtime_dir();
-  rc = codegen_module(cm.graph, &co, dir, &d);
-  if (rc) print_error("%s: %s\n", name, d.msg);
-  assert_int_equal(rc, 0);
-  compiled_free(&cm);
-  snprintf(path, sizeof path, "%s/driver.c", dir);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(driver_src, f);
-  fclose(f);
-  snprintf(cmd, sizeof cmd,
-           "cc -std=c99 -O1 -Wall -Wextra -Werror -pedantic -I%s/include -I%s/src %s/src/*.c "
-           "%s/driver.c -o %s/run -lm",
-           dir, dir, dir, dir, dir);
-  assert_int_equal(system(cmd), 0);
-  snprintf(path, sizeof path, "%s/in.bin", dir);
-  f = fopen(path, "wb");
-  assert_non_null(f);
-  for (int i = 0; i < g->nin; i++) fwrite(data[g->inputs[i]], 1, ir_bytes(&g->t[g->inputs[i]]), f);
-  fclose(f);
-  snprintf(cmd, sizeof cmd, "%s/run %s/in.bin %s/out.bin", dir, dir, dir);
-  assert_int_equal(system(cmd), 0);
-  snprintf(path, sizeof path, "%s/out.bin", dir);
-  f = fopen(path, "rb");
-  assert_non_null(f);
-  uint8_t *got = calloc(1, outbytes + 1);
-  assert_int_equal(fread(got, 1, outbytes + 1, f), outbytes);
-  fclose(f);
-  size_t o = 0;
-  for (int i = 0; i < g->nout; i++) {
-    size_t nb = ir_bytes(&g->t[g->outputs[i]]);
-    assert_memory_equal(got + o, data[g->outputs[i]], nb);
-    o += nb;
-  }
-  remove_tree(dir);
-  free(got);
-  for (int i = 0; i < g->nt; i++) free(data[i]);
-  free(data);
-  ir_free(g);
-  litert_model_free(b->m);
-  free(b);
-}
+/* The one-op model b through emit_harness.h: module output == eval(). */
+static void emit_check(mb *b, const char *name) { eh_check(b, name, fill_input, 1); }
 
 static void test_emit_dyn(void **state) {
   (void)state;
@@ -503,21 +356,6 @@ static void test_emit_dyn(void **state) {
   emit_check(b, "dus_dyn");
 }
 
-static int setup(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/aotc_mvdyn_XXXXXX");
-  if (!mkdtemp(tmpdir)) return -1;
-  have_cc = system("cc --version > /dev/null 2>&1") == 0;
-  if (!have_cc) print_message("emit checks skipped: no C compiler 'cc'\n");
-  return 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  remove_tree(tmpdir);
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kernel_slice_window),
@@ -529,5 +367,5 @@ int main(void) {
       cmocka_unit_test(test_dynamic_update_slice),
       cmocka_unit_test(test_emit_dyn),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, eh_setup, eh_teardown);
 }
