@@ -376,85 +376,34 @@ static int softmax_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
 /* op_impl glue                                                              */
 /* ======================================================================== */
 
-typedef int (*plan_fn)(const ir_graph *, const ir_op *, ew_plan *, char *, size_t);
+EW_GLUE(sigmoid, sigmoid_plan)
+EW_GLUE(relu, relu_plan)
+EW_GLUE(leaky, leaky_plan)
+EW_GLUE(hswish, hswish_plan)
+EW_GLUE(prelu, prelu_plan)
+EW_GLUE(elu, elu_plan)
+EW_GLUE(softmax, softmax_plan)
 
-static int run_check(plan_fn f, const ir_graph *g, const ir_op *op, WHY) {
-  ew_plan pl;
-  memset(&pl, 0, sizeof pl);
-  int rc = f(g, op, &pl, why, n);
-  ew_plan_release(&pl);
-  return rc;
-}
-
-static int run_emit(plan_fn f, emit_ctx *e, const ir_graph *g, const ir_op *op) {
-  ew_plan pl;
-  char why[256];
-  memset(&pl, 0, sizeof pl);
-  int rc = f(g, op, &pl, why, sizeof why) ? -1 : ew_plan_emit(e, &pl);
-  ew_plan_release(&pl);
-  return rc;
-}
-
-static int run_eval(plan_fn f, const ir_graph *g, const ir_op *op, void *const *data) {
-  ew_plan pl;
-  char why[256];
-  memset(&pl, 0, sizeof pl);
-  int rc = f(g, op, &pl, why, sizeof why) ? -1 : ew_plan_eval(&pl, data);
-  ew_plan_release(&pl);
-  return rc;
-}
-
-#define GLUE(NAME, PLAN)                                                                    \
-  static int NAME##_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {        \
-    return run_check(PLAN, g, op, why, n);                                                  \
-  }                                                                                         \
-  static int NAME##_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {                 \
-    return run_emit(PLAN, e, g, op);                                                        \
-  }                                                                                         \
-  static int NAME##_eval(const ir_graph *g, const ir_op *op, void *const *data,             \
-                         void *scratch) {                                                   \
-    (void)scratch;                                                                          \
-    return run_eval(PLAN, g, op, data);                                                     \
-  }
-
-GLUE(sigmoid, sigmoid_plan)
-GLUE(relu, relu_plan)
-GLUE(leaky, leaky_plan)
-GLUE(hswish, hswish_plan)
-GLUE(prelu, prelu_plan)
-GLUE(elu, elu_plan)
-GLUE(softmax, softmax_plan)
-
-#define OPDEF(VAR, CODE, NAME, IMPL, INPLACE, DTYPES, CONSTRAINTS)                          \
-  const op_impl op_##VAR = {.builtin = CODE,                                                \
-                            .name = NAME,                                                   \
-                            .dtypes = DTYPES,                                               \
-                            .constraints = CONSTRAINTS,                                     \
-                            .check = IMPL##_check,                                          \
-                            .inplace = INPLACE,                                             \
-                            .emit = IMPL##_emit,                                            \
-                            .eval = IMPL##_eval};
-
-OPDEF(logistic, OP_LOGISTIC, "LOGISTIC", sigmoid, 1, "int8, int16, float32",
+EW_OPDEF(logistic, OP_LOGISTIC, "LOGISTIC", sigmoid, 1, "int8, int16, float32",
       "int8: output zero point -128 (scale 1/256), gemmlowp fixed point; int16: zero points 0, "
       "output scale 2^-15, table interpolation")
-OPDEF(tanh, OP_TANH, "TANH", sigmoid, 1, "int8, int16, float32",
+EW_OPDEF(tanh, OP_TANH, "TANH", sigmoid, 1, "int8, int16, float32",
       "int8: output scale 1/128 zero point 0, gemmlowp fixed point; int16: zero points 0, "
       "output scale 2^-15, table interpolation")
-OPDEF(relu, OP_RELU, "RELU", relu, 1, "int8, int16, float32",
+EW_OPDEF(relu, OP_RELU, "RELU", relu, 1, "int8, int16, float32",
       "quantized input is requantized to the output; int16 zero points 0")
-OPDEF(relu6, OP_RELU6, "RELU6", relu, 1, "int8, int16, float32",
+EW_OPDEF(relu6, OP_RELU6, "RELU6", relu, 1, "int8, int16, float32",
       "same input/output quantization: clamp only (TFLM); otherwise requantized")
-OPDEF(relu_n1_to_1, OP_RELU_N1_TO_1, "RELU_N1_TO_1", relu, 1, "int8, int16, float32",
+EW_OPDEF(relu_n1_to_1, OP_RELU_N1_TO_1, "RELU_N1_TO_1", relu, 1, "int8, int16, float32",
       "quantized input is requantized to the output")
-OPDEF(leaky_relu, OP_LEAKY_RELU, "LEAKY_RELU", leaky, 1, "int8, int16, float32", "")
-OPDEF(hard_swish, OP_HARD_SWISH, "HARD_SWISH", hswish, 1, "int8, float32",
+EW_OPDEF(leaky_relu, OP_LEAKY_RELU, "LEAKY_RELU", leaky, 1, "int8, int16, float32", "")
+EW_OPDEF(hard_swish, OP_HARD_SWISH, "HARD_SWISH", hswish, 1, "int8, float32",
       "int8: TFLite reference fixed-point algorithm")
-OPDEF(prelu, OP_PRELU, "PRELU", prelu, 1, "int8, int16 (int8 alpha), float32",
+EW_OPDEF(prelu, OP_PRELU, "PRELU", prelu, 1, "int8, int16 (int8 alpha), float32",
       "alpha broadcast to the input (numpy rules)")
-OPDEF(elu, OP_ELU, "ELU", elu, 1, "int8, float32", "int8: 256-entry table built at compile time")
-OPDEF(softmax, OP_SOFTMAX, "SOFTMAX", softmax, 0, "int8, int8->int16, int16, float32",
+EW_OPDEF(elu, OP_ELU, "ELU", elu, 1, "int8, float32", "int8: 256-entry table built at compile time")
+EW_OPDEF(softmax, OP_SOFTMAX, "SOFTMAX", softmax, 0, "int8, int8->int16, int16, float32",
       "over the last dimension; int8 output scale 1/256 zp -128; int16 output (from int8) "
       "scale 1/65536 zp -32768; int16 input: output scale 1/32768 zp 0")
-OPDEF(log_softmax, OP_LOG_SOFTMAX, "LOG_SOFTMAX", softmax, 0, "int8, float32",
+EW_OPDEF(log_softmax, OP_LOG_SOFTMAX, "LOG_SOFTMAX", softmax, 0, "int8, float32",
       "over the last dimension; int8 output scale 16/256 zero point 127")

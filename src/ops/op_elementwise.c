@@ -517,110 +517,59 @@ static int dequantize_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY)
 /* op_impl glue                                                              */
 /* ======================================================================== */
 
-typedef int (*plan_fn)(const ir_graph *, const ir_op *, ew_plan *, char *, size_t);
-
-static int run_check(plan_fn f, const ir_graph *g, const ir_op *op, WHY) {
-  ew_plan pl;
-  memset(&pl, 0, sizeof pl);
-  int rc = f(g, op, &pl, why, n);
-  ew_plan_release(&pl);
-  return rc;
-}
-
-static int run_emit(plan_fn f, emit_ctx *e, const ir_graph *g, const ir_op *op) {
-  ew_plan pl;
-  char why[256];
-  memset(&pl, 0, sizeof pl);
-  int rc = f(g, op, &pl, why, sizeof why) ? -1 : ew_plan_emit(e, &pl);
-  ew_plan_release(&pl);
-  return rc;
-}
-
-static int run_eval(plan_fn f, const ir_graph *g, const ir_op *op, void *const *data) {
-  ew_plan pl;
-  char why[256];
-  memset(&pl, 0, sizeof pl);
-  int rc = f(g, op, &pl, why, sizeof why) ? -1 : ew_plan_eval(&pl, data);
-  ew_plan_release(&pl);
-  return rc;
-}
-
-#define GLUE(NAME, PLAN)                                                                    \
-  static int NAME##_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {        \
-    return run_check(PLAN, g, op, why, n);                                                  \
-  }                                                                                         \
-  static int NAME##_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {                 \
-    return run_emit(PLAN, e, g, op);                                                        \
-  }                                                                                         \
-  static int NAME##_eval(const ir_graph *g, const ir_op *op, void *const *data,             \
-                         void *scratch) {                                                   \
-    (void)scratch;                                                                          \
-    return run_eval(PLAN, g, op, data);                                                     \
-  }
-
-GLUE(addsub, addsub_plan)
-GLUE(mul, mul_plan)
-GLUE(div, div_plan)
-GLUE(sqdiff, sqdiff_plan)
-GLUE(maxmin, maxmin_plan)
-GLUE(compare, compare_plan)
-GLUE(logical, logical_plan)
-GLUE(select, select_plan)
-GLUE(unary, unary_plan)
-GLUE(quantize, quantize_plan)
-GLUE(dequantize, dequantize_plan)
-
-#define OPDEF(VAR, CODE, NAME, IMPL, INPLACE, DTYPES, CONSTRAINTS)                          \
-  const op_impl op_##VAR = {.builtin = CODE,                                                \
-                            .name = NAME,                                                   \
-                            .dtypes = DTYPES,                                               \
-                            .constraints = CONSTRAINTS,                                     \
-                            .check = IMPL##_check,                                          \
-                            .inplace = INPLACE,                                             \
-                            .emit = IMPL##_emit,                                            \
-                            .eval = IMPL##_eval};
+EW_GLUE(addsub, addsub_plan)
+EW_GLUE(mul, mul_plan)
+EW_GLUE(div, div_plan)
+EW_GLUE(sqdiff, sqdiff_plan)
+EW_GLUE(maxmin, maxmin_plan)
+EW_GLUE(compare, compare_plan)
+EW_GLUE(logical, logical_plan)
+EW_GLUE(select, select_plan)
+EW_GLUE(unary, unary_plan)
+EW_GLUE(quantize, quantize_plan)
+EW_GLUE(dequantize, dequantize_plan)
 
 #define BCAST_NOTE "numpy broadcasting up to " "6" " merged dimensions"
 
-OPDEF(add, OP_ADD, "ADD", addsub, 1, "int8, int16, float32, int32",
+EW_OPDEF(add, OP_ADD, "ADD", addsub, 1, "int8, int16, float32, int32",
       "per-tensor quantization; " BCAST_NOTE "; fused RELU/RELU6/RELU_N1_TO_1; int16 uses the "
       "power-of-two path when pot_scale_int16 is set and all scales are powers of two")
-OPDEF(sub, OP_SUB, "SUB", addsub, 1, "int8, int16, float32, int32",
+EW_OPDEF(sub, OP_SUB, "SUB", addsub, 1, "int8, int16, float32, int32",
       "per-tensor quantization; " BCAST_NOTE "; fused RELU/RELU6/RELU_N1_TO_1")
-OPDEF(mul, OP_MUL, "MUL", mul, 1, "int8, int16, float32, int32",
+EW_OPDEF(mul, OP_MUL, "MUL", mul, 1, "int8, int16, float32, int32",
       "per-tensor quantization; int16 zero points 0; " BCAST_NOTE)
-OPDEF(div, OP_DIV, "DIV", div, 1, "float32", BCAST_NOTE "; fused activation")
-OPDEF(squared_difference, OP_SQUARED_DIFFERENCE, "SQUARED_DIFFERENCE", sqdiff, 1,
+EW_OPDEF(div, OP_DIV, "DIV", div, 1, "float32", BCAST_NOTE "; fused activation")
+EW_OPDEF(squared_difference, OP_SQUARED_DIFFERENCE, "SQUARED_DIFFERENCE", sqdiff, 1,
       "int8, int16, float32", "per-tensor quantization; int16 zero points 0; " BCAST_NOTE)
-OPDEF(maximum, OP_MAXIMUM, "MAXIMUM", maxmin, 1, "int8, int16, int32, float32",
+EW_OPDEF(maximum, OP_MAXIMUM, "MAXIMUM", maxmin, 1, "int8, int16, int32, float32",
       "raw values (no requantization); " BCAST_NOTE)
-OPDEF(minimum, OP_MINIMUM, "MINIMUM", maxmin, 1, "int8, int16, int32, float32",
+EW_OPDEF(minimum, OP_MINIMUM, "MINIMUM", maxmin, 1, "int8, int16, int32, float32",
       "raw values (no requantization); " BCAST_NOTE)
 #define CMP_DT "float32, int32, int8 (rescaled), bool (EQUAL/NOT_EQUAL)"
-OPDEF(equal, OP_EQUAL, "EQUAL", compare, 0, CMP_DT, "bool output; " BCAST_NOTE)
-OPDEF(not_equal, OP_NOT_EQUAL, "NOT_EQUAL", compare, 0, CMP_DT, "bool output; " BCAST_NOTE)
-OPDEF(less, OP_LESS, "LESS", compare, 0, CMP_DT, "bool output; " BCAST_NOTE)
-OPDEF(less_equal, OP_LESS_EQUAL, "LESS_EQUAL", compare, 0, CMP_DT, "bool output; " BCAST_NOTE)
-OPDEF(greater, OP_GREATER, "GREATER", compare, 0, CMP_DT, "bool output; " BCAST_NOTE)
-OPDEF(greater_equal, OP_GREATER_EQUAL, "GREATER_EQUAL", compare, 0, CMP_DT,
+EW_OPDEF(equal, OP_EQUAL, "EQUAL", compare, 0, CMP_DT, "bool output; " BCAST_NOTE)
+EW_OPDEF(not_equal, OP_NOT_EQUAL, "NOT_EQUAL", compare, 0, CMP_DT, "bool output; " BCAST_NOTE)
+EW_OPDEF(less, OP_LESS, "LESS", compare, 0, CMP_DT, "bool output; " BCAST_NOTE)
+EW_OPDEF(less_equal, OP_LESS_EQUAL, "LESS_EQUAL", compare, 0, CMP_DT, "bool output; " BCAST_NOTE)
+EW_OPDEF(greater, OP_GREATER, "GREATER", compare, 0, CMP_DT, "bool output; " BCAST_NOTE)
+EW_OPDEF(greater_equal, OP_GREATER_EQUAL, "GREATER_EQUAL", compare, 0, CMP_DT,
       "bool output; " BCAST_NOTE)
-OPDEF(logical_and, OP_LOGICAL_AND, "LOGICAL_AND", logical, 1, "bool", BCAST_NOTE)
-OPDEF(logical_or, OP_LOGICAL_OR, "LOGICAL_OR", logical, 1, "bool", BCAST_NOTE)
-OPDEF(logical_not, OP_LOGICAL_NOT, "LOGICAL_NOT", logical, 1, "bool", "")
-OPDEF(select_v2, OP_SELECT_V2, "SELECT_V2", select, 0, "any 1/2/4/8-byte type, bool condition",
+EW_OPDEF(logical_and, OP_LOGICAL_AND, "LOGICAL_AND", logical, 1, "bool", BCAST_NOTE)
+EW_OPDEF(logical_or, OP_LOGICAL_OR, "LOGICAL_OR", logical, 1, "bool", BCAST_NOTE)
+EW_OPDEF(logical_not, OP_LOGICAL_NOT, "LOGICAL_NOT", logical, 1, "bool", "")
+EW_OPDEF(select_v2, OP_SELECT_V2, "SELECT_V2", select, 0, "any 1/2/4/8-byte type, bool condition",
       "three-way " BCAST_NOTE "; quantized values must share the output quantization")
-OPDEF(exp, OP_EXP, "EXP", unary, 1, "float32", "")
-OPDEF(log, OP_LOG, "LOG", unary, 1, "float32", "")
-OPDEF(sqrt, OP_SQRT, "SQRT", unary, 1, "float32", "")
-OPDEF(rsqrt, OP_RSQRT, "RSQRT", unary, 1, "float32", "")
-OPDEF(abs, OP_ABS, "ABS", unary, 1, "float32, int8, int16", "int16 zero points 0")
-OPDEF(neg, OP_NEG, "NEG", unary, 1, "float32, int32", "")
-OPDEF(floor, OP_FLOOR, "FLOOR", unary, 1, "float32", "")
-OPDEF(square, OP_SQUARE, "SQUARE", unary, 1, "float32", "")
-OPDEF(quantize, OP_QUANTIZE, "QUANTIZE", quantize, 0,
+EW_OPDEF(exp, OP_EXP, "EXP", unary, 1, "float32", "")
+EW_OPDEF(log, OP_LOG, "LOG", unary, 1, "float32", "")
+EW_OPDEF(sqrt, OP_SQRT, "SQRT", unary, 1, "float32", "")
+EW_OPDEF(rsqrt, OP_RSQRT, "RSQRT", unary, 1, "float32", "")
+EW_OPDEF(abs, OP_ABS, "ABS", unary, 1, "float32, int8, int16", "int16 zero points 0")
+EW_OPDEF(neg, OP_NEG, "NEG", unary, 1, "float32, int32", "")
+EW_OPDEF(floor, OP_FLOOR, "FLOOR", unary, 1, "float32", "")
+EW_OPDEF(square, OP_SQUARE, "SQUARE", unary, 1, "float32", "")
+EW_OPDEF(quantize, OP_QUANTIZE, "QUANTIZE", quantize, 0,
       "float32->int8/int16/uint8; int8<->int8/uint8/int16/int32, int16->int8/int16/int32, "
       "uint8->int8, int32->int8/int16",
       "per-tensor output quantization")
-OPDEF(dequantize, OP_DEQUANTIZE, "DEQUANTIZE", dequantize, 0,
+EW_OPDEF(dequantize, OP_DEQUANTIZE, "DEQUANTIZE", dequantize, 0,
       "int8/int16/uint8->float32, float16->float32",
       "per-tensor quantization; int8/int16 per-channel (constant weights)")

@@ -182,7 +182,8 @@ static void plan_free(mv_plan *p) {
 }
 
 /* Drops size-1 dimensions and merges dimensions that are contiguous in both
- * the source and the destination. */
+ * the source and the destination. A copy of rank 0 (a scalar) or of only
+ * size-1 dimensions becomes one element of rank 1. */
 static void copy_simplify(mv_copy *c) {
   int r = 0;
   for (int d = 0; d < c->rank; d++) {
@@ -714,11 +715,6 @@ static int plan_pad(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, s
     c.ostr[d] = ostr[d];
     c.out_off += pads[2 * d] * ostr[d];
   }
-  if (rank == 0) {
-    c.rank = 1;
-    c.count[0] = 1;
-    c.istr[0] = c.ostr[0] = 1;
-  }
   return add_copy(p, op->in[0], op->out[0], esize, &c, why, wl);
 }
 
@@ -804,6 +800,28 @@ static int check_dyn_begin(const ir_graph *g, int tid, int n, const char *what, 
 
 static int is_runtime(const ir_graph *g, int tid) {
   return tid >= 0 && tid < g->nt && g->t[tid].role != ROLE_CONST;
+}
+
+/* Checks the sliced shape oshape[0..orank) against the output (the same
+ * dimensions, or at least the same number of elements) and sets the output
+ * strides of c: row-major over c->count. */
+static int slice_out_strides(mv_copy *c, const int32_t *oshape, int orank, const ir_tensor *out,
+                             char *why, size_t wl) {
+  int ok = orank == out->rank;
+  for (int i = 0; ok && i < orank; i++) ok = oshape[i] == out->shape[i];
+  if (!ok) {
+    int64_t n = 1;
+    for (int i = 0; i < orank; i++) n *= oshape[i];
+    if (n != numel64(out))
+      return mv_fail(why, wl, "slice has %lld elements, output %lld", (long long)n,
+                     (long long)numel64(out));
+  }
+  int64_t s = 1;
+  for (int i = c->rank - 1; i >= 0; i--) {
+    c->ostr[i] = s;
+    s *= c->count[i];
+  }
+  return 0;
 }
 
 /* STRIDED_SLICE whose begin is computed at run time: a dimension sliced from
@@ -908,27 +926,7 @@ static int plan_strided_slice_dyn(const ir_graph *g, const ir_op *op, mv_plan *p
     c.count[d] = (int32_t)cnt;
     oshape[orank++] = (int32_t)cnt;
   }
-  int ok = orank == out->rank;
-  for (int i = 0; ok && i < orank; i++) ok = oshape[i] == out->shape[i];
-  if (!ok) {
-    int64_t n = 1;
-    for (int i = 0; i < orank; i++) n *= oshape[i];
-    if (n != numel64(out))
-      return mv_fail(why, wl, "slice has %lld elements, output %lld", (long long)n,
-                     (long long)numel64(out));
-  }
-  {
-    int64_t s = 1;
-    for (int i = rank - 1; i >= 0; i--) {
-      c.ostr[i] = s;
-      s *= c.count[i];
-    }
-  }
-  if (rank == 0) {
-    c.rank = 1;
-    c.count[0] = 1;
-    c.istr[0] = c.ostr[0] = 1;
-  }
+  if (slice_out_strides(&c, oshape, orank, out, why, wl)) return -1;
   mv_step *s = add_dyn_copy(p, op->in[0], op->out[0], (int)dtype_size(in->dtype), &c, op->in[1],
                             nb, why, wl);
   if (!s) return -1;
@@ -1064,28 +1062,7 @@ static int plan_strided_slice(const ir_graph *g, const ir_op *op, mv_plan *p, ch
     if (cnt > 0) c.in_off += start * istr_eff[i];
     if (!(sm & (1u << i))) oshape[orank++] = (int32_t)cnt;
   }
-  /* output shape must agree */
-  int ok = orank == out->rank;
-  for (int i = 0; ok && i < orank; i++) ok = oshape[i] == out->shape[i];
-  if (!ok) {
-    int64_t n = 1;
-    for (int i = 0; i < orank; i++) n *= oshape[i];
-    if (n != numel64(out))
-      return mv_fail(why, wl, "slice has %lld elements, output %lld", (long long)n,
-                     (long long)numel64(out));
-  }
-  {
-    int64_t s = 1;
-    for (int i = eff - 1; i >= 0; i--) {
-      c.ostr[i] = s;
-      s *= c.count[i];
-    }
-  }
-  if (eff == 0) {
-    c.rank = 1;
-    c.count[0] = 1;
-    c.istr[0] = c.ostr[0] = 1;
-  }
+  if (slice_out_strides(&c, oshape, orank, out, why, wl)) return -1;
   return add_copy(p, op->in[0], op->out[0], (int)dtype_size(in->dtype), &c, why, wl);
 }
 
@@ -1120,11 +1097,6 @@ static int plan_slice_dyn(const ir_graph *g, const ir_op *op, mv_plan *p, char *
     c.istr[d] = istr[d];
     c.ostr[d] = os;
     os *= n;
-  }
-  if (rank == 0) {
-    c.rank = 1;
-    c.count[0] = 1;
-    c.istr[0] = c.ostr[0] = 1;
   }
   mv_step *s = add_dyn_copy(p, op->in[0], op->out[0], (int)dtype_size(in->dtype), &c, op->in[1],
                             rank, why, wl);
@@ -1170,11 +1142,6 @@ static int plan_slice(const ir_graph *g, const ir_op *op, mv_plan *p, char *why,
     os *= n;
     c.in_off += b * istr[d];
   }
-  if (rank == 0) {
-    c.rank = 1;
-    c.count[0] = 1;
-    c.istr[0] = c.ostr[0] = 1;
-  }
   return add_copy(p, op->in[0], op->out[0], (int)dtype_size(in->dtype), &c, why, wl);
 }
 
@@ -1203,11 +1170,6 @@ static int plan_transpose(const ir_graph *g, const ir_op *op, mv_plan *p, char *
     c.count[d] = out->shape[d];
     c.istr[d] = istr[a];
     c.ostr[d] = ostr[d];
-  }
-  if (rank == 0) {
-    c.rank = 1;
-    c.count[0] = 1;
-    c.istr[0] = c.ostr[0] = 1;
   }
   return add_copy(p, op->in[0], op->out[0], (int)dtype_size(in->dtype), &c, why, wl);
 }
@@ -1242,11 +1204,6 @@ static int plan_reverse(const ir_graph *g, const ir_op *op, mv_plan *p, char *wh
     } else {
       c.istr[d] = istr[d];
     }
-  }
-  if (rank == 0) {
-    c.rank = 1;
-    c.count[0] = 1;
-    c.istr[0] = c.ostr[0] = 1;
   }
   return add_copy(p, op->in[0], op->out[0], (int)dtype_size(in->dtype), &c, why, wl);
 }
@@ -1473,11 +1430,6 @@ static int plan_dynamic_update_slice(const ir_graph *g, const ir_op *op, mv_plan
     c.istr[d] = ustr[d];
     c.ostr[d] = ostr[d];
   }
-  if (rank == 0) {
-    c.rank = 1;
-    c.count[0] = 1;
-    c.istr[0] = c.ostr[0] = 1;
-  }
   if (!is_runtime(g, op->in[2])) {
     /* constant start: clamped now */
     int64_t sv[IR_MAX_RANK];
@@ -1608,11 +1560,6 @@ static int plan_tile(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, 
     c.istr[2 * d + 1] = istr[d];
     c.ostr[2 * d + 1] = ostr[d];
   }
-  if (rank == 0) {
-    c.rank = 1;
-    c.count[0] = 1;
-    c.istr[0] = c.ostr[0] = 1;
-  }
   return add_copy(p, op->in[0], op->out[0], (int)dtype_size(in->dtype), &c, why, wl);
 }
 
@@ -1636,11 +1583,6 @@ static int plan_broadcast_to(const ir_graph *g, const ir_op *op, mv_plan *p, cha
     c.count[d] = out->shape[d];
     c.ostr[d] = ostr[d];
     c.istr[d] = (k >= 0 && idim != 1) ? istr[k] : 0;
-  }
-  if (rank == 0) {
-    c.rank = 1;
-    c.count[0] = 1;
-    c.istr[0] = c.ostr[0] = 1;
   }
   return add_copy(p, op->in[0], op->out[0], (int)dtype_size(in->dtype), &c, why, wl);
 }

@@ -564,3 +564,31 @@ int ew_fail(char *why, size_t n, const char *fmt, ...) {
   va_end(ap);
   return -1;
 }
+
+/* ---- op_impl glue ---------------------------------------------------------- */
+
+int ew_run_check(ew_plan_fn f, const ir_graph *g, const ir_op *op, char *why, size_t n) {
+  ew_plan pl;
+  memset(&pl, 0, sizeof pl);
+  int rc = f(g, op, &pl, why, n);
+  ew_plan_release(&pl);
+  return rc;
+}
+
+int ew_run_emit(ew_plan_fn f, emit_ctx *e, const ir_graph *g, const ir_op *op) {
+  ew_plan pl;
+  char why[256];
+  memset(&pl, 0, sizeof pl);
+  int rc = f(g, op, &pl, why, sizeof why) ? -1 : ew_plan_emit(e, &pl);
+  ew_plan_release(&pl);
+  return rc;
+}
+
+int ew_run_eval(ew_plan_fn f, const ir_graph *g, const ir_op *op, void *const *data) {
+  ew_plan pl;
+  char why[256];
+  memset(&pl, 0, sizeof pl);
+  int rc = f(g, op, &pl, why, sizeof why) ? -1 : ew_plan_eval(&pl, data);
+  ew_plan_release(&pl);
+  return rc;
+}

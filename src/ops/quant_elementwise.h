@@ -125,6 +125,41 @@ int ew_plan_eval(ew_plan *pl, void *const *data);
 /* Frees heap parts of a plan (safe on a failed or empty plan). */
 void ew_plan_release(ew_plan *pl);
 
+/* ---- op_impl glue ---------------------------------------------------------- */
+
+/* Fills a plan for the op, or returns -1 with a reason. */
+typedef int (*ew_plan_fn)(const ir_graph *g, const ir_op *op, ew_plan *pl, char *why, size_t n);
+/* check / emit / eval of an op through its plan function (the plan is
+ * released afterwards). */
+int ew_run_check(ew_plan_fn f, const ir_graph *g, const ir_op *op, char *why, size_t n);
+int ew_run_emit(ew_plan_fn f, emit_ctx *e, const ir_graph *g, const ir_op *op);
+int ew_run_eval(ew_plan_fn f, const ir_graph *g, const ir_op *op, void *const *data);
+
+/* Defines NAME_check, NAME_emit and NAME_eval of plan function PLAN. */
+#define EW_GLUE(NAME, PLAN)                                                                 \
+  static int NAME##_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {        \
+    return ew_run_check(PLAN, g, op, why, n);                                               \
+  }                                                                                         \
+  static int NAME##_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {                 \
+    return ew_run_emit(PLAN, e, g, op);                                                     \
+  }                                                                                         \
+  static int NAME##_eval(const ir_graph *g, const ir_op *op, void *const *data,             \
+                         void *scratch) {                                                   \
+    (void)scratch;                                                                          \
+    return ew_run_eval(PLAN, g, op, data);                                                  \
+  }
+
+/* Defines the op_impl op_VAR with the functions of EW_GLUE(IMPL, ...). */
+#define EW_OPDEF(VAR, CODE, NAME, IMPL, INPLACE, DTYPES, CONSTRAINTS)                       \
+  const op_impl op_##VAR = {.builtin = CODE,                                                \
+                            .name = NAME,                                                   \
+                            .dtypes = DTYPES,                                               \
+                            .constraints = CONSTRAINTS,                                     \
+                            .check = IMPL##_check,                                          \
+                            .inplace = INPLACE,                                             \
+                            .emit = IMPL##_emit,                                            \
+                            .eval = IMPL##_eval};
+
 /* Common checks: per-tensor quantization present. */
 int ew_check_per_tensor(const ir_tensor *t, const char *what, char *why, size_t n);
 /* Sets why and returns -1. */
