@@ -305,8 +305,9 @@ static int check_feedback(const aotc_config *c, const ir_graph *g, aotc_diag *d)
 /* Loads the test stimulus/expectation from the golden npz, or computes the
  * expectation with the reference interpreter. Arrays are returned in
  * ins and outs (npz_free). */
-static int load_test_data(const aotc_config *c, const compiled *cm, npy_array **ins,
-                          npy_array **outs, int *steps, int *ref_used_out, aotc_diag *d) {
+static int load_test_data(const aotc_config *c, const compiled *cm, const int (*fb)[2],
+                          npy_array **ins, npy_array **outs, int *steps, int *ref_used_out,
+                          aotc_diag *d) {
   const ir_graph *g = cm->graph;
   npy_array *arrs = NULL, *ref_outs = NULL;
   int n = 0, nref = 0, ref_used = 0;
@@ -394,15 +395,8 @@ static int load_test_data(const aotc_config *c, const compiled *cm, npy_array **
           rc = diag_error(d, "no expected output for the test protocol and no reference interpreter in this build");
           break;
         }
-        int (*fb)[2] = xcalloc((size_t)(c->test_n_state_feedback + 1), sizeof *fb);
-        for (int k = 0; k < c->test_n_state_feedback; k++) {
-          fb[k][0] = c->test_state_feedback[k].out;
-          fb[k][1] = c->test_state_feedback[k].in;
-        }
-        ref_options ro = {iters, c->test_n_state_feedback, (const int (*)[2])fb, seq,
-                          c->test_n_resets, c->test_resets};
+        ref_options ro = {iters, c->test_n_state_feedback, fb, seq, c->test_n_resets, c->test_resets};
         int r = ref_run(cm->model_orig ? cm->model_orig : cm->model, *ins, g->nin, &ro, &ref_outs, &nref, d);
-        free(fb);
         if (r != 0) { rc = -1; break; }
         if (c->test_golden_data)
           diag_warn(d, "%s has no expected outputs for %d iteration(s)%s; using the reference interpreter's",
@@ -450,17 +444,17 @@ int compile_write_module(const aotc_config *c, const compiled *cm, const char *d
   if (check_feedback(c, g, d) != 0) return -1;
   if (c->test_enabled) {
     int steps = 1, ref_used = 0;
-    if (load_test_data(c, cm, &ins, &outs, &steps, &ref_used, d) != 0) goto out;
-    golden_from_ref = ref_used;
-    cins = xcalloc((size_t)(g->nin + 1), sizeof(cg_array));
-    couts = xcalloc((size_t)(g->nout + 1), sizeof(cg_array));
-    for (int i = 0; i < g->nin; i++) cins[i] = (cg_array){ins[i].dtype, ins[i].nbytes, ins[i].data, steps};
-    for (int i = 0; i < g->nout; i++) couts[i] = (cg_array){outs[i].dtype, outs[i].nbytes, outs[i].data, steps};
     fb = xcalloc((size_t)(c->test_n_state_feedback + 1), sizeof *fb);
     for (int i = 0; i < c->test_n_state_feedback; i++) {
       fb[i][0] = c->test_state_feedback[i].out;
       fb[i][1] = c->test_state_feedback[i].in;
     }
+    if (load_test_data(c, cm, (const int (*)[2])fb, &ins, &outs, &steps, &ref_used, d) != 0) goto out;
+    golden_from_ref = ref_used;
+    cins = xcalloc((size_t)(g->nin + 1), sizeof(cg_array));
+    couts = xcalloc((size_t)(g->nout + 1), sizeof(cg_array));
+    for (int i = 0; i < g->nin; i++) cins[i] = (cg_array){ins[i].dtype, ins[i].nbytes, ins[i].data, steps};
+    for (int i = 0; i < g->nout; i++) couts[i] = (cg_array){outs[i].dtype, outs[i].nbytes, outs[i].data, steps};
     o.test.enabled = 1;
     o.test.inputs = cins;
     o.test.outputs = couts;

@@ -125,18 +125,18 @@ void emit_decl(emit_ctx *e, const char *fmt, ...) {
   va_end(ap);
 }
 
-const char *emit_float(emit_ctx *e, float v) {
-  if (isnan(v)) return "(0.0f / 0.0f)";  /* never in practice; keeps exactness */
-  if (isinf(v)) return v > 0 ? "HUGE_VALF" : "(-HUGE_VALF)";
-  if (v == 0.0f) return signbit(v) ? "-0.0f" : "0.0f";
-  return pool_add(e, xasprintf("%af", (double)v));
-}
-
+/* Float literal text that round-trips exactly (C99 hex float). */
 static void fmt_float(strbuf *b, float v) {
-  if (isinf(v)) sb_puts(b, v > 0 ? "HUGE_VALF" : "-HUGE_VALF");
+  if (isinf(v)) sb_puts(b, v > 0 ? "HUGE_VALF" : "(-HUGE_VALF)");
   else if (isnan(v)) sb_puts(b, "NAN");
   else if (v == 0.0f) sb_puts(b, signbit(v) ? "-0.0f" : "0.0f");
   else sb_printf(b, "%af", (double)v);
+}
+
+const char *emit_float(emit_ctx *e, float v) {
+  strbuf b = {0};
+  fmt_float(&b, v);
+  return pool_add(e, b.s);
 }
 
 /* Appends the elements of a typed array as C initializer text. */

@@ -192,10 +192,10 @@ int plan_memory(ir_graph *g, aotc_diag *d) {
   free(trial);
   /* lower bound: the largest sum of live bytes at any op */
   size_t lb = 0;
-  for (int p = -1; p <= nops; p++) {
+  for (int p = 0; p <= nops; p++) {
     size_t live = 0;
     for (int i = 0; i < nb; i++)
-      if (bufs[i].first <= (p < 0 ? 0 : p) && (p < 0 ? 0 : p) <= bufs[i].last) live += bufs[i].size;
+      if (bufs[i].first <= p && p <= bufs[i].last) live += bufs[i].size;
     if (live > lb) lb = live;
   }
   for (int i = 0; i < nb; i++) {
