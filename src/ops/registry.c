@@ -1,8 +1,9 @@
 /* registry.c - the one table of supported operators.
  *
- * Each entry is defined in the op_*.c file of its family. Entries are weak
- * references so that the table lists exactly the operators whose
- * implementation is linked in. */
+ * Each entry is defined in the op_*.c file of its family and listed once in
+ * the OPS() list below. The references are strong: an entry whose object is
+ * renamed or missing fails the link, so no operator can silently drop out of
+ * the table (and out of `aotc operators` / docs/operators.md). */
 #include "ops.h"
 
 #include <string.h>
@@ -30,7 +31,7 @@
   X(svdf) X(unidirectional_sequence_lstm) X(gru) X(var_handle)                 \
   X(read_variable) X(assign_variable) X(call_once)
 
-#define DECL(n) extern const op_impl op_##n __attribute__((weak));
+#define DECL(n) extern const op_impl op_##n;
 OPS(DECL)
 #undef DECL
 
@@ -38,22 +39,7 @@ OPS(DECL)
 static const op_impl *const all_ops[] = {OPS(REF) NULL};
 #undef REF
 
-enum { MAX_OPS = sizeof all_ops / sizeof all_ops[0] };
-static const op_impl *linked[MAX_OPS];
-static int linked_ready;
-
-static void init_linked(void) {
-  int n = 0;
-  for (int i = 0; i < MAX_OPS - 1; i++)
-    if (all_ops[i]) linked[n++] = all_ops[i];
-  linked[n] = NULL;
-  linked_ready = 1;
-}
-
-const op_impl *const *ops_all(void) {
-  if (!linked_ready) init_linked();
-  return linked;
-}
+const op_impl *const *ops_all(void) { return all_ops; }
 
 const op_impl *ops_find(const ir_graph *g, const ir_op *op) {
   (void)g;
