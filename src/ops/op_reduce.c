@@ -7,19 +7,11 @@
  * for quantized MEAN/SUM computes the TFLM multiplier (input_scale /
  * output_scale, with MEAN's 1/N folded in exactly as reference
  * QuantizedMeanOrSum does). emit() and eval() both use prepare(). */
-#include "ops.h"
-
-#include "aot_movement.h"
+#include "mv_plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* from op_movement.c */
-int mv_fail(char *why, size_t wl, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-int mv_const_ints(const ir_graph *g, int tid, const char *what, int64_t *out, int max, int *n,
-                  char *why, size_t wl);
-void mv_strides(const int32_t *shape, int rank, int64_t *strides);
 
 typedef struct rd_plan {
   aot_reduce_params p;

@@ -19,7 +19,7 @@
   X(logistic) X(tanh) X(relu) X(relu6) X(relu_n1_to_1) X(leaky_relu)           \
   X(hard_swish) X(prelu) X(elu) X(exp) X(log) X(sqrt) X(rsqrt) X(abs) X(neg)   \
   X(floor) X(square) X(softmax) X(log_softmax) X(quantize) X(dequantize)       \
-  /* data movement and reductions (op_movement.c, op_reduce.c) */              \
+  /* data movement and reductions (op_movement.c, op_layout.c, op_reduce.c) */  \
   X(reshape) X(squeeze) X(expand_dims) X(concatenation) X(pad) X(padv2)        \
   X(mirror_pad) X(strided_slice) X(slice) X(dynamic_update_slice)             \
   X(transpose) X(split) X(split_v)                                             \
