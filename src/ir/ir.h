@@ -130,6 +130,24 @@ char *ir_var_key(const ir_op *op);
  * ASSIGN_VARIABLE op of graph g uses, or -1. */
 int ir_var_slot(const ir_graph *main, const ir_graph *g, const ir_op *op);
 
+/* ---- shape rules (shape_rules.c): the one shape rule of every operator ---- */
+typedef struct ir_shape {
+  int rank;
+  int32_t d[IR_MAX_RANK];
+} ir_shape;
+/* Reads up to max int32/int64 values of tensor t; the count, or -1 when the
+ * values are not available (not constant, wrong dtype, too many). */
+typedef int (*ir_ints_fn)(const void *ctx, int t, int64_t *v, int max);
+/* An ir_ints_fn over the constant tensors of a graph (ctx is the ir_graph). */
+int ir_const_ints(const void *graph, int t, int64_t *v, int max);
+/* Output shapes of op (os[0..nout)) from the current shapes of its inputs and
+ * the values of its parameter inputs read with ints(ctx, ...). runtime = 0:
+ * static mode, an unreadable parameter means "not known" (1); runtime = 1:
+ * every parameter must be readable. Returns 0 (os filled), 1 (no rule, or a
+ * parameter not known), -1 (inconsistent op; the reason in why). */
+int ir_shape_rule(const ir_graph *g, const ir_op *op, ir_ints_fn ints, const void *ctx,
+                  int runtime, ir_shape *os, char *why, size_t n);
+
 /* Static shape inference (shapes.c): tensors whose declared shape is a
  * placeholder (missing, or -1 in shape_signature) get their real static shape
  * from their producers; SHAPE of a known shape and small integer ops of
