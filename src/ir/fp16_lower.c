@@ -61,26 +61,9 @@ static void twin_reserve(lower_ctx *c) {
 /* Appends a float32 tensor shaped like tensor `like` (scratch, no data). */
 static int add_f32_tensor(lower_ctx *c, int like) {
   ir_graph *g = c->g;
-  int id = g->nt;
-  g->t = xrealloc(g->t, (size_t)(g->nt + 1) * sizeof(ir_tensor));
-  g->nt++;
-  ir_tensor *t = &g->t[id];
   const ir_tensor *src = &g->t[like];
-  memset(t, 0, sizeof *t);
-  t->name = xasprintf("%s/f32", src->name ? src->name : "");
-  t->dtype = DT_FLOAT32;
-  t->rank = src->rank;
-  memcpy(t->shape, src->shape, sizeof t->shape);
-  t->role = ROLE_SCRATCH;
-  t->alias = -1;
-  t->io_index = -1;
-  t->src_index = -1;
-  t->arena = -1;
-  t->used = 1;
-  char base[33];
-  c_identifier(t->name, base, 32);
-  if (g->sg > 0) snprintf(t->cname, sizeof t->cname, "s%d_t%d_%.32s", g->sg, id, base);
-  else snprintf(t->cname, sizeof t->cname, "t%d_%.32s", id, base);
+  int id = ir_add_tensor(g, xasprintf("%s/f32", src->name ? src->name : ""), DT_FLOAT32,
+                         src->rank, src->shape);
   twin_reserve(c);
   return id;
 }
@@ -119,20 +102,7 @@ static int add_f32_const(lower_ctx *c, int t) {
 /* Inserts a CAST op (in -> out) at position pos of g->ops. */
 static void insert_cast(lower_ctx *c, int pos, int in, int out) {
   ir_graph *g = c->g;
-  g->ops = xrealloc(g->ops, (size_t)(g->nops + 1) * sizeof(ir_op));
-  memmove(&g->ops[pos + 1], &g->ops[pos], (size_t)(g->nops - pos) * sizeof(ir_op));
-  g->nops++;
-  ir_op *op = &g->ops[pos];
-  memset(op, 0, sizeof *op);
-  op->id = c->next_id++;
-  op->builtin = OP_CAST;
-  op->nin = 1;
-  op->nout = 1;
-  op->in = xcalloc(1, sizeof(int));
-  op->out = xcalloc(1, sizeof(int));
-  op->in[0] = in;
-  op->out[0] = out;
-  litert_options_default(&op->opts);
+  ir_op *op = ir_insert_op(g, pos, c->next_id++, OP_CAST, 1, &in, 1, &out);
   op->opts.type = litert_builtin_options_type(OP_CAST);
   op->opts.in_data_type = g->t[in].dtype;
   op->opts.out_data_type = g->t[out].dtype;

@@ -15,6 +15,53 @@ const char *ir_role_name(ir_role r) {
   return "?";
 }
 
+void ir_set_cname(ir_graph *g, int t) {
+  ir_tensor *x = &g->t[t];
+  char base[33];
+  c_identifier(x->name, base, 32);
+  if (g->sg > 0) snprintf(x->cname, sizeof x->cname, "s%d_t%d_%.32s", g->sg, t, base);
+  else snprintf(x->cname, sizeof x->cname, "t%d_%.32s", t, base);
+}
+
+int ir_add_tensor(ir_graph *g, char *name, int dtype, int rank, const int32_t *shape) {
+  int id = g->nt;
+  g->t = xrealloc(g->t, (size_t)(g->nt + 1) * sizeof(ir_tensor));
+  g->nt++;
+  ir_tensor *t = &g->t[id];
+  memset(t, 0, sizeof *t);
+  t->name = name;
+  t->dtype = dtype;
+  t->rank = rank;
+  for (int k = 0; k < rank; k++) t->shape[k] = shape[k];
+  t->role = ROLE_SCRATCH;
+  t->alias = -1;
+  t->io_index = -1;
+  t->src_index = -1;
+  t->arena = -1;
+  t->used = 1;
+  ir_set_cname(g, id);
+  return id;
+}
+
+ir_op *ir_insert_op(ir_graph *g, int pos, int id, int builtin, int nin, const int *in, int nout,
+                    const int *out) {
+  g->ops = xrealloc(g->ops, (size_t)(g->nops + 1) * sizeof(ir_op));
+  memmove(&g->ops[pos + 1], &g->ops[pos], (size_t)(g->nops - pos) * sizeof(ir_op));
+  g->nops++;
+  ir_op *op = &g->ops[pos];
+  memset(op, 0, sizeof *op);
+  op->id = id;
+  op->builtin = builtin;
+  op->nin = nin;
+  op->in = xcalloc((size_t)(nin > 0 ? nin : 1), sizeof(int));
+  for (int i = 0; i < nin; i++) op->in[i] = in[i];
+  op->nout = nout;
+  op->out = xcalloc((size_t)(nout > 0 ? nout : 1), sizeof(int));
+  for (int i = 0; i < nout; i++) op->out[i] = out[i];
+  litert_options_default(&op->opts);
+  return op;
+}
+
 size_t ir_numel(const ir_tensor *t) {
   size_t n = 1;
   for (int i = 0; i < t->rank; i++) n *= (size_t)(t->shape[i] > 0 ? t->shape[i] : 0);
@@ -139,10 +186,7 @@ ir_graph *ir_from_litert(const litert_model *m, int sgi, aotc_diag *d) {
     } else if (lt->is_variable) {
       t->role = ROLE_PERSISTENT;
     }
-    char base[33];
-    c_identifier(t->name, base, 32);
-    if (sgi > 0) snprintf(t->cname, sizeof t->cname, "s%d_t%d_%.32s", sgi, i, base);
-    else snprintf(t->cname, sizeof t->cname, "t%d_%.32s", i, base);
+    ir_set_cname(g, i);
   }
   g->nin = sg->ninputs;
   g->inputs = copy_i32(sg->inputs, sg->ninputs);

@@ -107,6 +107,19 @@ typedef struct ir_graph {
 ir_graph *ir_from_litert(const litert_model *m, int sg, aotc_diag *d);
 void ir_free(ir_graph *g);
 
+/* ---- editing helpers (for passes that add tensors and ops) ---- */
+/* Appends a scratch tensor (no data, not an alias) named name (the graph takes
+ * the malloc'd string) of dtype and shape; returns its index. Pointers into
+ * g->t are invalidated. */
+int ir_add_tensor(ir_graph *g, char *name, int dtype, int rank, const int32_t *shape);
+/* Inserts an op at position pos of g->ops (later ops move up by one) with the
+ * given id, inputs and outputs (copied) and default options; returns it.
+ * Pointers into g->ops are invalidated. */
+ir_op *ir_insert_op(ir_graph *g, int pos, int id, int builtin, int nin, const int *in, int nout,
+                    const int *out);
+/* (Re)computes the C identifier of tensor t from its name and index. */
+void ir_set_cname(ir_graph *g, int t);
+
 /* Number of elements / bytes of a tensor. */
 size_t ir_numel(const ir_tensor *t);
 size_t ir_bytes(const ir_tensor *t);

@@ -251,28 +251,9 @@ static int try_fold(sctx *c, ir_op *op) {
 /* ---- IR surgery ------------------------------------------------------------ */
 
 static int new_tensor(sctx *c, const char *name, int dtype, int rank, const int32_t *shape) {
-  ir_graph *g = c->g;
-  int id = g->nt;
-  g->t = xrealloc(g->t, (size_t)(g->nt + 1) * sizeof(ir_tensor));
-  g->nt++;
-  ir_tensor *t = &g->t[id];
-  memset(t, 0, sizeof *t);
-  t->name = xstrdup(name);
-  t->dtype = dtype;
-  t->rank = rank;
-  for (int k = 0; k < rank; k++) t->shape[k] = shape[k];
-  t->role = ROLE_SCRATCH;
-  t->alias = -1;
-  t->io_index = -1;
-  t->src_index = -1;
-  t->arena = -1;
-  t->used = 1;
-  char base[33];
-  c_identifier(t->name, base, 32);
-  if (g->sg > 0) snprintf(t->cname, sizeof t->cname, "s%d_t%d_%.32s", g->sg, id, base);
-  else snprintf(t->cname, sizeof t->cname, "t%d_%.32s", id, base);
+  int id = ir_add_tensor(c->g, xstrdup(name), dtype, rank, shape);
   ctx_reserve(c);
-  c->decl[id] = shp_of(t);
+  c->decl[id] = shp_of(&c->g->t[id]);
   c->known[id] = 1;
   return id;
 }
@@ -298,22 +279,7 @@ static int new_int_const(sctx *c, const char *name, int dtype, int rank, const i
 
 /* Inserts an op at position pos of g->ops (later ops move up by one). */
 static ir_op *insert_op(sctx *c, int pos, int builtin, int nin, const int *in, int out) {
-  ir_graph *g = c->g;
-  g->ops = xrealloc(g->ops, (size_t)(g->nops + 1) * sizeof(ir_op));
-  memmove(&g->ops[pos + 1], &g->ops[pos], (size_t)(g->nops - pos) * sizeof(ir_op));
-  g->nops++;
-  ir_op *op = &g->ops[pos];
-  memset(op, 0, sizeof *op);
-  op->id = c->next_id++;
-  op->builtin = builtin;
-  op->nin = nin;
-  op->in = xcalloc((size_t)nin, sizeof(int));
-  for (int i = 0; i < nin; i++) op->in[i] = in[i];
-  op->nout = 1;
-  op->out = xcalloc(1, sizeof(int));
-  op->out[0] = out;
-  litert_options_default(&op->opts);
-  return op;
+  return ir_insert_op(c->g, pos, c->next_id++, builtin, nin, in, 1, &out);
 }
 
 /* ---- TensorList set-item ----------------------------------------------------- */
