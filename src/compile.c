@@ -4,6 +4,7 @@
 #include "compile.h"
 
 #include "litert/hooks.h"
+#include "passes/passes.h"
 #include "plan/plan.h"
 #include "ref/ref.h"
 

@@ -5,7 +5,7 @@
  * the module prefix when written, exactly like the copied kernels. */
 #include "codegen.h"
 
-#include "../ops/ops.h"
+#include "../ops/emit.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -31,167 +31,6 @@ static const char *comment_text(const char *name) {
   }
   b[n] = 0;
   return b;
-}
-
-/* Operator id seen by the callback: the op index in the model for the main
- * subgraph, (subgraph << 16) | index for ops of called subgraphs. */
-static long op_uid(const ir_graph *g, const ir_op *op) {
-  return g->sg > 0 ? ((long)g->sg << 16) | op->id : (long)op->id;
-}
-
-struct emit_ctx {
-  const ir_graph *g;
-  const ir_op *op;
-  int opindex;
-  char opname[64];
-  strbuf decls;    /* file scope of model.c */
-  strbuf body;     /* run function body */
-  char **pool;     /* strings handed out to ops */
-  int npool, cappool;
-  char **const_used;       /* [subgraph][tensor]: constant referenced */
-  const ir_graph *main;
-  const char **kernels;    /* runtime files needed */
-  int nkernels, capkernels;
-  int failed;
-};
-
-static const char *pool_add(emit_ctx *e, char *s) {
-  if (e->npool == e->cappool) {
-    e->cappool = e->cappool ? 2 * e->cappool : 64;
-    e->pool = xrealloc(e->pool, (size_t)e->cappool * sizeof(char *));
-  }
-  e->pool[e->npool++] = s;
-  return s;
-}
-
-/* name of the flash array of a constant tensor; constants that share data
- * (an aliased reshape of a constant) share one array. */
-static int const_owner(const ir_graph *g, int t) {
-  for (int i = 0; i < t; i++)
-    if (g->t[i].role == ROLE_CONST && g->t[i].data == g->t[t].data && g->t[i].dtype == g->t[t].dtype &&
-        g->t[i].data_bytes == g->t[t].data_bytes)
-      return i;
-  return t;
-}
-
-const char *emit_ptr(emit_ctx *e, int t) {
-  const ir_graph *g = e->g;
-  if (t < 0) return "NULL";
-  const ir_tensor *x = &g->t[t];
-  const char *ct = dtype_ctype(x->dtype);
-  if (!ct) ct = "uint8_t";
-  if (x->role == ROLE_CONST) {
-    int o = const_owner(g, t);
-    e->const_used[g->sg][o] = 1;
-    return pool_add(e, xasprintf("aot_c_%s", g->t[o].cname));
-  }
-  if (x->arena == 0)
-    return pool_add(e, xasprintf("((%s *)(S + %zu))", ct, g->scratch_base + x->offset));
-  if (x->arena == 1)
-    return pool_add(e, xasprintf("((%s *)(P + %zu))", ct, g->persistent_base + x->offset));
-  e->failed = 1;
-  return "NULL";
-}
-
-const char *emit_scratch_ptr(emit_ctx *e) {
-  return pool_add(e, xasprintf("((void *)(S + %zu))", e->g->scratch_base + e->op->scratch_offset));
-}
-
-const char *emit_opname(emit_ctx *e) { return e->opname; }
-
-void emit_stmt(emit_ctx *e, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  sb_puts(&e->body, "  ");
-  sb_vprintf(&e->body, fmt, ap);
-  sb_putc(&e->body, '\n');
-  va_end(ap);
-}
-
-void emit_call(emit_ctx *e, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  sb_puts(&e->body, "  st = ");
-  sb_vprintf(&e->body, fmt, ap);
-  sb_printf(&e->body, ";\n  if (st != 0) return aot_fail(ctx, %ld, st);\n", op_uid(e->g, e->op));
-  va_end(ap);
-}
-
-void emit_decl(emit_ctx *e, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  sb_vprintf(&e->decls, fmt, ap);
-  sb_putc(&e->decls, '\n');
-  va_end(ap);
-}
-
-/* Float literal text that round-trips exactly (C99 hex float). */
-static void fmt_float(strbuf *b, float v) {
-  if (isinf(v)) sb_puts(b, v > 0 ? "HUGE_VALF" : "(-HUGE_VALF)");
-  else if (isnan(v)) sb_puts(b, "NAN");
-  else if (v == 0.0f) sb_puts(b, signbit(v) ? "-0.0f" : "0.0f");
-  else sb_printf(b, "%af", (double)v);
-}
-
-const char *emit_float(emit_ctx *e, float v) {
-  strbuf b = {0};
-  fmt_float(&b, v);
-  return pool_add(e, b.s);
-}
-
-/* Appends the elements of a typed array as C initializer text. */
-static void fmt_values(strbuf *b, int dtype, const void *data, size_t n) {
-  const int per_line = dtype == DT_FLOAT32 ? 6 : 16;
-  for (size_t i = 0; i < n; i++) {
-    if (i % (size_t)per_line == 0) sb_puts(b, i ? ",\n  " : "  ");
-    else sb_puts(b, ", ");
-    switch (dtype) {
-      case DT_FLOAT32: { float v; memcpy(&v, (const char *)data + 4 * i, 4); fmt_float(b, v); break; }
-      case DT_INT8: sb_printf(b, "%d", ((const int8_t *)data)[i]); break;
-      case DT_UINT8: case DT_BOOL: sb_printf(b, "%u", ((const uint8_t *)data)[i]); break;
-      case DT_INT16: { int16_t v; memcpy(&v, (const char *)data + 2 * i, 2); sb_printf(b, "%d", v); break; }
-      case DT_UINT16: case DT_FLOAT16: { uint16_t v; memcpy(&v, (const char *)data + 2 * i, 2); sb_printf(b, "%u", v); break; }
-      case DT_INT32: {
-        int32_t v; memcpy(&v, (const char *)data + 4 * i, 4);
-        if (v == INT32_MIN) sb_puts(b, "INT32_MIN"); else sb_printf(b, "%ld", (long)v);
-        break;
-      }
-      case DT_UINT32: { uint32_t v; memcpy(&v, (const char *)data + 4 * i, 4); sb_printf(b, "%luu", (unsigned long)v); break; }
-      case DT_INT64: {
-        int64_t v; memcpy(&v, (const char *)data + 8 * i, 8);
-        if (v == INT64_MIN) sb_puts(b, "INT64_MIN"); else sb_printf(b, "INT64_C(%lld)", (long long)v);
-        break;
-      }
-      case DT_UINT64: { uint64_t v; memcpy(&v, (const char *)data + 8 * i, 8); sb_printf(b, "UINT64_C(%llu)", (unsigned long long)v); break; }
-      default: sb_puts(b, "0"); break;
-    }
-  }
-  if (n == 0) sb_puts(b, "  0");
-  sb_putc(b, '\n');
-}
-
-static const char *emit_array(emit_ctx *e, const char *suffix, int dt, const void *v, size_t n) {
-  char *name = xasprintf("%s_%s", e->opname, suffix);
-  sb_printf(&e->decls, "static const %s %s[%zu] = {\n", dtype_ctype(dt), name, n ? n : 1);
-  fmt_values(&e->decls, dt, v, n);
-  sb_puts(&e->decls, "};\n");
-  return pool_add(e, name);
-}
-
-const char *emit_array_i8(emit_ctx *e, const char *s, const int8_t *v, size_t n) { return emit_array(e, s, DT_INT8, v, n); }
-const char *emit_array_i16(emit_ctx *e, const char *s, const int16_t *v, size_t n) { return emit_array(e, s, DT_INT16, v, n); }
-const char *emit_array_i32(emit_ctx *e, const char *s, const int32_t *v, size_t n) { return emit_array(e, s, DT_INT32, v, n); }
-const char *emit_array_i64(emit_ctx *e, const char *s, const int64_t *v, size_t n) { return emit_array(e, s, DT_INT64, v, n); }
-const char *emit_array_f32(emit_ctx *e, const char *s, const float *v, size_t n) { return emit_array(e, s, DT_FLOAT32, v, n); }
-
-void emit_kernel(emit_ctx *e, const char *relpath) {
-  for (int i = 0; i < e->nkernels; i++)
-    if (strcmp(e->kernels[i], relpath) == 0) return;
-  if (e->nkernels == e->capkernels) {
-    e->capkernels = e->capkernels ? 2 * e->capkernels : 16;
-    e->kernels = xrealloc(e->kernels, (size_t)e->capkernels * sizeof(char *));
-  }
-  e->kernels[e->nkernels++] = pool_add(e, xstrdup(relpath));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -309,7 +148,7 @@ size_t codegen_const_bytes(const ir_graph *g) {
     const ir_graph *cg = gi == 0 ? g : g->subgraphs[gi];
     if (!cg) continue;
     for (int i = 0; i < cg->nt; i++)
-      if (cg->t[i].role == ROLE_CONST && cg->t[i].used && const_owner(cg, i) == i)
+      if (cg->t[i].role == ROLE_CONST && cg->t[i].used && emit_const_owner(cg, i) == i)
         n += cg->t[i].data_bytes;
   }
   return n;
@@ -402,7 +241,7 @@ static void gen_tensor_info(const ir_graph *g, strbuf *b, const char *arr, int i
   const ir_tensor *x = &g->t[t];
   const char *base = x->arena == 1 ? "P" : "S";
   if (x->role == ROLE_CONST) {
-    sb_printf(b, "  ctx->%s[%d].data = (void *)aot_c_%s;\n", arr, i, g->t[const_owner(g, t)].cname);
+    sb_printf(b, "  ctx->%s[%d].data = (void *)aot_c_%s;\n", arr, i, g->t[emit_const_owner(g, t)].cname);
   } else {
     sb_printf(b, "  ctx->%s[%d].data = (void *)(%s + %zu);\n", arr, i, base, x->offset);
   }
@@ -412,7 +251,7 @@ static void gen_tensor_info(const ir_graph *g, strbuf *b, const char *arr, int i
             x->dtype, arr, i, x->rank);
   for (int k = 0; k < x->rank; k++) sb_printf(b, "  ctx->%s[%d].shape[%d] = %d;\n", arr, i, k, x->shape[k]);
   sb_printf(b, "  ctx->%s[%d].scale = ", arr, i);
-  fmt_float(b, x->nq ? x->scale[0] : 0.0f);
+  emit_fmt_float(b, x->nq ? x->scale[0] : 0.0f);
   sb_printf(b, ";\n  ctx->%s[%d].zero_point = %d;\n", arr, i, x->nq ? x->zero_point[0] : 0);
   sb_printf(b, "  ctx->%s[%d].name = \"", arr, i);
   for (const char *p = x->name; *p; p++) {
@@ -507,14 +346,14 @@ static void gen_test_case(const ir_graph *g, const cg_options *o, strbuf *c, str
     const cg_array *a = &t->inputs[i];
     size_t n = a->nbytes / (dtype_size(a->dtype) ? dtype_size(a->dtype) : 1);
     sb_printf(c, "static const %s aot_test_input_%d[%zu] = {\n", dtype_ctype(a->dtype), i, n ? n : 1);
-    fmt_values(c, a->dtype, a->data, n);
+    emit_fmt_values(c, a->dtype, a->data, n);
     sb_puts(c, "};\n");
   }
   for (int i = 0; i < g->nout; i++) {
     const cg_array *a = &t->outputs[i];
     size_t n = a->nbytes / (dtype_size(a->dtype) ? dtype_size(a->dtype) : 1);
     sb_printf(c, "static const %s aot_test_expected_%d[%zu] = {\n", dtype_ctype(a->dtype), i, n ? n : 1);
-    fmt_values(c, a->dtype, a->data, n);
+    emit_fmt_values(c, a->dtype, a->data, n);
     sb_puts(c, "};\n");
   }
   int *fed = xcalloc((size_t)(g->nin + 1), sizeof(int));
@@ -677,7 +516,7 @@ static void gen_residency(const ir_graph *g, strbuf *j, size_t const_bytes) {
     const char *arena = t->role == ROLE_CONST ? "constants" : t->arena == 1 ? "persistent" : "scratch";
     size_t off = t->offset;
     if (t->role == ROLE_CONST) {
-      if (const_owner(g, i) != i) continue;
+      if (emit_const_owner(g, i) != i) continue;
       off = coff;
       coff += t->data_bytes;
     }
@@ -809,7 +648,7 @@ static int emit_graph_ops(emit_ctx *e, const ir_graph *g, aotc_diag *d) {
               op->builtin == OP_CUSTOM ? comment_text(op->custom ? op->custom : "CUSTOM") : litert_op_name(op->builtin),
               op_dtypes(g, op, dts, sizeof dts), o0 && o0->name[0] ? " -> " : "",
               o0 ? comment_text(o0->name) : "");
-    long uid = op_uid(g, op);
+    long uid = emit_op_uid(g, op);
     sb_printf(&e->body, "  AOT_OP_START(%ld);\n", uid);
     int r;
     if (is_control_op(op->builtin)) {
@@ -870,7 +709,7 @@ int codegen_module(const ir_graph *g, const cg_options *o, const char *dir, aotc
     int n = pass ? g->nout : g->nin;
     for (int i = 0; i < n; i++) {
       int t = pass ? g->outputs[i] : g->inputs[i];
-      if (g->t[t].role == ROLE_CONST) e.const_used[0][const_owner(g, t)] = 1;
+      if (g->t[t].role == ROLE_CONST) e.const_used[0][emit_const_owner(g, t)] = 1;
       else if (g->t[t].arena < 0) {
         diag_error(d, "%s %d '%s' has no storage", pass ? "output" : "input", i, g->t[t].name);
         goto out;
@@ -902,7 +741,7 @@ int codegen_module(const ir_graph *g, const cg_options *o, const char *dir, aotc
       sb_printf(&consts, "\n/* %s: %s [", comment_text(x->name), dtype_name(x->dtype));
       for (int k = 0; k < x->rank; k++) sb_printf(&consts, "%s%d", k ? ", " : "", x->shape[k]);
       sb_printf(&consts, "] */\nconst %s aot_c_%s[%zu] = {\n", ct, x->cname, n ? n : 1);
-      fmt_values(&consts, x->dtype, x->data, n);
+      emit_fmt_values(&consts, x->dtype, x->data, n);
       sb_puts(&consts, "};\n");
       sb_printf(&consts_h, "extern const %s aot_c_%s[%zu];\n", ct, x->cname, n ? n : 1);
     }

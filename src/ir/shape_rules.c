@@ -2,7 +2,7 @@
  *
  * Given an op whose input tensors hold their shapes, a rule computes the
  * shapes of its outputs. Both users go through it: the static shape pass
- * (src/ir/shapes.c), where parameter inputs are readable only when they are
+ * (src/passes/shapes.c), where parameter inputs are readable only when they are
  * constant, and the host reference interpreter (src/ref), where every input
  * holds its run-time values. The difference is the value reader passed in
  * (ir_ints_fn) and the mode:

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aot_recurrent.h" /* aot_f32_to_f16 / aot_f16_to_f32 */
+#include "aot_f16.h"
 
 static int has_data(const litert_model *m, const litert_tensor *t) {
   return t->buffer > 0 && (int)t->buffer < m->nbuffers && m->buffers[t->buffer].size > 0;

@@ -38,7 +38,7 @@ typedef struct op_impl {
 const op_impl *const *ops_all(void);
 const op_impl *ops_find(const ir_graph *g, const ir_op *op);
 
-/* ---- emit API (implemented by src/codegen) ---- */
+/* ---- emit API (src/ops/emit.c; the code generator owns the context) ---- */
 /* Typed data pointer expression for tensor t, e.g. "((int8_t *)(S + 1024))"
  * or "aot_w_conv1_weights". Marks constants as used. */
 const char *emit_ptr(emit_ctx *e, int t);

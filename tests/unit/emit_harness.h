@@ -23,6 +23,7 @@
 #include "codegen/codegen.h"
 #include "compile.h"
 #include "ir/ir.h"
+#include "passes/passes.h"
 #include "litert/litert.h"
 #include "ops/ops.h"
 

@@ -27,6 +27,7 @@
 #include "litert/fp16.h"
 #include "litert/litert.h"
 #include "ops/ops.h"
+#include "passes/passes.h"
 
 /* ---- helpers --------------------------------------------------------------- */
 

@@ -4,6 +4,7 @@
 #define TEST_IR_COMMON_H
 
 #include "ir/ir.h"
+#include "passes/passes.h"
 #include "litert/litert.h"
 
 static inline int tm_tensor(litert_model *m, const char *name, int rank, const int32_t *shape) {

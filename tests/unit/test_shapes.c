@@ -1,4 +1,4 @@
-/* test_shapes.c - the static shape inference pass (src/ir/shapes.c) on small
+/* test_shapes.c - the static shape inference pass (src/passes/shapes.c) on small
  * hand-built models: placeholder shapes (shape_signature -1, rank 0) taken
  * from producers, shape arithmetic constant-propagated, declared static
  * shapes trusted, WHILE loop variables, the TensorList set-item rewrite to
@@ -17,6 +17,7 @@
 #include "ir/ir.h"
 #include "litert/litert.h"
 #include "ops/ops.h"
+#include "passes/passes.h"
 
 #define S(...) ((const int32_t[]){__VA_ARGS__})
 #define IO(...) ((const int32_t[]){__VA_ARGS__})

@@ -29,7 +29,7 @@
  * Tensors of ops without a rule keep their declared shapes (the operator
  * checks report what cannot be compiled). */
 #include "../ops/ops.h"
-#include "ir.h"
+#include "passes.h"
 
 #include <stdlib.h>
 #include <string.h>

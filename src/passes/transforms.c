@@ -2,7 +2,7 @@
  * Each returns the number of changes it made, or -1 with a diagnostic. The
  * verifier runs after every transform (ir_run_transforms). */
 #include "../ops/ops.h"
-#include "ir.h"
+#include "passes.h"
 
 #include <stdlib.h>
 #include <string.h>

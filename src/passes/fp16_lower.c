@@ -37,7 +37,7 @@
  * tensors (none exist in valid models). */
 #include "../ops/ops.h"
 #include "aot_f16.h"
-#include "ir.h"
+#include "passes.h"
 
 #include <stdlib.h>
 #include <string.h>

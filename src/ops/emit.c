@@ -1,0 +1,157 @@
+/* emit.c - the emit API of the operators (declared in ops.h): an op's
+ * emit() adds file-scope declarations, constant arrays and statements of the
+ * run function to an emit_ctx, and names the runtime files it needs. The
+ * code generator (src/codegen) creates the context, runs each op's emit()
+ * and writes what was collected into the module; the formatting helpers here
+ * (float literals, constant arrays) serve both. */
+#include "emit.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Operator id seen by the callback: the op index in the model for the main
+ * subgraph, (subgraph << 16) | index for ops of called subgraphs. */
+long emit_op_uid(const ir_graph *g, const ir_op *op) {
+  return g->sg > 0 ? ((long)g->sg << 16) | op->id : (long)op->id;
+}
+
+static const char *pool_add(emit_ctx *e, char *s) {
+  if (e->npool == e->cappool) {
+    e->cappool = e->cappool ? 2 * e->cappool : 64;
+    e->pool = xrealloc(e->pool, (size_t)e->cappool * sizeof(char *));
+  }
+  e->pool[e->npool++] = s;
+  return s;
+}
+
+/* name of the flash array of a constant tensor; constants that share data
+ * (an aliased reshape of a constant) share one array. */
+int emit_const_owner(const ir_graph *g, int t) {
+  for (int i = 0; i < t; i++)
+    if (g->t[i].role == ROLE_CONST && g->t[i].data == g->t[t].data && g->t[i].dtype == g->t[t].dtype &&
+        g->t[i].data_bytes == g->t[t].data_bytes)
+      return i;
+  return t;
+}
+
+const char *emit_ptr(emit_ctx *e, int t) {
+  const ir_graph *g = e->g;
+  if (t < 0) return "NULL";
+  const ir_tensor *x = &g->t[t];
+  const char *ct = dtype_ctype(x->dtype);
+  if (!ct) ct = "uint8_t";
+  if (x->role == ROLE_CONST) {
+    int o = emit_const_owner(g, t);
+    e->const_used[g->sg][o] = 1;
+    return pool_add(e, xasprintf("aot_c_%s", g->t[o].cname));
+  }
+  if (x->arena == 0)
+    return pool_add(e, xasprintf("((%s *)(S + %zu))", ct, g->scratch_base + x->offset));
+  if (x->arena == 1)
+    return pool_add(e, xasprintf("((%s *)(P + %zu))", ct, g->persistent_base + x->offset));
+  e->failed = 1;
+  return "NULL";
+}
+
+const char *emit_scratch_ptr(emit_ctx *e) {
+  return pool_add(e, xasprintf("((void *)(S + %zu))", e->g->scratch_base + e->op->scratch_offset));
+}
+
+const char *emit_opname(emit_ctx *e) { return e->opname; }
+
+void emit_stmt(emit_ctx *e, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  sb_puts(&e->body, "  ");
+  sb_vprintf(&e->body, fmt, ap);
+  sb_putc(&e->body, '\n');
+  va_end(ap);
+}
+
+void emit_call(emit_ctx *e, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  sb_puts(&e->body, "  st = ");
+  sb_vprintf(&e->body, fmt, ap);
+  sb_printf(&e->body, ";\n  if (st != 0) return aot_fail(ctx, %ld, st);\n", emit_op_uid(e->g, e->op));
+  va_end(ap);
+}
+
+void emit_decl(emit_ctx *e, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  sb_vprintf(&e->decls, fmt, ap);
+  sb_putc(&e->decls, '\n');
+  va_end(ap);
+}
+
+/* Float literal text that round-trips exactly (C99 hex float). */
+void emit_fmt_float(strbuf *b, float v) {
+  if (isinf(v)) sb_puts(b, v > 0 ? "HUGE_VALF" : "(-HUGE_VALF)");
+  else if (isnan(v)) sb_puts(b, "NAN");
+  else if (v == 0.0f) sb_puts(b, signbit(v) ? "-0.0f" : "0.0f");
+  else sb_printf(b, "%af", (double)v);
+}
+
+const char *emit_float(emit_ctx *e, float v) {
+  strbuf b = {0};
+  emit_fmt_float(&b, v);
+  return pool_add(e, b.s);
+}
+
+/* Appends the elements of a typed array as C initializer text. */
+void emit_fmt_values(strbuf *b, int dtype, const void *data, size_t n) {
+  const int per_line = dtype == DT_FLOAT32 ? 6 : 16;
+  for (size_t i = 0; i < n; i++) {
+    if (i % (size_t)per_line == 0) sb_puts(b, i ? ",\n  " : "  ");
+    else sb_puts(b, ", ");
+    switch (dtype) {
+      case DT_FLOAT32: { float v; memcpy(&v, (const char *)data + 4 * i, 4); emit_fmt_float(b, v); break; }
+      case DT_INT8: sb_printf(b, "%d", ((const int8_t *)data)[i]); break;
+      case DT_UINT8: case DT_BOOL: sb_printf(b, "%u", ((const uint8_t *)data)[i]); break;
+      case DT_INT16: { int16_t v; memcpy(&v, (const char *)data + 2 * i, 2); sb_printf(b, "%d", v); break; }
+      case DT_UINT16: case DT_FLOAT16: { uint16_t v; memcpy(&v, (const char *)data + 2 * i, 2); sb_printf(b, "%u", v); break; }
+      case DT_INT32: {
+        int32_t v; memcpy(&v, (const char *)data + 4 * i, 4);
+        if (v == INT32_MIN) sb_puts(b, "INT32_MIN"); else sb_printf(b, "%ld", (long)v);
+        break;
+      }
+      case DT_UINT32: { uint32_t v; memcpy(&v, (const char *)data + 4 * i, 4); sb_printf(b, "%luu", (unsigned long)v); break; }
+      case DT_INT64: {
+        int64_t v; memcpy(&v, (const char *)data + 8 * i, 8);
+        if (v == INT64_MIN) sb_puts(b, "INT64_MIN"); else sb_printf(b, "INT64_C(%lld)", (long long)v);
+        break;
+      }
+      case DT_UINT64: { uint64_t v; memcpy(&v, (const char *)data + 8 * i, 8); sb_printf(b, "UINT64_C(%llu)", (unsigned long long)v); break; }
+      default: sb_puts(b, "0"); break;
+    }
+  }
+  if (n == 0) sb_puts(b, "  0");
+  sb_putc(b, '\n');
+}
+
+static const char *emit_array(emit_ctx *e, const char *suffix, int dt, const void *v, size_t n) {
+  char *name = xasprintf("%s_%s", e->opname, suffix);
+  sb_printf(&e->decls, "static const %s %s[%zu] = {\n", dtype_ctype(dt), name, n ? n : 1);
+  emit_fmt_values(&e->decls, dt, v, n);
+  sb_puts(&e->decls, "};\n");
+  return pool_add(e, name);
+}
+
+const char *emit_array_i8(emit_ctx *e, const char *s, const int8_t *v, size_t n) { return emit_array(e, s, DT_INT8, v, n); }
+const char *emit_array_i16(emit_ctx *e, const char *s, const int16_t *v, size_t n) { return emit_array(e, s, DT_INT16, v, n); }
+const char *emit_array_i32(emit_ctx *e, const char *s, const int32_t *v, size_t n) { return emit_array(e, s, DT_INT32, v, n); }
+const char *emit_array_i64(emit_ctx *e, const char *s, const int64_t *v, size_t n) { return emit_array(e, s, DT_INT64, v, n); }
+const char *emit_array_f32(emit_ctx *e, const char *s, const float *v, size_t n) { return emit_array(e, s, DT_FLOAT32, v, n); }
+
+void emit_kernel(emit_ctx *e, const char *relpath) {
+  for (int i = 0; i < e->nkernels; i++)
+    if (strcmp(e->kernels[i], relpath) == 0) return;
+  if (e->nkernels == e->capkernels) {
+    e->capkernels = e->capkernels ? 2 * e->capkernels : 16;
+    e->kernels = xrealloc(e->kernels, (size_t)e->capkernels * sizeof(char *));
+  }
+  e->kernels[e->nkernels++] = pool_add(e, xstrdup(relpath));
+}

@@ -1,0 +1,43 @@
+/* passes.h - the passes over the IR that rely on the operator table
+ * (src/ops): static shape inference with constant propagation (shapes.c),
+ * the named graph transforms (transforms.c) and the float16 lowering
+ * (fp16_lower.c). They run after the IR is built and before planning. */
+#ifndef AOTC_PASSES_H
+#define AOTC_PASSES_H
+
+#include "../ir/ir.h"
+
+/* Static shape inference (passes/shapes.c): tensors whose declared shape is a
+ * placeholder (missing, or -1 in shape_signature) get their real static shape
+ * from their producers; SHAPE of a known shape and small integer ops of
+ * constants become constants; a TensorList set-item lowered to
+ * CONCATENATION of run-time-sized SLICEs becomes DYNAMIC_UPDATE_SLICE.
+ * Returns the number of such rewrites, or -1 with a message. */
+int ir_infer_shapes(ir_graph *g, aotc_diag *d);
+/* The same for subgraph sg called by op of caller (WHILE: cond and body
+ * inputs take the shapes of the op's inputs; IF: of its inputs after the
+ * condition); a WHILE body that changes the shape of a loop variable is
+ * refused. */
+int ir_infer_callee_shapes(ir_graph *sg, const ir_graph *caller, const ir_op *op, aotc_diag *d);
+
+/* ---- transforms ---- */
+typedef struct ir_transform {
+  const char *name;
+  const char *doc;
+  int (*run)(ir_graph *g, aotc_diag *d);   /* returns #changes or -1 */
+} ir_transform;
+extern const ir_transform ir_transforms[];
+extern const int ir_ntransforms;
+/* lower_fp16 (src/passes/fp16_lower.c): ops without a float16 implementation
+ * that accept float32 run in float32 between CASTs (float16 constants are
+ * converted at compile time). keep_f16_rounding = 1 (ir_lower_fp16, the
+ * registered transform) keeps every float16 tensor rounded to binary16 as
+ * the model specifies; 0 lets adjacent lowered ops exchange float32 values.
+ * Returns the number of ops lowered. */
+int ir_lower_fp16(ir_graph *g, aotc_diag *d);
+int ir_lower_fp16_mode(ir_graph *g, int keep_f16_rounding, aotc_diag *d);
+
+/* Runs every transform not disabled (disabled[i] != 0), verifying after each. */
+int ir_run_transforms(ir_graph *g, const int *disabled, aotc_diag *d);
+
+#endif
