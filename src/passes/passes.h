@@ -20,6 +20,19 @@ int ir_infer_shapes(ir_graph *g, aotc_diag *d);
  * refused. */
 int ir_infer_callee_shapes(ir_graph *sg, const ir_graph *caller, const ir_op *op, aotc_diag *d);
 
+/* ---- constant folding (fold.c) ---- */
+/* 1 if op has effects beyond its outputs (control flow, variables, custom
+ * ops, persistent tensors): never folded or removed. */
+int pass_has_side_effects(const ir_graph *g, const ir_op *op);
+/* Makes o a constant holding data (malloc'd, ir_bytes(o) bytes; o takes it). */
+void pass_make_const(ir_tensor *o, void *data);
+/* Evaluates op, whose present inputs must all be constant, with its
+ * operator's eval; its outputs become constants and the op dead. Returns 1,
+ * 0 when the op cannot be folded (not constant, side effects, no eval, check
+ * fails), or -1 when the kernel failed (its status in *status). The caller
+ * decides beforehand which outputs it accepts as constants. */
+int pass_fold_op(ir_graph *g, ir_op *op, int *status);
+
 /* ---- transforms ---- */
 typedef struct ir_transform {
   const char *name;

@@ -179,14 +179,6 @@ static int foldable_out(const ir_graph *g, int t) {
   return ir_numel(o) <= SHAPE_FOLD_MAX;
 }
 
-static void make_const(ir_tensor *o, void *data) {
-  free(o->owned_data);
-  o->owned_data = data;
-  o->data = o->owned_data;
-  o->data_bytes = ir_bytes(o);
-  o->role = ROLE_CONST;
-}
-
 /* SHAPE of a tensor with a known shape; small integer ops of constants. */
 static int try_fold(sctx *c, ir_op *op) {
   ir_graph *g = c->g;
@@ -208,44 +200,11 @@ static int try_fold(sctx *c, ir_op *op) {
         memcpy(buf + 8 * k, &v, 8);
       }
     }
-    make_const(o, buf);
+    pass_make_const(o, buf);
     op->dead = 1;
     return 1;
   }
-  switch (op->builtin) {
-    case OP_WHILE: case OP_IF: case OP_CALL_ONCE: case OP_CALL: case OP_VAR_HANDLE:
-    case OP_READ_VARIABLE: case OP_ASSIGN_VARIABLE: case OP_CUSTOM:
-      return 0;
-    default:
-      break;
-  }
-  int any = 0;
-  for (int k = 0; k < op->nin; k++) {
-    if (op->in[k] < 0) continue;
-    if (!is_const(g, op->in[k])) return 0;
-    any = 1;
-  }
-  if (!any) return 0;
-  const op_impl *impl = ops_find(g, op);
-  char why[256];
-  if (!impl || !impl->eval || (impl->check && impl->check(g, op, why, sizeof why) != 0)) return 0;
-  void **data = xcalloc((size_t)g->nt, sizeof(void *));
-  for (int k = 0; k < op->nin; k++)
-    if (op->in[k] >= 0) data[op->in[k]] = (void *)g->t[op->in[k]].data;
-  for (int k = 0; k < op->nout; k++) data[op->out[k]] = xcalloc(1, ir_bytes(&g->t[op->out[k]]) + 16);
-  size_t sb = impl->scratch ? impl->scratch(g, op) : 0;
-  void *scratch = xcalloc(1, sb + 16);
-  int st = impl->eval(g, op, data, scratch);
-  free(scratch);
-  if (st != 0) {
-    for (int k = 0; k < op->nout; k++) free(data[op->out[k]]);
-    free(data);
-    return 0;
-  }
-  for (int k = 0; k < op->nout; k++) make_const(&g->t[op->out[k]], data[op->out[k]]);
-  free(data);
-  op->dead = 1;
-  return 1;
+  return pass_fold_op(g, op, NULL) == 1;
 }
 
 /* ---- IR surgery ------------------------------------------------------------ */
@@ -273,7 +232,7 @@ static int new_int_const(sctx *c, const char *name, int dtype, int rank, const i
       memcpy(buf + 8 * i, &v[i], 8);
     }
   }
-  make_const(t, buf);
+  pass_make_const(t, buf);
   return id;
 }
 

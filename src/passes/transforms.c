@@ -10,21 +10,6 @@
 /* Largest constant that folding may create (bytes). */
 #define FOLD_LIMIT (4u << 20)
 
-static int has_side_effects(const ir_graph *g, const ir_op *op) {
-  switch (op->builtin) {
-    case OP_ASSIGN_VARIABLE: case OP_CALL_ONCE: case OP_WHILE: case OP_IF:
-    case OP_VAR_HANDLE: case OP_READ_VARIABLE: case OP_CALL:
-      return 1;
-    default:
-      break;
-  }
-  for (int k = 0; k < op->nin; k++)
-    if (op->in[k] >= 0 && g->t[op->in[k]].role == ROLE_PERSISTENT) return 1;
-  for (int k = 0; k < op->nout; k++)
-    if (op->out[k] >= 0 && g->t[op->out[k]].role == ROLE_PERSISTENT) return 1;
-  return 0;
-}
-
 /* Float ops with int8 constant weights ("hybrid" / dynamic-range models):
  * an op whose implementation accepts that form runs it as LiteRT does (its
  * hybrid kernel quantizes the float input at run time) and keeps its int8
@@ -73,26 +58,13 @@ static int dequantize_hybrid_weights(ir_graph *g, aotc_diag *d) {
   return changes;
 }
 
-static int all_inputs_const(const ir_graph *g, const ir_op *op) {
-  int any = 0;
-  for (int k = 0; k < op->nin; k++) {
-    if (op->in[k] < 0) continue;
-    if (g->t[op->in[k]].role != ROLE_CONST) return 0;
-    any = 1;
-  }
-  return any;
-}
-
 /* Ops whose inputs are all constant are evaluated now (with the same kernels
  * the module would run); their outputs become constants. */
 static int fold_constants(ir_graph *g, aotc_diag *d) {
   int changes = 0;
   for (int i = 0; i < g->nops; i++) {
     ir_op *op = &g->ops[i];
-    if (op->dead || has_side_effects(g, op) || !all_inputs_const(g, op)) continue;
-    const op_impl *impl = ops_find(g, op);
-    char why[256];
-    if (!impl || !impl->eval || (impl->check && impl->check(g, op, why, sizeof why) != 0)) continue;
+    if (op->dead) continue;
     int ok = 1;
     for (int k = 0; k < op->nout; k++) {
       const ir_tensor *o = &g->t[op->out[k]];
@@ -101,32 +73,11 @@ static int fold_constants(ir_graph *g, aotc_diag *d) {
         ok = 0;
     }
     if (!ok) continue;
-    void **data = xcalloc((size_t)g->nt, sizeof(void *));
-    for (int k = 0; k < op->nin; k++)
-      if (op->in[k] >= 0) data[op->in[k]] = (void *)g->t[op->in[k]].data;
-    for (int k = 0; k < op->nout; k++)
-      data[op->out[k]] = xcalloc(1, ir_bytes(&g->t[op->out[k]]) + 16);
-    size_t sb = impl->scratch ? impl->scratch(g, op) : 0;
-    void *scratch = xcalloc(1, sb + 16);
-    int st = impl->eval(g, op, data, scratch);
-    free(scratch);
-    if (st != 0) {
-      for (int k = 0; k < op->nout; k++) free(data[op->out[k]]);
-      free(data);
+    int st, r = pass_fold_op(g, op, &st);
+    if (r < 0)
       diag_warn(d, "op %d (%s): constant folding failed with status %d; left in the graph", op->id,
                 litert_op_name(op->builtin), st);
-      continue;
-    }
-    for (int k = 0; k < op->nout; k++) {
-      ir_tensor *o = &g->t[op->out[k]];
-      o->owned_data = data[op->out[k]];
-      o->data = o->owned_data;
-      o->data_bytes = ir_bytes(o);
-      o->role = ROLE_CONST;
-    }
-    free(data);
-    op->dead = 1;
-    changes++;
+    if (r == 1) changes++;
   }
   return changes;
 }
@@ -222,7 +173,7 @@ static int remove_dead(ir_graph *g, aotc_diag *d) {
     again = 0;
     for (int i = g->nops - 1; i >= 0; i--) {
       ir_op *op = &g->ops[i];
-      if (op->dead || has_side_effects(g, op)) continue;
+      if (op->dead || pass_has_side_effects(g, op)) continue;
       int needed = 0;
       for (int k = 0; k < op->nout && !needed; k++) {
         int t = op->out[k];
