@@ -24,6 +24,10 @@ void ir_set_cname(ir_graph *g, int t) {
 }
 
 int ir_add_tensor(ir_graph *g, char *name, int dtype, int rank, const int32_t *shape) {
+  int32_t dims[IR_MAX_RANK] = {0};  /* shape may point into g->t, which moves */
+  if (rank < 0) rank = 0;
+  if (rank > IR_MAX_RANK) rank = IR_MAX_RANK;
+  for (int k = 0; k < rank; k++) dims[k] = shape[k];
   int id = g->nt;
   g->t = xrealloc(g->t, (size_t)(g->nt + 1) * sizeof(ir_tensor));
   g->nt++;
@@ -32,7 +36,7 @@ int ir_add_tensor(ir_graph *g, char *name, int dtype, int rank, const int32_t *s
   t->name = name;
   t->dtype = dtype;
   t->rank = rank;
-  for (int k = 0; k < rank; k++) t->shape[k] = shape[k];
+  memcpy(t->shape, dims, sizeof t->shape);
   t->role = ROLE_SCRATCH;
   t->alias = -1;
   t->io_index = -1;

@@ -109,8 +109,8 @@ void ir_free(ir_graph *g);
 
 /* ---- editing helpers (for passes that add tensors and ops) ---- */
 /* Appends a scratch tensor (no data, not an alias) named name (the graph takes
- * the malloc'd string) of dtype and shape; returns its index. Pointers into
- * g->t are invalidated. */
+ * the malloc'd string) of dtype and shape (which may point into g->t); returns
+ * its index. Pointers into g->t are invalidated. */
 int ir_add_tensor(ir_graph *g, char *name, int dtype, int rank, const int32_t *shape);
 /* Inserts an op at position pos of g->ops (later ops move up by one) with the
  * given id, inputs and outputs (copied) and default options; returns it.
