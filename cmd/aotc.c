@@ -308,6 +308,7 @@ static int cmd_verify(int argc, char **argv) {
   }
   if (rc != 0) {
     remove_tree(tmpl);
+    diag_replace(&d, mod, "the temporary verify module");
     free(mod);
     printf("FAIL model=%s reason=%s\n", c.model_path ? c.model_path : "?", d.msg);
     config_free(&c);

@@ -1,5 +1,6 @@
 /* run.c - `aotc run`: the host reference interpreter on .npz inputs. */
 #include "compile.h"
+#include "ops/op_custom.h"
 #include "ref/ref.h"
 
 #include <stdlib.h>
@@ -74,6 +75,11 @@ int cmd_run(int argc, char **argv) {
   }
   litert_model *m = litert_read_file(model, &d);
   if (!m) goto done;
+  /* Flex, Vela and unknown CUSTOM ops: the same refusal as convert */
+  if (custom_ops_prepare(NULL, m, 1, &d) != 0) {
+    litert_model_free(m);
+    goto done;
+  }
   npy_array *arrs = NULL, *outs = NULL;
   int n = 0, nout = 0;
   if (npz_read(in, &arrs, &n, &d) == 0) {

@@ -4,6 +4,7 @@
 
 #include "aot_common.h"
 #include "aot_conv.h"        /* convolution, fully connected, pooling */
+#include "aot_custom.h"      /* calling convention of user CUSTOM kernels */
 #include "aot_elementwise.h" /* arithmetic, comparisons, activations, softmax, (de)quantize */
 #include "aot_movement.h"    /* reshape, concat, pad, slice, transpose, gather, reductions */
 #include "aot_recurrent.h"   /* LSTM, SVDF, GRU */

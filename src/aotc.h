@@ -10,7 +10,9 @@
 /* ---- diagnostics ------------------------------------------------------ */
 
 /* A diagnostic sink. Stages report the first fatal problem with diag_error()
- * and return non-zero; the command line prints msg as one line. */
+ * and return non-zero; the command line prints msg as one line. A message
+ * longer than msg keeps its reason and fix: quoted names are shortened first
+ * ("'very_long...name_end'"), then the middle of the text. */
 typedef struct aotc_diag {
   char msg[1024];
   int code;      /* exit code to use: 1 generic, 2 unsupported model */
@@ -24,6 +26,9 @@ int diag_unsupported(aotc_diag *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));          /* code 2, returns -1 */
 void diag_warn(aotc_diag *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Replaces every occurrence of `from` in d->msg by `to` (e.g. a temporary
+ * directory by the path the user gave). */
+void diag_replace(aotc_diag *d, const char *from, const char *to);
 
 /* ---- memory ------------------------------------------------------------ */
 void *xmalloc(size_t n);               /* aborts on OOM; n==0 allowed */

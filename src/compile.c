@@ -4,6 +4,7 @@
 #include "compile.h"
 
 #include "litert/hooks.h"
+#include "ops/op_custom.h"
 #include "passes/passes.h"
 #include "plan/plan.h"
 #include "ref/ref.h"
@@ -52,6 +53,63 @@ static int op_callees(const ir_op *op, int sg[2]) {
 
 static size_t align16(size_t x) { return (x + 15) & ~(size_t)15; }
 
+static const char *callee_role(const ir_op *op, int k) {
+  switch (op->builtin) {
+    case OP_WHILE: return k ? "body" : "cond";
+    case OP_IF: return k ? "else" : "then";
+    default: return "init";
+  }
+}
+
+/* Looks for a cycle in the call graph of the built subgraphs (all[s] != NULL)
+ * from the main graph, with an explicit stack (a hostile model may chain
+ * thousands of subgraphs). On a cycle, refuses naming it:
+ * "subgraph 1 op 0 (WHILE body) -> subgraph 1". */
+static int refuse_recursion(ir_graph **all, int ns, aotc_diag *d) {
+  char *state = xcalloc((size_t)ns, 1);          /* 0 new, 1 on the stack, 2 done */
+  int *stk = xcalloc((size_t)ns + 1, sizeof(int)), *edge = xcalloc((size_t)ns + 1, sizeof(int));
+  int top = 0, rc = 0;
+  stk[0] = 0;
+  edge[0] = 0;
+  state[0] = 1;
+  while (top >= 0 && rc == 0) {
+    ir_graph *g = all[stk[top]];
+    int e = edge[top]++, op = e / 2, k = e % 2;
+    if (!g || op >= g->nops) {
+      state[stk[top--]] = 2;
+      continue;
+    }
+    int callee[2];
+    int nc = g->ops[op].dead ? 0 : op_callees(&g->ops[op], callee);
+    if (k >= nc) continue;
+    int s = callee[k];
+    if (s <= 0 || s >= ns || !all[s] || state[s] == 2) continue;
+    if (state[s] == 1) {
+      strbuf b = {0};
+      int from = 0;
+      while (stk[from] != s) from++;
+      for (int i = from; i <= top; i++) {
+        const ir_graph *h = all[stk[i]];
+        int oe = edge[i] - 1, o = oe / 2;
+        sb_printf(&b, "subgraph %d op %d (%s %s) -> ", stk[i], h->ops[o].id,
+                  litert_op_name(h->ops[o].builtin), callee_role(&h->ops[o], oe % 2));
+      }
+      sb_printf(&b, "subgraph %d", s);
+      rc = diag_unsupported(d, "subgraphs call each other recursively: %s; a microcontroller module needs a call tree (no subgraph may call itself directly or through others); re-export the model without recursion",
+                            b.s);
+      sb_free(&b);
+      break;
+    }
+    state[s] = 1;
+    stk[++top] = s;
+    edge[top] = 0;
+  }
+  free(state);
+  free(stk);
+  free(edge);
+  return rc;
+}
+
 /* Builds, transforms and plans every subgraph reachable through control flow,
  * stacks their scratch regions above their callers', and lays out the
  * persistent arena: each graph's variable tensors, then one slot per resource
@@ -93,6 +151,7 @@ static int plan_program(const aotc_config *c, ir_graph *main, aotc_diag *d) {
     }
   }
   free(disabled);
+  if (rc == 0) rc = refuse_recursion(all, ns, d);
   /* scratch: a callee's region starts above its caller's */
   for (int i = 0; i < ns; i++)
     if (all[i]) {
@@ -102,7 +161,7 @@ static int plan_program(const aotc_config *c, ir_graph *main, aotc_diag *d) {
     }
   for (int iter = 0, changed = 1; changed && rc == 0; iter++) {
     if (iter > ns + 1) {
-      rc = diag_unsupported(d, "subgraphs call each other recursively; aotc needs a call tree");
+      rc = diag_unsupported(d, "subgraphs call each other recursively (the scratch regions of the control-flow subgraphs do not settle); a microcontroller module needs a call tree, re-export the model without recursion");
       break;
     }
     changed = 0;
@@ -195,6 +254,11 @@ int compile_litert(const aotc_config *c, litert_model *m, const char *model_path
   if (out->model->nsubgraphs < 1) {
     compiled_free(out);
     return diag_error(d, "%s: model has no subgraphs", model_path ? model_path : "model");
+  }
+  /* Flex, Vela and unknown CUSTOM ops are refused before any analysis */
+  if (custom_ops_prepare(c, out->model, check_ops, d) != 0) {
+    compiled_free(out);
+    return -1;
   }
   int nh = litert_hooks_count();
   int *counts = xcalloc((size_t)(nh + 1), sizeof(int));
@@ -316,7 +380,10 @@ static int load_test_data(const aotc_config *c, const compiled *cm, const int (*
   *ins = xcalloc((size_t)(g->nin + 1), sizeof(npy_array));
   *outs = xcalloc((size_t)(g->nout + 1), sizeof(npy_array));
   *steps = 1;
+  /* messages name the golden file, or what stands for it */
+  const char *gname = c->test_golden_data ? c->test_golden_data : "the generated test data (no test.golden_data)";
   if (!c->test_golden_data) {
+    if (custom_ops_refuse_ref(cm->model, d) != 0) return -1;
     /* no golden: seeded random stimulus, expectation from the reference
      * interpreter (the original graph, none of our transforms) */
     uint32_t seed = 0x2545f491u;
@@ -354,24 +421,24 @@ static int load_test_data(const aotc_config *c, const compiled *cm, const int (*
     const npy_array *a = npz_find(arrs, n, key);
     const ir_tensor *t = &g->t[g->inputs[i]];
     if (!a) {
-      rc = diag_error(d, "%s: no array '%s' for model input %d '%s'", c->test_golden_data, key, i, t->name);
+      rc = diag_error(d, "%s: no array '%s' for model input %d '%s'", gname, key, i, t->name);
       break;
     }
     if (a->dtype != t->dtype) {
-      rc = diag_error(d, "%s: '%s' is %s but model input %d '%s' is %s", c->test_golden_data, key,
+      rc = diag_error(d, "%s: '%s' is %s but model input %d '%s' is %s", gname, key,
                       dtype_name(a->dtype), i, t->name, dtype_name(t->dtype));
       break;
     }
     size_t per = ir_bytes(t);
     int st = seq && a->rank > 0 ? (int)a->shape[0] : 1;
     if (a->nbytes != per * (size_t)st) {
-      rc = diag_error(d, "%s: '%s' has %zu bytes, model input %d '%s' needs %zu%s", c->test_golden_data,
+      rc = diag_error(d, "%s: '%s' has %zu bytes, model input %d '%s' needs %zu%s", gname,
                       key, a->nbytes, i, t->name, per, seq ? " per step" : "");
       break;
     }
     if (i == 0) *steps = st;
     else if (st != *steps) {
-      rc = diag_error(d, "%s: '%s' has %d steps but input_0 has %d", c->test_golden_data, key, st, *steps);
+      rc = diag_error(d, "%s: '%s' has %d steps but input_0 has %d", gname, key, st, *steps);
       break;
     }
     npy_init(&(*ins)[i], key, a->dtype, a->rank, a->shape, a->data, d);
@@ -392,6 +459,7 @@ static int load_test_data(const aotc_config *c, const compiled *cm, const int (*
       /* the expectation after this protocol is not in the file: the
        * reference interpreter computes it from the same inputs */
       if (!ref_outs) {
+        if (custom_ops_refuse_ref(cm->model, d) != 0) { rc = -1; break; }
         if (!ref_run) {
           rc = diag_error(d, "no expected output for the test protocol and no reference interpreter in this build");
           break;
@@ -409,12 +477,12 @@ static int load_test_data(const aotc_config *c, const compiled *cm, const int (*
     }
     const ir_tensor *t = &g->t[g->outputs[i]];
     if (!a) {
-      rc = diag_error(d, "%s: no array '%s' for model output %d '%s'", c->test_golden_data, key, i, t->name);
+      rc = diag_error(d, "%s: no array '%s' for model output %d '%s'", gname, key, i, t->name);
       break;
     }
     if (a->dtype != t->dtype || a->nbytes != ir_bytes(t) * (size_t)*steps) {
       rc = diag_error(d, "%s: '%s' (%s, %zu bytes) does not match model output %d '%s' (%s, %zu bytes%s)",
-                      c->test_golden_data, key, dtype_name(a->dtype), a->nbytes, i, t->name,
+                      gname, key, dtype_name(a->dtype), a->nbytes, i, t->name,
                       dtype_name(t->dtype), ir_bytes(t), seq ? " per step" : "");
       break;
     }
@@ -523,7 +591,10 @@ int compile_convert(const aotc_config *c, aotc_diag *d) {
     if (rc == 0 && old) remove_tree(old);
     free(old);
   }
-  if (rc != 0) remove_tree(tmp);
+  if (rc != 0) {
+    remove_tree(tmp);
+    diag_replace(d, tmp, outp); /* name the user's path, not ours */
+  }
   free(tmp);
   if (rc == 0 && cm.fused_gru_loops > 0)
     fprintf(stderr, "aotc: fused %d rolled GRU loop%s\n", cm.fused_gru_loops, cm.fused_gru_loops > 1 ? "s" : "");

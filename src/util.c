@@ -12,13 +12,78 @@ static void one_line(char *s) {
     if ((unsigned char)*s < 32 || *s == 127) *s = ' ';
 }
 
+/* The longest quoted span ('...') of s of more than `keep` characters: its
+ * start (after the quote) and length, or -1. */
+static long longest_quoted(const char *s, size_t keep, size_t *len) {
+  long best = -1;
+  size_t bl = keep;
+  for (const char *p = strchr(s, '\''); p; ) {
+    const char *q = strchr(p + 1, '\'');
+    if (!q) break;
+    if ((size_t)(q - p - 1) > bl) {
+      bl = (size_t)(q - p - 1);
+      best = p + 1 - s;
+    }
+    p = strchr(q + 1, '\'');
+  }
+  *len = bl;
+  return best;
+}
+
+/* Fits a message into cap bytes keeping its reason: names in quotes (tensor,
+ * op, file names from the model) are shortened to their first and last
+ * characters around "..." until the message fits; a message that is still
+ * too long keeps its beginning and its end (where the fix is). */
+static void fit_message(char *s, size_t n, char *out, size_t cap) {
+  while (n + 1 > cap) {
+    size_t ql;
+    long at = longest_quoted(s, 40, &ql);
+    if (at < 0) break;
+    /* keep 24 + "..." + 13 characters of the name */
+    size_t cut = ql - 40;
+    memmove(s + at + 24, "...", 3);
+    memmove(s + at + 27, s + at + 27 + cut, n - ((size_t)at + 27 + cut) + 1);
+    n -= cut;
+  }
+  if (n + 1 <= cap) {
+    memcpy(out, s, n + 1);
+    return;
+  }
+  size_t head = (cap - 6) / 2, tail = cap - 6 - head;
+  memcpy(out, s, head);
+  memcpy(out + head, " ... ", 5);
+  memcpy(out + head + 5, s + n - tail, tail);
+  out[head + 5 + tail] = 0;
+}
+
 static int diag_set(aotc_diag *d, int code, const char *fmt, va_list ap) {
   if (d) {
-    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    strbuf b = {0};
+    sb_vprintf(&b, fmt, ap);
+    if (!b.s) sb_puts(&b, "");
+    fit_message(b.s, b.len, d->msg, sizeof d->msg);
+    sb_free(&b);
     one_line(d->msg);
     d->code = code;
   }
   return -1;
+}
+
+void diag_replace(aotc_diag *d, const char *from, const char *to) {
+  if (!d || !from || !*from || !to || !strstr(d->msg, from)) return;
+  strbuf b = {0};
+  size_t fl = strlen(from);
+  for (const char *p = d->msg; *p;) {
+    const char *q = strstr(p, from);
+    if (!q) {
+      sb_puts(&b, p);
+      break;
+    }
+    sb_printf(&b, "%.*s%s", (int)(q - p), p, to);
+    p = q + fl;
+  }
+  fit_message(b.s, b.len, d->msg, sizeof d->msg);
+  sb_free(&b);
 }
 
 int diag_error(aotc_diag *d, const char *fmt, ...) {

@@ -262,7 +262,8 @@ static void gen_tensor_info(const ir_graph *g, strbuf *b, const char *arr, int i
 }
 
 static int copy_runtime_file(const cg_options *o, const char *rel, const char *dir, aotc_diag *d) {
-  char *src = xasprintf("%s/%s", o->runtime_dir, rel);
+  /* an absolute path is a user kernel (custom_operators) */
+  char *src = rel[0] == '/' ? xstrdup(rel) : xasprintf("%s/%s", o->runtime_dir, rel);
   uint8_t *data;
   size_t len;
   if (read_file_all(src, &data, &len, d) != 0) {

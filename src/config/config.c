@@ -567,6 +567,13 @@ static int unknown_option(const aotc_config *c, const char *key, const char *sho
   const char *s = config_suggest(c, key);
   const char *rest = NULL;
   int gi = split_group(key, &rest);
+  if (s && key_eq(s, key)) {
+    /* "path" names the config file on the command line only */
+    if (key_eq(key, "path"))
+      return diag_error(d, "'%s'%s is not a key of the config file: the file itself is given with --path FILE; the model is model.path, the output module.path",
+                        shown, paren(where, pb, sizeof pb));
+    s = NULL;
+  }
   if (s)
     return diag_error(d, "unknown option '%s'%s; did you mean '%s%s'?", shown,
                       paren(where, pb, sizeof pb), dash, s);
@@ -612,6 +619,7 @@ void config_free(aotc_config *c) {
     if (o->type == T_STRING || o->type == T_INTS || o->type == T_PAIRS) free(*FIELD(c, o, void *));
   }
   for (size_t g = 0; g < N_GROUPS; g++) free_switches(group_at(c, g));
+  config_custom_ops_free(c);
   memset(c, 0, sizeof *c);
 }
 
@@ -815,7 +823,9 @@ static int walk_mapping(const yctx *y, yaml_node_t *map, const char *prefix) {
     int si, rc = 0;
     int r = resolve(y->c, key, &o, &s, &si);
     char *where = where_line(y, k);
-    if (r == 1) {
+    if (r == 0 && !*prefix && !strcmp(key, "custom_operators")) {
+      rc = config_custom_ops_yaml(y->c, y->doc, v, y->file, y->d);
+    } else if (r == 1) {
       rc = apply_node(y, o, v);
     } else if (r == 2) {
       if (v->type != YAML_SCALAR_NODE) {
@@ -985,7 +995,10 @@ int config_parse_args(aotc_config *c, int argc, char **argv, char ***positional,
       int r = resolve(c, key, &o, &s, &si);
       int is_bool = r == 2 || (r == 1 && o->type == T_BOOL);
       const char *val = eq ? eq + 1 : NULL;
-      if (r == 0) {
+      if (r == 0 && !strncmp(key, "custom_operators.", 17)) {
+        if (!val && i + 1 < argc) val = argv[++i];
+        rc = config_custom_ops_flag(c, name + 17, val, d);
+      } else if (r == 0) {
         if (is_section(key)) {
           char *keys = section_keys(c, key);
           rc = diag_error(d, "'%s' is a section, not an option; use %s.<key> with one of: %s", flag,

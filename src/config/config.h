@@ -88,6 +88,8 @@ typedef struct aotc_config {
   char *target;                    /* target: host|cortex-m4|cortex-m55, default "host" */
   int verbose;                     /* verbose */
   int help;                        /* --help or -h was given */
+  struct aotc_custom_op *custom_ops;  /* custom_operators (src/config/custom_ops.c) */
+  int n_custom_ops;
 } aotc_config;
 
 /* Sets every default. */
@@ -139,5 +141,41 @@ void config_print_help(const aotc_config *c, FILE *out);
 /* Writes the effective configuration as YAML that config_load_yaml reads
  * back to the same values. */
 void config_dump_yaml(const aotc_config *c, FILE *out);
+
+/* ---- custom_operators (src/config/custom_ops.c) ----------------------------
+ * User kernels for CUSTOM ops. In YAML a list of mappings:
+ *
+ *     custom_operators:
+ *       - code: MY_OP              # the model's custom code (case-sensitive)
+ *         source: kernels/my_op.c  # one C99 file, relative to the config file
+ *         function: my_op_run      # int32_t my_op_run(const aot_custom_args *a)
+ *         scratch_bytes: 0         # optional
+ *         outputs: [{dtype: int8, shape: [1, 10]}]   # optional output rule
+ *
+ * As flags: --custom_operators.<CODE>.<field> VALUE (source relative to the
+ * working directory; outputs as "int8[1,10];float32[4]"), which add or
+ * complete the entry of that code. */
+typedef struct aotc_custom_output {
+  int dtype;
+  int rank;
+  int32_t shape[8];
+} aotc_custom_output;
+
+typedef struct aotc_custom_op {
+  char *code;
+  char *source;           /* as resolved against the config file's directory */
+  char *function;
+  long scratch_bytes;
+  aotc_custom_output *outputs;
+  int noutputs;           /* -1: no output rule */
+  char *where;            /* "cfg.yaml line 4" / "flag --custom_operators.X.source" */
+} aotc_custom_op;
+
+/* Applies the YAML value of custom_operators (node is a yaml_node_t of doc, a
+ * yaml_document_t; void to keep yaml.h out of this header). */
+int config_custom_ops_yaml(aotc_config *c, void *doc, void *node, const char *file, aotc_diag *d);
+/* Applies --custom_operators.<rest> VALUE; rest is "<CODE>.<field>" as typed. */
+int config_custom_ops_flag(aotc_config *c, const char *rest, const char *value, aotc_diag *d);
+void config_custom_ops_free(aotc_config *c);
 
 #endif

@@ -250,23 +250,38 @@ void ir_free(ir_graph *g) {
   free(g);
 }
 
+/* "CONV_2D", or "CUSTOM 'code'" */
+static const char *op_kind(const ir_op *op, char *buf, size_t n) {
+  if (op->builtin == OP_CUSTOM) snprintf(buf, n, "CUSTOM '%s'", op->custom ? op->custom : "");
+  else snprintf(buf, n, "%s", litert_op_name(op->builtin));
+  return buf;
+}
+
+/* Every message names the subgraph, the op (index and type) and the tensor
+ * (index and name), and says what to do about it. */
 int ir_verify(const ir_graph *g, aotc_diag *d) {
-  char *produced = xcalloc((size_t)(g->nt > 0 ? g->nt : 1), 1);
-  int rc = 0;
+  /* writer[t]: -1 unwritten, -2 graph input / constant / persistent, else the op */
+  int *writer = xcalloc((size_t)(g->nt > 0 ? g->nt : 1), sizeof(int));
+  for (int i = 0; i < g->nt; i++) writer[i] = -1;
+  int rc = 0, sg = g->sg;
+  char k1[160], k2[160];
   for (int i = 0; i < g->nin && rc == 0; i++) {
     int t = g->inputs[i];
-    if (t < 0 || t >= g->nt) rc = diag_error(d, "IR: graph input %d has bad tensor id %d", i, t);
-    else produced[t] = 1;
+    if (t < 0 || t >= g->nt)
+      rc = diag_error(d, "subgraph %d: input %d names tensor %d, which does not exist (the subgraph has %d tensors); the model is malformed, re-export it",
+                      sg, i, t, g->nt);
+    else writer[t] = -2;
   }
   for (int i = 0; i < g->nt && rc == 0; i++) {
     const ir_tensor *t = &g->t[i];
-    if (t->role == ROLE_CONST || t->role == ROLE_PERSISTENT) produced[i] = 1;
+    if (t->role == ROLE_CONST || t->role == ROLE_PERSISTENT) writer[i] = -2;
     if (t->alias >= g->nt || t->alias == i)
-      rc = diag_error(d, "IR: tensor %d '%s' has bad alias %d", i, t->name, t->alias);
+      rc = diag_error(d, "subgraph %d: tensor %d '%s' has bad alias %d (internal error in an aotc transform; disable transforms with --transforms.<name> false and report it)",
+                      sg, i, t->name, t->alias);
     if (t->role == ROLE_CONST && t->used && dtype_size(t->dtype) > 0 &&
         t->data_bytes < ir_bytes(t))
-      rc = diag_error(d, "IR: constant tensor %d '%s' has %zu bytes of data, shape needs %zu", i,
-                      t->name, t->data_bytes, ir_bytes(t));
+      rc = diag_error(d, "subgraph %d: constant tensor %d '%s' has %zu bytes of data, its shape needs %zu; the model is malformed, re-export it",
+                      sg, i, t->name, t->data_bytes, ir_bytes(t));
   }
   for (int i = 0; i < g->nops && rc == 0; i++) {
     const ir_op *op = &g->ops[i];
@@ -274,30 +289,48 @@ int ir_verify(const ir_graph *g, aotc_diag *d) {
     for (int k = 0; k < op->nin && rc == 0; k++) {
       int t = op->in[k];
       if (t < -1 || t >= g->nt)
-        rc = diag_error(d, "IR: op %d input %d has bad tensor id %d", op->id, k, t);
-      else if (t >= 0 && !produced[ir_root(g, t)])
-        rc = diag_error(d, "IR: op %d (%s) reads tensor %d '%s' before any op writes it", op->id,
-                        litert_op_name(op->builtin), t, g->t[t].name);
+        rc = diag_error(d, "subgraph %d op %d (%s): input %d names tensor %d, which does not exist (the subgraph has %d tensors); the model is malformed, re-export it",
+                        sg, op->id, op_kind(op, k1, sizeof k1), k, t, g->nt);
+      else if (t >= 0 && writer[ir_root(g, t)] == -1) {
+        int later = -1;
+        for (int j = i + 1; j < g->nops && later < 0; j++)
+          for (int m = 0; m < g->ops[j].nout; m++)
+            if (!g->ops[j].dead && g->ops[j].out[m] == t) later = j;
+        if (later >= 0)
+          rc = diag_error(d, "subgraph %d op %d (%s) reads tensor %d '%s' (input %d), which op %d (%s) writes only later; the ops are not in execution order, re-export the model",
+                          sg, op->id, op_kind(op, k1, sizeof k1), t, g->t[t].name, k,
+                          g->ops[later].id, op_kind(&g->ops[later], k2, sizeof k2));
+        else
+          rc = diag_error(d, "subgraph %d op %d (%s) reads tensor %d '%s' (input %d), which no op writes and which is neither a graph input nor a constant; the model is malformed or needs a runtime aotc lacks, re-export it",
+                          sg, op->id, op_kind(op, k1, sizeof k1), t, g->t[t].name, k);
+      }
     }
     for (int k = 0; k < op->nout && rc == 0; k++) {
       int t = op->out[k];
       if (t < 0 || t >= g->nt)
-        rc = diag_error(d, "IR: op %d output %d has bad tensor id %d", op->id, k, t);
+        rc = diag_error(d, "subgraph %d op %d (%s): output %d names tensor %d, which does not exist (the subgraph has %d tensors); the model is malformed, re-export it",
+                        sg, op->id, op_kind(op, k1, sizeof k1), k, t, g->nt);
       else if (g->t[t].role == ROLE_CONST)
-        rc = diag_error(d, "IR: op %d writes constant tensor %d '%s'", op->id, t, g->t[t].name);
-      else if (produced[t] == 2)
-        rc = diag_error(d, "IR: tensor %d '%s' is written by two ops", t, g->t[t].name);
+        rc = diag_error(d, "subgraph %d op %d (%s) writes constant tensor %d '%s' (output %d); the model is malformed, re-export it",
+                        sg, op->id, op_kind(op, k1, sizeof k1), t, g->t[t].name, k);
+      else if (writer[t] >= 0)
+        rc = diag_error(d, "subgraph %d: tensor %d '%s' is written by two ops, op %d (%s) and op %d (%s); each tensor needs one writer, re-export the model",
+                        sg, t, g->t[t].name, g->ops[writer[t]].id,
+                        op_kind(&g->ops[writer[t]], k1, sizeof k1), op->id, op_kind(op, k2, sizeof k2));
       else
-        produced[t] = 2;
+        writer[t] = i;
     }
   }
   for (int i = 0; i < g->nout && rc == 0; i++) {
     int t = g->outputs[i];
-    if (t < 0 || t >= g->nt) rc = diag_error(d, "IR: graph output %d has bad tensor id %d", i, t);
-    else if (!produced[ir_root(g, t)])
-      rc = diag_error(d, "IR: graph output %d '%s' is never written", i, g->t[t].name);
+    if (t < 0 || t >= g->nt)
+      rc = diag_error(d, "subgraph %d: output %d names tensor %d, which does not exist (the subgraph has %d tensors); the model is malformed, re-export it",
+                      sg, i, t, g->nt);
+    else if (writer[ir_root(g, t)] == -1)
+      rc = diag_error(d, "subgraph %d: output %d is tensor %d '%s', which no op writes; the model is malformed, re-export it",
+                      sg, i, t, g->t[t].name);
   }
-  free(produced);
+  free(writer);
   return rc;
 }
 

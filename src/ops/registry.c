@@ -5,6 +5,7 @@
  * renamed or missing fails the link, so no operator can silently drop out of
  * the table (and out of `aotc operators` / docs/operators.md). */
 #include "ops.h"
+#include "op_custom.h"
 
 #include <string.h>
 
@@ -52,5 +53,7 @@ const op_impl *ops_find(const ir_graph *g, const ir_op *op) {
     }
     return o;
   }
+  /* a user kernel registered with custom_operators (op_custom.c) */
+  if (op->builtin == OP_CUSTOM && op->custom) return custom_ops_find(op->custom);
   return NULL;
 }

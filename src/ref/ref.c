@@ -534,6 +534,9 @@ static int call_subgraph(rinst *I, int s, rval *vals, int n, int nout_expected, 
   if (!r) return -1;
   char sl[96];
   const ir_graph *g = r->g;
+  if (g->nin != n && nout_expected < 0)
+    return diag_error(I->d, "%s: %s passes %d inputs, the subgraph has %d; the model is malformed, re-export it",
+                      sg_label(I, s, sl, sizeof sl), what, n, g->nin);
   if (g->nin != n || (nout_expected >= 0 && g->nout != nout_expected))
     return diag_error(I->d, "%s: %s passes %d inputs and expects %d outputs, the subgraph has %d and %d",
                       sg_label(I, s, sl, sizeof sl), what, n, nout_expected, g->nin, g->nout);
