@@ -17,6 +17,8 @@
  *   custom_dyn.tflite the same with y declared [1,4] / signature [-1,4]
  *   custom.npz        input_0 = x, output_0 = y = x * w + b,
  *                     output_1 = max(y, 0), computed here in plain C
+ *   custom_wrong.npz  the same with output_0[3] off by 0.01 (a verify that
+ *                     must fail)
  */
 #include "io/npy.h"
 #include "litert/litert.h"
@@ -185,7 +187,7 @@ static int custom(const char *dir, int dyn) {
   return save(dir, dyn ? "custom_dyn.tflite" : "custom.tflite");
 }
 
-static int golden(const char *dir) {
+static int golden(const char *dir, int wrong) {
   float y[8], z[8];
   for (int r = 0; r < 2; r++)
     for (int c = 0; c < 4; c++) {
@@ -193,6 +195,7 @@ static int golden(const char *dir) {
       y[r * 4 + c] = p + B;
       z[r * 4 + c] = y[r * 4 + c] > 0.0f ? y[r * 4 + c] : 0.0f;
     }
+  if (wrong) y[3] += 0.01f;
   int64_t shape[2] = {2, 4};
   npy_array a[3];
   aotc_diag d = {0};
@@ -201,7 +204,7 @@ static int golden(const char *dir) {
       npy_init(&a[2], "output_1", DT_FLOAT32, 2, shape, z, &d))
     return 1;
   char path[4096];
-  snprintf(path, sizeof path, "%s/custom.npz", dir);
+  snprintf(path, sizeof path, "%s/%s", dir, wrong ? "custom_wrong.npz" : "custom.npz");
   int rc = npz_write(path, a, 3, 0, &d);
   if (rc) fprintf(stderr, "%s: %s\n", path, d.msg);
   for (int i = 0; i < 3; i++) npy_free(&a[i]);
@@ -215,6 +218,7 @@ int main(int argc, char **argv) {
   }
   const char *dir = argv[1];
   int rc = flex(dir) || ethos_u(dir) || unknown(dir) || recursive(dir) || unwritten(dir) ||
-           twowriters(dir) || custom(dir, 0) || custom(dir, 1) || golden(dir);
+           twowriters(dir) || custom(dir, 0) || custom(dir, 1) || golden(dir, 0) ||
+           golden(dir, 1);
   return rc ? 1 : 0;
 }
