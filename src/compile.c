@@ -134,8 +134,9 @@ static int plan_program(const aotc_config *c, ir_graph *main, aotc_diag *d) {
       for (int k = 0; k < nc && rc == 0; k++) {
         int s = callee[k];
         if (s <= 0 || s >= ns) {
-          rc = diag_error(d, "op %d (%s) of subgraph %d calls subgraph %d, which does not exist or is the main graph",
-                          g->ops[i].id, litert_op_name(g->ops[i].builtin), gi, s);
+          rc = diag_error(d, "subgraph %d op %d (%s) calls subgraph %d as its %s, which %s (the model has %d subgraphs); the model is malformed, re-export it",
+                          gi, g->ops[i].id, litert_op_name(g->ops[i].builtin), s, callee_role(&g->ops[i], k),
+                          s == 0 ? "is the main graph" : "does not exist", ns);
           break;
         }
         if (all[s]) continue;
@@ -212,12 +213,13 @@ static int plan_program(const aotc_config *c, ir_graph *main, aotc_diag *d) {
       int v = ir_var_slot(main, g, op);
       const ir_tensor *val = op->builtin == OP_READ_VARIABLE ? ir_out(g, op, 0) : ir_in(g, op, 1);
       if (v < 0 || !val) {
-        rc = diag_unsupported(d, "op %d (%s) of subgraph %d: its resource does not come from a VAR_HANDLE in the same subgraph",
-                              op->id, litert_op_name(op->builtin), gi);
+        rc = diag_unsupported(d, "subgraph %d op %d (%s): its resource (input 0) does not come from a VAR_HANDLE in the same subgraph, or it has no value tensor; aotc binds each variable at compile time, re-export the model with a VAR_HANDLE next to each use",
+                              gi, op->id, litert_op_name(op->builtin));
         break;
       }
       if (main->vars[v].dtype >= 0 && main->vars[v].dtype != val->dtype) {
-        rc = diag_unsupported(d, "resource variable '%s' is used with dtypes %s and %s", main->vars[v].key,
+        rc = diag_unsupported(d, "subgraph %d op %d (%s): resource variable '%s' is used with dtypes %s and %s; a variable holds one dtype, re-export the model",
+                              gi, op->id, litert_op_name(op->builtin), main->vars[v].key,
                               dtype_name(main->vars[v].dtype), dtype_name(val->dtype));
         break;
       }

@@ -570,7 +570,7 @@ static int emit_control(emit_ctx *e, const ir_graph *g, const ir_op *op, aotc_di
     case OP_READ_VARIABLE:
     case OP_ASSIGN_VARIABLE: {
       int v = ir_var_slot(e->main, g, op);
-      if (v < 0) return diag_error(d, "op %d: unresolved resource variable", op->id);
+      if (v < 0) return diag_error(d, "subgraph %d op %d (%s): its resource variable has no VAR_HANDLE in the same subgraph; re-export the model", g->sg, op->id, litert_op_name(op->builtin));
       const struct ir_var *var = &e->main->vars[v];
       int t = op->builtin == OP_READ_VARIABLE ? op->out[0] : op->in[1];
       size_t n = ir_bytes(&g->t[t]);
@@ -583,17 +583,18 @@ static int emit_control(emit_ctx *e, const ir_graph *g, const ir_op *op, aotc_di
     }
     case OP_CALL_ONCE: {
       int sg = op->opts.init_subgraph;
-      if (!callee(e, sg)) return diag_error(d, "op %d: CALL_ONCE subgraph %d missing", op->id, sg);
+      if (!callee(e, sg)) return diag_error(d, "subgraph %d op %d (CALL_ONCE): init subgraph %d was not built; the model is malformed, re-export it", g->sg, op->id, sg);
       sb_printf(&e->body, "  if (ctx->once_done == 0) {\n    ctx->once_done = 1;\n");
       sb_printf(&e->body, "    st = aot_subgraph_%d(ctx);\n    if (st != 0) return st;\n  }\n", sg);
       return 0;
     }
     case OP_WHILE: {
       const ir_graph *cg = callee(e, op->opts.cond_subgraph), *bg = callee(e, op->opts.body_subgraph);
-      if (!cg || !bg) return diag_error(d, "op %d: WHILE subgraphs missing", op->id);
+      if (!cg || !bg) return diag_error(d, "subgraph %d op %d (WHILE): cond subgraph %d or body subgraph %d was not built; the model is malformed, re-export it", g->sg, op->id, op->opts.cond_subgraph, op->opts.body_subgraph);
       if (bg->nin != op->nin || cg->nin != op->nin || bg->nout != op->nin || cg->nout < 1 ||
           op->nout != op->nin)
-        return diag_unsupported(d, "op %d (WHILE): cond/body inputs and outputs do not match the loop variables", op->id);
+        return diag_unsupported(d, "subgraph %d op %d (WHILE) has %d inputs and %d outputs, cond subgraph %d takes %d inputs and gives %d outputs, body subgraph %d takes %d and gives %d; they must all match the loop variables, re-export the model",
+                                g->sg, op->id, op->nin, op->nout, op->opts.cond_subgraph, cg->nin, cg->nout, op->opts.body_subgraph, bg->nin, bg->nout);
       for (int i = 0; i < op->nin; i++) emit_copy(e, bg, bg->inputs[i], g, op->in[i], "memcpy");
       sb_puts(&e->body, "  for (;;) {\n");
       for (int i = 0; i < op->nin; i++) emit_copy(e, cg, cg->inputs[i], bg, bg->inputs[i], "memcpy");
@@ -611,12 +612,13 @@ static int emit_control(emit_ctx *e, const ir_graph *g, const ir_op *op, aotc_di
     }
     case OP_IF: {
       const ir_graph *tg = callee(e, op->opts.then_subgraph), *eg = callee(e, op->opts.else_subgraph);
-      if (!tg || !eg || op->nin < 1) return diag_error(d, "op %d: IF subgraphs missing", op->id);
+      if (!tg || !eg || op->nin < 1) return diag_error(d, "subgraph %d op %d (IF): %s; the model is malformed, re-export it", g->sg, op->id, op->nin < 1 ? "it has no condition input" : "a branch subgraph was not built");
       sb_printf(&e->body, "  if ((%s)[0]) {\n", emit_ptr(e, op->in[0]));
       for (int br = 0; br < 2; br++) {
         const ir_graph *bg = br ? eg : tg;
         if (bg->nin != op->nin - 1 || bg->nout != op->nout)
-          return diag_unsupported(d, "op %d (IF): branch inputs/outputs do not match the op", op->id);
+          return diag_unsupported(d, "subgraph %d op %d (IF): branch subgraph %d takes %d inputs and gives %d outputs, the op passes %d and expects %d; re-export the model",
+                                  g->sg, op->id, br ? op->opts.else_subgraph : op->opts.then_subgraph, bg->nin, bg->nout, op->nin - 1, op->nout);
         for (int i = 0; i < bg->nin; i++) emit_copy(e, bg, bg->inputs[i], g, op->in[i + 1], "memcpy");
         emit_subgraph_call(e, br ? op->opts.else_subgraph : op->opts.then_subgraph);
         for (int i = 0; i < bg->nout; i++) emit_copy(e, g, op->out[i], bg, bg->outputs[i], "memcpy");
@@ -658,12 +660,13 @@ static int emit_graph_ops(emit_ctx *e, const ir_graph *g, aotc_diag *d) {
     } else {
       const op_impl *impl = ops_find(g, op);
       r = impl->emit(e, g, op);
-      if (r != 0) diag_error(d, "op %d (%s) of subgraph %d: code generation failed", op->id,
-                             litert_op_name(op->builtin), g->sg);
+      if (r != 0) diag_error(d, "subgraph %d op %d (%s%s%s): code generation failed (internal error; disable the transforms with --transforms.<name> false to work around it and report it)",
+                             g->sg, op->id, litert_op_name(op->builtin), op->custom ? " " : "",
+                             op->custom ? op->custom : "");
     }
     if (r != 0 || e->failed) {
-      if (e->failed) diag_error(d, "op %d (%s) of subgraph %d: a tensor has no storage", op->id,
-                                litert_op_name(op->builtin), g->sg);
+      if (e->failed) diag_error(d, "subgraph %d op %d (%s): a tensor it uses has no storage in the arenas (internal error of the memory plan; report it)",
+                                g->sg, op->id, litert_op_name(op->builtin));
       return -1;
     }
     sb_printf(&e->body, "  AOT_OP_DONE(%ld);\n", uid);
@@ -712,7 +715,8 @@ int codegen_module(const ir_graph *g, const cg_options *o, const char *dir, aotc
       int t = pass ? g->outputs[i] : g->inputs[i];
       if (g->t[t].role == ROLE_CONST) e.const_used[0][emit_const_owner(g, t)] = 1;
       else if (g->t[t].arena < 0) {
-        diag_error(d, "%s %d '%s' has no storage", pass ? "output" : "input", i, g->t[t].name);
+        diag_error(d, "subgraph 0: graph %s %d, tensor %d '%s', has no storage in the arenas (internal error of the memory plan; report it)",
+                   pass ? "output" : "input", i, t, g->t[t].name);
         goto out;
       }
     }
@@ -733,8 +737,8 @@ int codegen_module(const ir_graph *g, const cg_options *o, const char *dir, aotc
       const char *ct = dtype_ctype(x->dtype);
       size_t es = dtype_size(x->dtype);
       if (!ct || !es) {
-        diag_unsupported(d, "constant tensor %d '%s' has dtype %s, which aotc cannot store", t,
-                         x->name, dtype_name(x->dtype));
+        diag_unsupported(d, "subgraph %d: constant tensor %d '%s' has dtype %s, which aotc cannot store in a C array; convert the model with plain numeric constants",
+                         gi, t, x->name, dtype_name(x->dtype));
         goto out;
       }
       size_t n = x->data_bytes / es;

@@ -37,7 +37,8 @@ static void fail_report(rd *r, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    diag_error(r->d, "malformed .tflite: %s%s%s", r->ctx, r->ctx[0] ? ": " : "", msg);
+    diag_error(r->d, "malformed .tflite: %s%s%s; the file is damaged or not a TFLite flatbuffer, re-export it",
+               r->ctx, r->ctx[0] ? ": " : "", msg);
     r->failed = 1;
   }
 }
@@ -358,7 +359,7 @@ static int read_options(rd *r, const tab *ot, litert_options *o) {
         if (!present) cnt = x->def;
         if (cnt > x->cap) {
           free(v);
-          return unsupported(r, "%s has %d entries (at most %d supported)", name, cnt, x->cap);
+          return unsupported(r, "%s has %d entries (at most %d supported); aotc cannot hold this operator's options", name, cnt, x->cap);
         }
         for (int k = 0; k < cnt; k++) {
           int iv = v[k];
@@ -513,7 +514,7 @@ static int read_tensor(rd *r, const tab *t, litert_tensor *x, const litert_model
   tab st;
   int k = get_tab(r, t, 6, &st, "sparsity");
   if (k < 0) return -1;
-  if (k > 0) return unsupported(r, "sparse tensors are not supported");
+  if (k > 0) return unsupported(r, "sparse tensors are not supported; re-export the model without sparsity (dense weights, no tf.lite.Optimize.EXPERIMENTAL_SPARSITY)");
   tab qt;
   k = get_tab(r, t, 4, &qt, "quantization");
   if (k < 0) return -1;

@@ -528,7 +528,8 @@ int ir_infer_callee_shapes(ir_graph *sg, const ir_graph *caller, const ir_op *op
       for (int k = 0; same && k < in->rank; k++) same = in->shape[k] == out->shape[k];
       if (!c.known[sg->outputs[i]]) {
         r = diag_unsupported(d, "WHILE body (subgraph %d): the shape of loop variable %d '%s' at "
-                                "the end of an iteration ('%s') cannot be inferred statically",
+                                "the end of an iteration ('%s') cannot be inferred statically; "
+                                "give the model static shapes (a fixed batch and sequence length) or unroll the loop",
                              sg->sg, i, in->name, out->name);
       } else if (!same) {
         char a[96], b[96];
@@ -536,7 +537,7 @@ int ir_infer_callee_shapes(ir_graph *sg, const ir_graph *caller, const ir_op *op
         shape_text(out, b, sizeof b);
         r = diag_unsupported(d, "WHILE body (subgraph %d): loop variable %d '%s' enters as %s "
                                 "and leaves as %s ('%s'); aotc needs loop variables of a fixed "
-                                "shape",
+                                "shape: re-export with a fixed batch and sequence length, or unroll the loop",
                              sg->sg, i, in->name, a, b, out->name);
       }
     }

@@ -166,7 +166,7 @@ static void test_verifier(void **state) {
   aotc_diag d = {0};
   ir_graph *g = ir_from_litert(m, 0, &d);
   assert_int_not_equal(ir_verify(g, &d), 0);
-  assert_non_null(strstr(d.msg, "before any op writes it"));
+  assert_non_null(strstr(d.msg, "subgraph 0 op 0 (ADD) reads tensor 1 'a' (input 1), which op 1 (RELU) writes only later"));
   /* two writers */
   g->ops[0].in[1] = x;
   g->ops[1].out[0] = y;
