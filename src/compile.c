@@ -449,6 +449,7 @@ static int load_test_data(const aotc_config *c, const compiled *cm, const int (*
   for (int i = 0; i < g->nout && rc == 0; i++) {
     char key[48];
     const npy_array *a = NULL;
+    const char *from = gname;
     if (iters > 1 && !seq) {
       snprintf(key, sizeof key, "run%d_output_%d", iters - 1, i);
       a = npz_find(arrs, n, key);
@@ -476,15 +477,17 @@ static int load_test_data(const aotc_config *c, const compiled *cm, const int (*
       }
       snprintf(key, sizeof key, "output_%d", i);
       a = npz_find(ref_outs, nref, key);
+      from = "the reference interpreter's outputs";
     }
     const ir_tensor *t = &g->t[g->outputs[i]];
     if (!a) {
-      rc = diag_error(d, "%s: no array '%s' for model output %d '%s'", gname, key, i, t->name);
+      rc = diag_error(d, "%s: no array '%s' for model output %d '%s'%s", from, key, i, t->name,
+                      c->test_golden_data ? "; add it to the golden file" : "");
       break;
     }
     if (a->dtype != t->dtype || a->nbytes != ir_bytes(t) * (size_t)*steps) {
       rc = diag_error(d, "%s: '%s' (%s, %zu bytes) does not match model output %d '%s' (%s, %zu bytes%s)",
-                      gname, key, dtype_name(a->dtype), a->nbytes, i, t->name,
+                      from, key, dtype_name(a->dtype), a->nbytes, i, t->name,
                       dtype_name(t->dtype), ir_bytes(t), seq ? " per step" : "");
       break;
     }

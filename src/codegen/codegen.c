@@ -121,6 +121,8 @@ static int check_graph(const ir_graph *g, strbuf *b, int bad) {
     if (op->dead || is_control_op(op->builtin)) continue;
     const op_impl *impl = ops_find(g, op);
     char why[256] = "no implementation", dts[256];
+    if (op->builtin == OP_CUSTOM && !impl)
+      snprintf(why, sizeof why, "no kernel; register one under custom_operators in the config");
     if (impl && (!impl->check || impl->check(g, op, why, sizeof why) == 0)) continue;
     const char *name = op->builtin == OP_CUSTOM ? (op->custom ? op->custom : "CUSTOM")
                                                 : litert_op_name(op->builtin);

@@ -301,7 +301,7 @@ int ir_verify(const ir_graph *g, aotc_diag *d) {
                           sg, op->id, op_kind(op, k1, sizeof k1), t, g->t[t].name, k,
                           g->ops[later].id, op_kind(&g->ops[later], k2, sizeof k2));
         else
-          rc = diag_error(d, "subgraph %d op %d (%s) reads tensor %d '%s' (input %d), which no op writes and which is neither a graph input nor a constant; the model is malformed or needs a runtime aotc lacks, re-export it",
+          rc = diag_error(d, "subgraph %d op %d (%s) reads tensor %d '%s' (input %d), which no op writes and which is neither a graph input nor a constant with data; the model is malformed, re-export it",
                           sg, op->id, op_kind(op, k1, sizeof k1), t, g->t[t].name, k);
       }
     }
