@@ -139,7 +139,9 @@ int codegen_check_supported(const ir_graph *g, aotc_diag *d) {
   int bad = check_graph(g, &b, 0);
   for (int i = 1; i < g->nsubgraphs; i++)
     if (g->subgraphs[i]) bad = check_graph(g->subgraphs[i], &b, bad);
-  if (bad) diag_unsupported(d, "unsupported operator%s: %s", bad > 1 ? "s" : "", b.s);
+  if (bad)
+    diag_unsupported(d, "unsupported operator%s: %s; `aotc operators` (docs/operators.md) lists the dtypes and limits each operator supports",
+                     bad > 1 ? "s" : "", b.s);
   sb_free(&b);
   return bad;
 }

@@ -387,8 +387,9 @@ static int run_kernel_op(rinst *I, rsg *r, ir_op *op) {
   int s = g->sg;
   const op_impl *impl = ops_find(g, op);
   if (!impl || !impl->eval)
-    return diag_unsupported(I->d, "%s %s: no %s for this operator in aotc", sg_label(I, s, sl, sizeof sl),
-                            op_label(g, op, lbl, sizeof lbl), impl ? "evaluation" : "implementation");
+    return diag_unsupported(I->d, "%s %s: no %s for this operator in aotc's reference interpreter; to test a module of it give test.golden_data with expected outputs",
+                            sg_label(I, s, sl, sizeof sl), op_label(g, op, lbl, sizeof lbl),
+                            impl ? "evaluation" : "implementation");
 
   /* run-time shapes */
   int changed = 0, dyn_out = 0;
@@ -783,7 +784,8 @@ static int run_subgraph(rinst *I, int s) {
   if (!r) return -1;
   char sl[96], lbl[256];
   if (r->active)
-    return diag_unsupported(I->d, "%s is invoked recursively", sg_label(I, s, sl, sizeof sl));
+    return diag_unsupported(I->d, "%s is invoked recursively (it runs while already running); a microcontroller module needs a call tree, re-export the model without recursion",
+                            sg_label(I, s, sl, sizeof sl));
   if (I->depth >= MAX_DEPTH)
     return diag_unsupported(I->d, "%s: subgraph calls nested deeper than %d", sg_label(I, s, sl, sizeof sl), MAX_DEPTH);
   r->active = 1;
