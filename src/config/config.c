@@ -1076,6 +1076,7 @@ void config_print_help(const aotc_config *c, FILE *out) {
       free(lhs);
     }
   }
+  config_custom_ops_help(out);
   fprintf(out, "  %-36s %s\n", "-h, --help", "print this help");
 }
 
@@ -1146,4 +1147,5 @@ void config_dump_yaml(const aotc_config *c, FILE *out) {
     for (int i = 0; i < s->n; i++)
       fprintf(out, "  %s: %s\n", s->names[i], s->value[i] ? "true" : "false");
   }
+  config_custom_ops_dump(c, out);
 }

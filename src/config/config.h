@@ -177,5 +177,9 @@ int config_custom_ops_yaml(aotc_config *c, void *doc, void *node, const char *fi
 /* Applies --custom_operators.<rest> VALUE; rest is "<CODE>.<field>" as typed. */
 int config_custom_ops_flag(aotc_config *c, const char *rest, const char *value, aotc_diag *d);
 void config_custom_ops_free(aotc_config *c);
+/* The help lines of custom_operators, and the YAML of the entries (for
+ * config_print_help / config_dump_yaml; the dump gives sources as resolved). */
+void config_custom_ops_help(FILE *out);
+void config_custom_ops_dump(const aotc_config *c, FILE *out);
 
 #endif

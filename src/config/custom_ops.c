@@ -288,3 +288,47 @@ void config_custom_ops_free(aotc_config *c) {
   c->custom_ops = NULL;
   c->n_custom_ops = 0;
 }
+
+void config_custom_ops_help(FILE *out) {
+  fprintf(out, "  %-36s %s\n", "--custom_operators.<CODE>.source F",
+          "C99 kernel file for the model's CUSTOM('<CODE>') ops (YAML: custom_operators: [{code, source, ...}], "
+          "relative to the config file)");
+  fprintf(out, "  %-36s %s\n", "    .function NAME", "its int32_t NAME(const aot_custom_args *a) (runtime/aot_custom.h)");
+  fprintf(out, "  %-36s %s\n", "    .scratch_bytes N", "scratch buffer bytes for the call (default: 0)");
+  fprintf(out, "  %-36s %s\n", "    .outputs T[d,..];..", "output dtypes and shapes, when the model has no static ones");
+}
+
+static void put_str(FILE *out, const char *s) {
+  fputc('"', out);
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+    if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+    else if (*p < 0x20 || *p == 0x7f) fprintf(out, "\\x%02x", *p);
+    else fputc(*p, out);
+  }
+  fputc('"', out);
+}
+
+void config_custom_ops_dump(const aotc_config *c, FILE *out) {
+  if (c->n_custom_ops == 0) return;
+  fputs("custom_operators:\n", out);
+  for (int i = 0; i < c->n_custom_ops; i++) {
+    const aotc_custom_op *o = &c->custom_ops[i];
+    fputs("  - code: ", out);
+    put_str(out, o->code);
+    if (o->source) {
+      fputs("\n    source: ", out);
+      put_str(out, o->source);
+    }
+    if (o->function) fprintf(out, "\n    function: %s", o->function);
+    fprintf(out, "\n    scratch_bytes: %ld\n", o->scratch_bytes);
+    if (o->noutputs >= 0) {
+      fputs("    outputs: [", out);
+      for (int k = 0; k < o->noutputs; k++) {
+        fprintf(out, "%s{dtype: %s, shape: [", k ? ", " : "", dtype_name(o->outputs[k].dtype));
+        for (int j = 0; j < o->outputs[k].rank; j++) fprintf(out, "%s%d", j ? ", " : "", (int)o->outputs[k].shape[j]);
+        fputs("]}", out);
+      }
+      fputs("]\n", out);
+    }
+  }
+}

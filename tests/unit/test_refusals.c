@@ -176,6 +176,32 @@ static void test_config_yaml_and_flags(void **st) {
   assert_int_equal(c.custom_ops[1].noutputs, 2);
   assert_int_equal(c.custom_ops[1].outputs[0].dtype, DT_INT16);
   assert_int_equal(c.custom_ops[1].outputs[1].shape[1], 2);
+  /* the dump reads back to the same entries */
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  config_dump_yaml(&c, f);
+  long n = ftell(f);
+  rewind(f);
+  char *text = xcalloc((size_t)n + 1, 1);
+  assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+  fclose(f);
+  aotc_config c2;
+  config_init(&c2);
+  if (config_load_yaml_string(&c2, text, "<string>", &d) != 0) fail_msg("%s\n%s", d.msg, text);
+  assert_int_equal(c2.n_custom_ops, 2);
+  for (int i = 0; i < 2; i++) {
+    assert_string_equal(c2.custom_ops[i].code, c.custom_ops[i].code);
+    assert_int_equal(c2.custom_ops[i].noutputs, c.custom_ops[i].noutputs);
+    assert_int_equal(c2.custom_ops[i].scratch_bytes, c.custom_ops[i].scratch_bytes);
+    for (int k = 0; k < c.custom_ops[i].noutputs; k++) {
+      assert_int_equal(c2.custom_ops[i].outputs[k].dtype, c.custom_ops[i].outputs[k].dtype);
+      assert_int_equal(c2.custom_ops[i].outputs[k].rank, c.custom_ops[i].outputs[k].rank);
+    }
+  }
+  assert_string_equal(c2.custom_ops[0].source, "/cfg/dir/k/my.c");
+  assert_string_equal(c2.custom_ops[0].function, "other_run");
+  free(text);
+  config_free(&c2);
   config_free(&c);
 }
 
