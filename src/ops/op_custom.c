@@ -68,12 +68,16 @@ typedef struct code_use {
   int count, sg, op;
 } code_use;
 
+/* Distinct codes kept for a message: a hostile model may have 100,000. */
+enum { MAX_CODES = 64 };
+
 static void note_use(code_use **v, int *n, const char *code, int sg, int op) {
   for (int i = 0; i < *n; i++)
     if (!strcmp((*v)[i].code, code)) {
       (*v)[i].count++;
       return;
     }
+  if (*n >= MAX_CODES) return;
   *v = xrealloc(*v, (size_t)(*n + 1) * sizeof **v);
   (*v)[(*n)++] = (code_use){code, 1, sg, op};
 }
@@ -82,7 +86,8 @@ static void list_uses(strbuf *b, const code_use *v, int n) {
   for (int i = 0; i < n && i < 8; i++)
     sb_printf(b, "%s'%s' (%d op%s, first subgraph %d op %d)", i ? ", " : "", v[i].code, v[i].count,
               v[i].count > 1 ? "s" : "", v[i].sg, v[i].op);
-  if (n > 8) sb_printf(b, " and %d more", n - 8);
+  if (n >= MAX_CODES) sb_puts(b, " and more");
+  else if (n > 8) sb_printf(b, " and %d more", n - 8);
 }
 
 static int refuse_flex(const litert_model *m, aotc_diag *d) {
