@@ -108,6 +108,8 @@ sed "s#custom.tflite#custom_dyn.tflite#" "$W/cfg/custom.yaml" >"$W/cfg/dyn.yaml"
 printf '    outputs: [{dtype: float32, shape: [2, 4]}]\n' >>"$W/cfg/dyn.yaml"
 out=$("$AOTC" verify --path "$W/cfg/dyn.yaml" --test.golden-data "$W/custom.npz" 2>&1)
 echo "$out" | grep -q '^PASS' && ok "output rule in YAML, dynamic model: PASS" || bad "output rule (YAML): $out"
+out=$("$AOTC" verify --model.path "$W/custom_loop.tflite" --test.golden-data "$W/custom_loop.npz" "${K[@]}" 2>&1)
+echo "$out" | grep -q '^PASS' && ok "user kernel in a WHILE body: PASS" || bad "user kernel in a WHILE body: $out"
 if command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
   out=$("$AOTC" verify --path "$W/cfg/custom.yaml" --test.golden-data "$W/custom.npz" --target cortex-m55 2>&1)
   echo "$out" | grep -q '^PASS' && ok "verify on cortex-m55" || bad "cortex-m55: $out"

@@ -19,6 +19,11 @@
  *                     output_1 = max(y, 0), computed here in plain C
  *   custom_wrong.npz  the same with output_0[3] off by 0.01 (a verify that
  *                     must fail)
+ *   custom_loop.tflite WHILE (i < 3) { i += 1; x = CUSTOM 'AOTC_TEST_AXPB'(x, w) }
+ *                     on x [2,4], the user op in the body subgraph; outputs
+ *                     i, x
+ *   custom_loop.npz   input_0 = x, output_0 = 3, output_1 = three rounds of
+ *                     x * w + b, in plain C
  */
 #include "io/npy.h"
 #include "litert/litert.h"
@@ -187,6 +192,68 @@ static int custom(const char *dir, int dyn) {
   return save(dir, dyn ? "custom_dyn.tflite" : "custom.tflite");
 }
 
+static int custom_loop(const char *dir) {
+  M = litert_model_new();
+  int32_t s24[2] = {2, 4}, s4[1] = {4}, s1[1] = {1};
+  int32_t zero = 0, one = 1, three = 3;
+  litert_options wo;
+  litert_options_default(&wo);
+  wo.type = BO_WhileOptions;
+  wo.cond_subgraph = 1;
+  wo.body_subgraph = 2;
+  litert_add_subgraph(M, "main");
+  int x = litert_add_tensor(M, 0, "x", DT_FLOAT32, 2, s24, 0);
+  int i0 = litert_add_tensor(M, 0, "i0", DT_INT32, 1, s1, litert_add_buffer(M, &zero, 4));
+  int io = litert_add_tensor(M, 0, "i_out", DT_INT32, 1, s1, 0);
+  int xo = litert_add_tensor(M, 0, "x_out", DT_FLOAT32, 2, s24, 0);
+  litert_add_op(M, 0, OP_WHILE, NULL, 2, (int32_t[]){i0, x}, 2, (int32_t[]){io, xo}, &wo);
+  litert_set_io(M, 0, 1, (int32_t[]){x}, 2, (int32_t[]){io, xo});
+  litert_add_subgraph(M, "cond");
+  int ci = litert_add_tensor(M, 1, "i", DT_INT32, 1, s1, 0);
+  int cx = litert_add_tensor(M, 1, "x", DT_FLOAT32, 2, s24, 0);
+  int c3 = litert_add_tensor(M, 1, "three", DT_INT32, 1, s1, litert_add_buffer(M, &three, 4));
+  int cb = litert_add_tensor(M, 1, "go_on", DT_BOOL, 1, s1, 0);
+  op(1, OP_LESS, NULL, 2, (int32_t[]){ci, c3}, 1, (int32_t[]){cb});
+  litert_set_io(M, 1, 2, (int32_t[]){ci, cx}, 1, (int32_t[]){cb});
+  litert_add_subgraph(M, "body");
+  int bi = litert_add_tensor(M, 2, "i", DT_INT32, 1, s1, 0);
+  int bx = litert_add_tensor(M, 2, "x", DT_FLOAT32, 2, s24, 0);
+  int b1 = litert_add_tensor(M, 2, "one", DT_INT32, 1, s1, litert_add_buffer(M, &one, 4));
+  int bw = litert_add_tensor(M, 2, "w", DT_FLOAT32, 1, s4, litert_add_buffer(M, W, sizeof W));
+  int bi1 = litert_add_tensor(M, 2, "i_next", DT_INT32, 1, s1, 0);
+  int by = litert_add_tensor(M, 2, "x_next", DT_FLOAT32, 2, s24, 0);
+  op(2, OP_ADD, NULL, 2, (int32_t[]){bi, b1}, 1, (int32_t[]){bi1});
+  int oi = op(2, OP_CUSTOM, "AOTC_TEST_AXPB", 2, (int32_t[]){bx, bw}, 1, (int32_t[]){by});
+  litert_op *o = &M->subgraphs[2].ops[oi];
+  o->custom_options = malloc(4);
+  memcpy(o->custom_options, &B, 4);
+  o->custom_options_len = 4;
+  litert_set_io(M, 2, 2, (int32_t[]){bi, bx}, 2, (int32_t[]){bi1, by});
+  if (save(dir, "custom_loop.tflite")) return 1;
+  /* golden */
+  float v[8];
+  memcpy(v, X, sizeof v);
+  for (int it = 0; it < 3; it++)
+    for (int k = 0; k < 8; k++) {
+      float p = v[k] * W[k % 4];
+      v[k] = p + B;
+    }
+  int32_t n = 3;
+  int64_t shape[2] = {2, 4}, sh1[1] = {1};
+  npy_array a[3];
+  aotc_diag d = {0};
+  memset(a, 0, sizeof a);
+  if (npy_init(&a[0], "input_0", DT_FLOAT32, 2, shape, X, &d) || npy_init(&a[1], "output_0", DT_INT32, 1, sh1, &n, &d) ||
+      npy_init(&a[2], "output_1", DT_FLOAT32, 2, shape, v, &d))
+    return 1;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/custom_loop.npz", dir);
+  int rc = npz_write(path, a, 3, 0, &d);
+  if (rc) fprintf(stderr, "%s: %s\n", path, d.msg);
+  for (int i = 0; i < 3; i++) npy_free(&a[i]);
+  return rc;
+}
+
 static int golden(const char *dir, int wrong) {
   float y[8], z[8];
   for (int r = 0; r < 2; r++)
@@ -219,6 +286,6 @@ int main(int argc, char **argv) {
   const char *dir = argv[1];
   int rc = flex(dir) || ethos_u(dir) || unknown(dir) || recursive(dir) || unwritten(dir) ||
            twowriters(dir) || custom(dir, 0) || custom(dir, 1) || golden(dir, 0) ||
-           golden(dir, 1);
+           golden(dir, 1) || custom_loop(dir);
   return rc ? 1 : 0;
 }
