@@ -131,4 +131,11 @@ refuse "built-in custom code" 1 "$W/custom.tflite" --custom-operators.GRU.source
   --custom-operators.GRU.function axpb_run -- "custom_operators 'GRU'" "aotc implements CUSTOM 'GRU' itself"
 "$AOTC" verify --model.path "$W/custom.tflite" "${K[@]}" >"$W/msg" 2>&1
 check "verify without golden" 1 "$W/msg" $? "user custom operator 'AOTC_TEST_AXPB'" "give test.golden_data"
+# 7. an error inside the temporary module directory names the user's path:
+# a 245-character name fits, name.aotc-tmp-PID does not
+long=$W/$(printf 'm%.0s' $(seq 245))
+"$AOTC" convert --path "$W/cfg/custom.yaml" --module.path "$long" >"$W/msg" 2>&1
+rc=$?
+if grep -q 'aotc-tmp' "$W/msg"; then bad "temporary path in the message: $(cat "$W/msg")"
+else check "error in the temporary directory" 1 "$W/msg" $rc "cannot create '$long'"; fi
 exit $fail
