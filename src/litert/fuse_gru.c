@@ -182,10 +182,20 @@ int litert_hook_fuse_rolled_gru(litert_model *m, int sgi, const char *model_path
     }
     int pdtype = DT_FLOAT32;
     budget = 50000;
-    if (gru_check_loop(&g, collision, diag, &pdtype)) {
+    char why[512] = "";
+    int verdict = gru_check_loop(&g, collision, why, sizeof why, &pdtype);
+    if (verdict) {
+      const litert_subgraph *M = &m->subgraphs[sgi];
+      const char *ln = M->tensors[M->ops[i].outputs[g.h_var]].name;
       gru_gctx_free(&g);
-      rc = -1;
-      break;
+      if (verdict == GRU_REFUSE) {
+        rc = diag_unsupported(diag, "op %d (WHILE, GRU loop '%s'): %s", i, ln ? ln : "", why);
+        break;
+      }
+      /* the WHILE lowering runs the loop as it is */
+      diag_warn(diag, "op %d (WHILE, GRU loop '%s') not fused, kept as a loop: %s", i,
+                ln ? ln : "", why);
+      continue;
     }
     int before = m->subgraphs[sgi].nops;
     int next = gru_rewrite_loop(&g, pdtype);

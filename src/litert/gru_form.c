@@ -11,6 +11,7 @@
  * which parameter was not constant. */
 #include "gru_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,7 +96,7 @@ int gru_is_counter_next(const gctx *g, int t) {
 /* ---- affine forms --------------------------------------------------------------------- */
 
 void gru_form_free(form *f) {
-  for (int i = 0; i < C_NMAT; i++) free(f->w[i]);
+  for (int i = 0; i < C_NMAT; i++) free(f->w[i]), free(f->ws[i]);
   for (int i = 0; i < C_NBIAS; i++) free(f->b[i]);
   memset(f, 0, sizeof *f);
   f->rgate = -1;
@@ -144,8 +145,15 @@ int gru_form_add(form *dst, const form *src, float sign) {
     if (!dst->w[i]) {
       dst->w[i] = xcalloc(n ? n : 1, sizeof(float));
       dst->cols[i] = src->cols[i];
+      if (src->ws[i]) {
+        dst->ws[i] = xmalloc(sizeof(float) * (size_t)dst->rows);
+        memcpy(dst->ws[i], src->ws[i], sizeof(float) * (size_t)dst->rows);
+        if (sign < 0) dst->q8_mixed = 1;
+      }
     } else if (dst->cols[i] != src->cols[i]) {
       return -1;
+    } else if (src->ws[i] || dst->ws[i]) {
+      dst->q8_mixed = 1;
     }
     for (size_t e = 0; e < n; e++) dst->w[i][e] += sign * src->w[i][e];
     dst->wcnt[i] += src->wcnt[i];
@@ -159,6 +167,8 @@ int gru_form_add(form *dst, const form *src, float sign) {
   dst->any_f16 |= src->any_f16;
   dst->any_f32 |= src->any_f32;
   dst->inexact |= src->inexact;
+  dst->any_s8 |= src->any_s8;
+  dst->q8_mixed |= src->q8_mixed;
   return 0;
 }
 
@@ -167,15 +177,21 @@ static int form_slice(const form *src, int off, int cnt, form *out) {
     gru_form_init(out, cnt);
     out->rgate = src->rgate;
     out->any_f16 = src->any_f16, out->any_f32 = src->any_f32, out->inexact = src->inexact;
+    out->any_s8 = src->any_s8, out->q8_mixed = src->q8_mixed;
     return gru_form_add(out, src, 1.0f);
   }
   if (off < 0 || cnt <= 0 || off + cnt > src->rows) return -1;
   gru_form_init(out, cnt);
   out->rgate = src->rgate;
   out->any_f16 = src->any_f16, out->any_f32 = src->any_f32, out->inexact = src->inexact;
+  out->any_s8 = src->any_s8, out->q8_mixed = src->q8_mixed;
   for (int i = 0; i < C_NMAT; i++) {
     if (!src->w[i]) continue;
     size_t c = (size_t)src->cols[i];
+    if (src->ws[i]) {
+      out->ws[i] = xmalloc(sizeof(float) * (size_t)cnt);
+      memcpy(out->ws[i], src->ws[i] + off, sizeof(float) * (size_t)cnt);
+    }
     out->w[i] = xmalloc(sizeof(float) * (size_t)cnt * (c ? c : 1));
     memcpy(out->w[i], src->w[i] + (size_t)off * c, sizeof(float) * (size_t)cnt * c);
     out->cols[i] = src->cols[i];
@@ -315,10 +331,23 @@ static int fc_form(gctx *g, const litert_op *op, int out_t, int depth, form *f) 
   if (W->rank != 2) return -1;
   int N = W->shape[0], K = W->shape[1];
   if (N <= 0 || K <= 0 || K != width_of(V) || width_of(BT(g, out_t)) != N) return -1;
-  if (W->type != DT_FLOAT32 && W->type != DT_FLOAT16) {
+  int q8 = W->type == DT_INT8;
+  if (q8) {
+    /* hybrid FC: zero points 0, one scale or one per output row */
+    const litert_quant *q = &W->q;
+    int ok = q->nscale == 1 || (q->nscale == N && q->quantized_dimension == 0);
+    for (int i = 0; ok && i < q->nzero; i++)
+      if (q->zero_point[i] != 0) ok = 0;
+    for (int i = 0; ok && i < q->nscale; i++)
+      if (!(q->scale[i] > 0.0f) || !isfinite(q->scale[i])) ok = 0;
+    if (!ok && !g->badq8[0])
+      snprintf(g->badq8, sizeof g->badq8,
+               "int8 weights '%s' are not symmetric per-tensor or per-row quantized",
+               W->name ? W->name : "");
+  } else if (W->type != DT_FLOAT32 && W->type != DT_FLOAT16) {
     if (!g->baddtype[0])
       snprintf(g->baddtype, sizeof g->baddtype,
-               "weights '%s' are %s (GRU kernels take float32 or float16 weights)",
+               "weights '%s' are %s (GRU kernels take float32, float16 or int8 weights)",
                W->name ? W->name : "", dtype_name(W->type));
   }
   gru_form_init(f, N);
@@ -330,7 +359,14 @@ static int fc_form(gctx *g, const litert_op *op, int out_t, int depth, form *f) 
   if (gru_ceval(g, g->body, wt, &c, 0) == 0 && c.n == (size_t)N * (size_t)K) {
     f->w[mi] = xmalloc(sizeof(float) * c.n);
     for (size_t e = 0; e < c.n; e++) f->w[mi][e] = (float)c.v[e];
-    note_dtype(f, c.dtype);
+    if (q8 && c.dtype == DT_INT8) {
+      /* the integers, with the rows' scales */
+      f->ws[mi] = xmalloc(sizeof(float) * (size_t)N);
+      for (int r = 0; r < N; r++) f->ws[mi][r] = W->q.nscale > 0 ? W->q.scale[W->q.nscale > 1 ? r : 0] : 1.0f;
+      f->any_s8 = 1;
+    } else {
+      note_dtype(f, c.dtype);
+    }
     gru_cval_free(&c);
   } else {
     gru_cval_free(&c);
@@ -530,6 +566,8 @@ int gru_form_of(gctx *g, int t, int depth, form *f) {
               for (int i = 0; i < C_NBIAS; i++)
                 for (int r = 0; x.b[i] && r < x.rows; r++) x.b[i][r] *= (float)c.v[c.n == 1 ? 0 : r];
               x.inexact = 1;
+              for (int i = 0; i < C_NMAT; i++)
+                if (x.ws[i]) x.q8_mixed = 1;
               note_dtype(&x, c.dtype);
               *f = x;
               rc = 0;
@@ -553,7 +591,9 @@ int gru_form_of(gctx *g, int t, int depth, form *f) {
             f->w[C_WRG] = x.w[C_WH];
             f->cols[C_WRG] = x.cols[C_WH];
             f->wcnt[C_WRG] = x.wcnt[C_WH];
+            f->ws[C_WRG] = x.ws[C_WH];
             x.w[C_WH] = NULL;
+            x.ws[C_WH] = NULL;
             f->b[C_BRG] = xcalloc((size_t)x.rows, sizeof(float));
             for (int i = C_BX; i <= C_BH; i++) {
               if (!x.b[i]) continue;
@@ -565,6 +605,7 @@ int gru_form_of(gctx *g, int t, int depth, form *f) {
               f->b[C_BRG] = NULL;
             }
             f->any_f16 = x.any_f16, f->any_f32 = x.any_f32, f->inexact = x.inexact;
+            f->any_s8 = x.any_s8, f->q8_mixed = x.q8_mixed;
             gru_form_free(&x);
             rc = 0;
           }

@@ -42,6 +42,11 @@ struct form {
   int bcnt[C_NBIAS];
   int any_f32, any_f16, inexact;
   int rgate;                    /* r gate tensor (body) used by C_WRH / C_WRG, or -1 */
+  /* int8 weights (hybrid FULLY_CONNECTED): w[i] holds the integers and ws[i]
+   * one scale per row; any_s8 set. q8_mixed: int8 weights were summed,
+   * negated or scaled with other terms (no hybrid kernel computes that). */
+  float *ws[C_NMAT];
+  int any_s8, q8_mixed;
 };
 
 typedef struct gate_memo {
@@ -68,6 +73,7 @@ typedef struct gctx {
   int ngm;
   char nonconst[256];
   char baddtype[256];
+  char badq8[256];              /* why int8 weights cannot run in the hybrid GRU */
   long *budget;                 /* steps left for the walks (hostile graphs) */
   /* results */
   int z_gate, r_gate, gate_act, cand_act, reset_after;
@@ -144,7 +150,8 @@ int gru_match_loop(gctx *g);
 /* gru_rewrite.c */
 void gru_free_op(litert_op *op);
 void gru_remove_op(litert_model *m, int sg, int pos);
-int gru_check_loop(gctx *g, int collision, aotc_diag *d, int *pdtype);
+enum { GRU_KEEP = 1, GRU_REFUSE = 2 };
+int gru_check_loop(gctx *g, int collision, char *why, size_t nwhy, int *pdtype);
 int gru_rewrite_loop(gctx *g, int pdtype);
 
 /* fuse_gru.c */

@@ -363,7 +363,7 @@ int gru_match_loop(gctx *g) {
       for (int i = 0; i < g->ngm; i++) gru_form_free(&g->gm[i].f);
       g->ngm = 0;
       g->x_var = -1;
-      g->nonconst[0] = g->baddtype[0] = 0;
+      g->nonconst[0] = g->baddtype[0] = g->badq8[0] = 0;
     }
   }
   if (g->h_var < 0) return 0;

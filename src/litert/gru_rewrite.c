@@ -153,8 +153,9 @@ static int is_last_step(gctx *g, int op_i, int L, int64_t T) {
 }
 
 typedef struct gru_params {
-  int pdtype;                   /* DT_FLOAT32 or DT_FLOAT16 */
+  int pdtype;                   /* DT_FLOAT32, DT_FLOAT16 or DT_INT8 (hybrid) */
   float *W, *U, *bx, *bh;       /* bx / bh NULL when absent */
+  float *Ws, *Us;               /* int8 W / U: one scale per row, else NULL */
 } gru_params;
 
 static void copy_rows(float *dst, const float *src, size_t n) {
@@ -172,6 +173,19 @@ static void build_params(gctx *g, gru_params *p) {
   copy_rows(p->U, g->fz.w[C_WH], uu);
   copy_rows(p->U + uu, g->fr.w[C_WH], uu);
   copy_rows(p->U + 2 * uu, g->reset_after ? g->fn.w[C_WRG] : g->fn.w[C_WRH], uu);
+  /* int8 weights: the rows' scales */
+  p->Ws = p->Us = NULL;
+  if (g->fz.w[C_WX] && g->fz.ws[C_WX]) {
+    const float *ws[3] = {g->fz.ws[C_WX], g->fr.ws[C_WX], g->fn.ws[C_WX]};
+    const float *us[3] = {g->fz.ws[C_WH], g->fr.ws[C_WH],
+                          g->reset_after ? g->fn.ws[C_WRG] : g->fn.ws[C_WRH]};
+    p->Ws = xcalloc((size_t)3 * (size_t)U, sizeof(float));
+    p->Us = xcalloc((size_t)3 * (size_t)U, sizeof(float));
+    for (int gi = 0; gi < 3; gi++) {
+      copy_rows(p->Ws + (size_t)gi * (size_t)U, ws[gi], (size_t)U);
+      copy_rows(p->Us + (size_t)gi * (size_t)U, us[gi], (size_t)U);
+    }
+  }
   /* biases: x side, h side */
   const float *xs[3] = {g->fz.b[C_BX], g->fr.b[C_BX], g->fn.b[C_BX]};
   const float *hs[3] = {g->fz.b[C_BH], g->fr.b[C_BH], g->reset_after ? g->fn.b[C_BRG] : g->fn.b[C_BH]};
@@ -190,7 +204,7 @@ static void build_params(gctx *g, gru_params *p) {
 }
 
 static void free_params(gru_params *p) {
-  free(p->W), free(p->U), free(p->bx), free(p->bh);
+  free(p->W), free(p->U), free(p->bx), free(p->bh), free(p->Ws), free(p->Us);
 }
 
 static int add_param(litert_model *m, int sg, const char *base, const char *what, int dtype,
@@ -199,7 +213,13 @@ static int add_param(litert_model *m, int sg, const char *base, const char *what
   for (int k = 0; k < rank; k++) n *= (size_t)shape[k];
   char *nm = xasprintf("%s/%s", base, what);
   int t;
-  if (dtype == DT_FLOAT16) {
+  if (dtype == DT_INT8) {
+    /* v holds the integers; the scales are attached by the caller */
+    int8_t *q = xmalloc(n + 1);
+    for (size_t i = 0; i < n; i++) q[i] = (int8_t)v[i];
+    t = add_const(m, sg, nm, DT_INT8, rank, shape, q, n);
+    free(q);
+  } else if (dtype == DT_FLOAT16) {
     uint16_t *h = xmalloc(n * 2 + 2);
     for (size_t i = 0; i < n; i++) h[i] = aot_f32_to_f16(v[i]);
     t = add_const(m, sg, nm, DT_FLOAT16, rank, shape, h, n * 2);
@@ -211,21 +231,32 @@ static int add_param(litert_model *m, int sg, const char *base, const char *what
   return t;
 }
 
-/* Post-match checks that turn a verified GRU loop into an error. */
-int gru_check_loop(gctx *g, int collision, aotc_diag *d, int *pdtype) {
+/* Per-row (axis 0) symmetric quantization of an int8 parameter. */
+static void set_row_scales(litert_tensor *t, const float *scale, int n) {
+  litert_quant *q = &t->q;
+  free(q->scale), free(q->zero_point);
+  q->nscale = q->nzero = n;
+  q->scale = xmalloc(sizeof(float) * (size_t)n);
+  memcpy(q->scale, scale, sizeof(float) * (size_t)n);
+  q->zero_point = xcalloc((size_t)n, sizeof(int64_t));
+  q->quantized_dimension = 0;
+}
+
+/* Post-match checks. Returns 0 (fuse, *pdtype set), GRU_KEEP (why says why
+ * no GRU kernel runs this loop; it stays a WHILE) or GRU_REFUSE (a colliding
+ * "GRU" operator code: the model cannot take the fused operator). */
+int gru_check_loop(gctx *g, int collision, char *why, size_t nwhy, int *pdtype) {
   const litert_model *m = g->m;
   const litert_subgraph *M = SG(g, g->msg);
   const litert_op *w = g->wop;
-  const char *lname = M->tensors[w->outputs[g->h_var]].name;
-#define LOOPERR(...)                                                                          \
-  do {                                                                                         \
-    char why_[512];                                                                            \
-    snprintf(why_, sizeof why_, __VA_ARGS__);                                                  \
-    return diag_unsupported(d, "op %d (WHILE, GRU loop '%s'): %s", g->wi, lname ? lname : "", \
-                            why_);                                                             \
+#define LOOPERR(...)                     \
+  do {                                   \
+    snprintf(why, nwhy, __VA_ARGS__);    \
+    return GRU_KEEP;                     \
   } while (0)
   if (g->nonconst[0]) LOOPERR("GRU projection parameter %s; the GRU operator needs constant weights and biases", g->nonconst);
   if (g->baddtype[0]) LOOPERR("%s; no GRU kernel supports this dtype mix", g->baddtype);
+  if (g->badq8[0]) LOOPERR("%s; the hybrid GRU kernel needs them", g->badq8);
   if (g->batch != 1) LOOPERR("batch %lld; the GRU operator supports batch 1 only", (long long)g->batch);
   /* activation dtypes */
   const litert_subgraph *B = SG(g, g->body);
@@ -246,7 +277,26 @@ int gru_check_loop(gctx *g, int collision, aotc_diag *d, int *pdtype) {
   for (int i = 0; i < C_NBIAS; i++)
     if (g->fz.bcnt[i] > 1 || g->fr.bcnt[i] > 1 || g->fn.bcnt[i] > 1) inexact = 1;
   if (g->reset_after && g->fn.b[C_BH] && g->fn.b[C_BX]) inexact = 1;
-  if (adt == DT_FLOAT16) {
+  int any_s8 = g->fz.any_s8 || g->fr.any_s8 || g->fn.any_s8;
+  if (any_s8) {
+    /* hybrid: every projection an int8 FULLY_CONNECTED of its own */
+    const float *m6[6] = {g->fz.w[C_WX], g->fr.w[C_WX], g->fn.w[C_WX], g->fz.w[C_WH],
+                          g->fr.w[C_WH], g->reset_after ? g->fn.w[C_WRG] : g->fn.w[C_WRH]};
+    const float *s6[6] = {g->fz.ws[C_WX], g->fr.ws[C_WX], g->fn.ws[C_WX], g->fz.ws[C_WH],
+                          g->fr.ws[C_WH], g->reset_after ? g->fn.ws[C_WRG] : g->fn.ws[C_WRH]};
+    for (int i = 0; i < 6; i++)
+      if (!m6[i] || !s6[i])
+        LOOPERR("the cell mixes int8 and float (or absent) projections; the hybrid GRU kernel "
+                "needs every projection of x and h as int8 weights");
+    if (g->fz.q8_mixed || g->fr.q8_mixed || g->fn.q8_mixed)
+      LOOPERR("int8 projections are summed, negated or scaled in the cell; the hybrid GRU "
+              "kernel computes each as one hybrid FULLY_CONNECTED");
+    if (adt != DT_FLOAT32)
+      LOOPERR("%s activations with int8 weights; the hybrid GRU kernel takes float32",
+              dtype_name(adt));
+    if (any_f16) LOOPERR("int8 weights with float16 biases; no GRU kernel supports this mix");
+    *pdtype = DT_INT8;
+  } else if (adt == DT_FLOAT16) {
     if (any_f32) LOOPERR("float16 activations with float32 weights; no GRU kernel supports this dtype mix");
     *pdtype = DT_FLOAT16;
   } else {
@@ -264,9 +314,11 @@ int gru_check_loop(gctx *g, int collision, aotc_diag *d, int *pdtype) {
       if (M->ops[i].inputs[k] == hout)
         LOOPERR("the GRU state is stored into a persistent variable (stateful GRU); not supported");
   }
-  if (collision)
-    LOOPERR("the model already declares a custom operator code \"GRU\"; cannot add the fused "
-            "GRU operator");
+  if (collision) {
+    snprintf(why, nwhy, "the model already declares a custom operator code \"GRU\"; cannot add "
+             "the fused GRU operator (or disable the hook: --litert-hooks.fuse_rolled_gru false)");
+    return GRU_REFUSE;
+  }
 #undef LOOPERR
   return 0;
 }
@@ -347,8 +399,13 @@ int gru_rewrite_loop(gctx *g, int pdtype) {
   int32_t wsh[2] = {3 * U, F}, ush[2] = {3 * U, U}, bsh[1] = {3 * U};
   int tw = add_param(m, sg, base, "W", pdtype, p.W, 2, wsh);
   int tu = add_param(m, sg, base, "U", pdtype, p.U, 2, ush);
-  int tbx = p.bx ? add_param(m, sg, base, "bias_x", pdtype, p.bx, 1, bsh) : -1;
-  int tbh = p.bh ? add_param(m, sg, base, "bias_h", pdtype, p.bh, 1, bsh) : -1;
+  int bdt = pdtype == DT_INT8 ? DT_FLOAT32 : pdtype;
+  int tbx = p.bx ? add_param(m, sg, base, "bias_x", bdt, p.bx, 1, bsh) : -1;
+  int tbh = p.bh ? add_param(m, sg, base, "bias_h", bdt, p.bh, 1, bsh) : -1;
+  if (pdtype == DT_INT8) {
+    set_row_scales(&m->subgraphs[sg].tensors[tw], p.Ws, 3 * U);
+    set_row_scales(&m->subgraphs[sg].tensors[tu], p.Us, 3 * U);
+  }
   free_params(&p);
 
   /* outputs */

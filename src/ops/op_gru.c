@@ -6,6 +6,7 @@
  * repacked at compile time into the kernels' layout (runtime/aot_recurrent.h):
  * float32, binary16 words, or (hybrid, int8 weights) int8 rows with per-row
  * scales. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ static const void *opt_data(void *const *data, const ir_op *op, int i) {
  * U values when return_sequences is 0), 1 final state [1, U] (optional).
  * custom_options: AOT_GRU_OPTIONS_SIZE bytes, see aot_recurrent.h. */
 
-enum { GRU_F32, GRU_F32_F16W, GRU_F16 };
+enum { GRU_F32, GRU_F32_F16W, GRU_F16, GRU_F32_S8W };
 
 static int32_t le32(const uint8_t *b) {
   uint32_t v = (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) |
@@ -73,6 +74,7 @@ static int gru_options(const ir_op *op, aot_gru_params *p, char *why, size_t n) 
 static int gru_kind(const ir_graph *g, const ir_op *op) {
   const ir_tensor *x = ir_in(g, op, 0), *w = ir_in(g, op, 2);
   if (x->dtype == DT_FLOAT16) return GRU_F16;
+  if (w->dtype == DT_INT8) return GRU_F32_S8W;
   return w->dtype == DT_FLOAT16 ? GRU_F32_F16W : GRU_F32;
 }
 
@@ -113,14 +115,37 @@ static int gru_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
   if (act != DT_FLOAT32 && act != DT_FLOAT16)
     return why_set(why, n, "GRU input %s not supported (float32, float16)", dtype_name(act));
   int wdt = w->dtype;
+  if (h0->dtype != act || seq->dtype != act || (hout && hout->dtype != act))
+    return why_set(why, n, "GRU h0 and outputs must have the input's dtype");
+  if (wdt == DT_INT8) {
+    /* hybrid: float32 activations and biases, int8 W and U with zero points 0
+     * and per-tensor or per-row (axis 0) scales */
+    if (act != DT_FLOAT32) return why_set(why, n, "GRU int8 weights need float32 activations");
+    if (u->dtype != DT_INT8) return why_set(why, n, "GRU W and U must share a dtype");
+    if ((bx && bx->dtype != DT_FLOAT32) || (bh && bh->dtype != DT_FLOAT32))
+      return why_set(why, n, "GRU with int8 weights needs float32 biases");
+    const ir_tensor *m2[2] = {w, u};
+    for (int i = 0; i < 2; i++) {
+      const ir_tensor *t = m2[i];
+      if (t->nq != 1 && !(t->nq == 3 * nu && t->qdim == 0))
+        return why_set(why, n, "GRU int8 %s needs one scale or one per row (%d)", i ? "U" : "W",
+                       3 * nu);
+      for (int c = 0; c < t->nq; c++)
+        if (t->zero_point[c] != 0 || !(t->scale[c] > 0.0f) || !isfinite(t->scale[c]))
+          return why_set(why, n, "GRU int8 %s needs zero points 0 and positive finite scales",
+                         i ? "U" : "W");
+    }
+    /* |w (q - zp)| <= 128 * 255: the int32 row sums cannot overflow */
+    if (nf > 65536) return why_set(why, n, "GRU int8 weights: features %d over 65536", nf);
+    return 0;
+  }
   if (wdt != DT_FLOAT32 && wdt != DT_FLOAT16)
-    return why_set(why, n, "GRU weights %s not supported (float32, float16)", dtype_name(wdt));
+    return why_set(why, n, "GRU weights %s not supported (float32, float16, int8)",
+                   dtype_name(wdt));
   if (act == DT_FLOAT16 && wdt != DT_FLOAT16)
     return why_set(why, n, "GRU float16 activations need float16 weights");
   if (u->dtype != wdt || (bx && bx->dtype != wdt) || (bh && bh->dtype != wdt))
     return why_set(why, n, "GRU W, U and biases must share a dtype");
-  if (h0->dtype != act || seq->dtype != act || (hout && hout->dtype != act))
-    return why_set(why, n, "GRU h0 and outputs must have the input's dtype");
   return 0;
 }
 
@@ -143,6 +168,7 @@ static void gru_prepare(const ir_graph *g, const ir_op *op, aot_gru_params *p) {
 }
 
 static int gru_kernel_kind(int kind) {
+  if (kind == GRU_F32_S8W) return AOT_GRU_KIND_F32_S8W;
   return kind == GRU_F32 ? AOT_GRU_KIND_F32 : kind == GRU_F32_F16W ? AOT_GRU_KIND_F32_F16W
                                                                    : AOT_GRU_KIND_F16;
 }
@@ -219,6 +245,77 @@ static const void *gru_const(const ir_graph *g, const ir_op *op, int i) {
   return t ? t->data : NULL;
 }
 
+/* Hybrid (int8 weights): W, U as int8 rows R = g * Up + j, zero padded, and
+ * one float scale per packed row (0 for padding); biases float32 packed. */
+typedef struct gru_packed_s8 {
+  int8_t *w, *u;
+  float *ws, *us, *bx, *bh;
+  size_t nw, nu, nb;
+} gru_packed_s8;
+
+static int8_t *gru_pack_s8(const int8_t *src, int units, int cols) {
+  int up = aot_gru_padded_units(units);
+  int8_t *d = xcalloc((size_t)3 * (size_t)up * (size_t)cols, 1);
+  for (int gt = 0; gt < 3; gt++)
+    for (int j = 0; j < units; j++)
+      memcpy(d + ((size_t)gt * up + j) * (size_t)cols, src + ((size_t)gt * units + j) * (size_t)cols,
+             (size_t)cols);
+  return d;
+}
+
+static float *gru_pack_scales(const ir_tensor *t, int units) {
+  int up = aot_gru_padded_units(units);
+  float *d = xcalloc((size_t)3 * (size_t)up, sizeof(float));
+  for (int gt = 0; gt < 3; gt++)
+    for (int j = 0; j < units; j++) d[gt * up + j] = t->scale[t->nq > 1 ? gt * units + j : 0];
+  return d;
+}
+
+static void gru_pack_s8_all(const ir_graph *g, const ir_op *op, const aot_gru_params *p,
+                            const void *w, const void *u, const void *bx, const void *bh,
+                            gru_packed_s8 *k) {
+  int up = aot_gru_padded_units(p->units);
+  k->nw = (size_t)3 * up * p->features;
+  k->nu = (size_t)3 * up * p->units;
+  k->nb = (size_t)3 * up;
+  k->w = gru_pack_s8(w, p->units, p->features);
+  k->u = gru_pack_s8(u, p->units, p->units);
+  k->ws = gru_pack_scales(ir_in(g, op, 2), p->units);
+  k->us = gru_pack_scales(ir_in(g, op, 3), p->units);
+  k->bx = gru_pack(bx, p->units, 1, 0);
+  k->bh = gru_pack(bh, p->units, 1, 0);
+}
+
+static void gru_packed_s8_free(gru_packed_s8 *k) {
+  free(k->w), free(k->u), free(k->ws), free(k->us), free(k->bx), free(k->bh);
+}
+
+static int gru_emit_s8(emit_ctx *e, const ir_graph *g, const ir_op *op, const aot_gru_params *p,
+                       const char *nm) {
+  gru_packed_s8 k;
+  gru_pack_s8_all(g, op, p, gru_const(g, op, 2), gru_const(g, op, 3), gru_const(g, op, 4),
+                  gru_const(g, op, 5), &k);
+  char *w = xstrdup(emit_array_i8(e, "w_packed", k.w, k.nw));
+  char *ws = xstrdup(emit_array_f32(e, "w_scale", k.ws, k.nb));
+  char *u = xstrdup(emit_array_i8(e, "u_packed", k.u, k.nu));
+  char *us = xstrdup(emit_array_f32(e, "u_scale", k.us, k.nb));
+  char *bx = k.bx ? xstrdup(emit_array_f32(e, "bx_packed", k.bx, k.nb)) : xstrdup("NULL");
+  char *bh = k.bh ? xstrdup(emit_array_f32(e, "bh_packed", k.bh, k.nb)) : xstrdup("NULL");
+  gru_packed_s8_free(&k);
+  char *x = ptr_dup(e, in_id(op, 0)), *h0 = ptr_dup(e, in_id(op, 1));
+  char *so = ptr_dup(e, op->out[0]), *ho = ptr_dup(e, op->nout > 1 ? op->out[1] : -1);
+  char *sc = xstrdup(emit_scratch_ptr(e));
+  emit_call(e,
+            "aot_gru_f32_s8w(&%s_p, (const float *)%s, (const float *)%s, %s, %s, %s, %s, "
+            "%s, %s, (float *)%s, (float *)%s, (float *)%s)",
+            nm, x, h0, w, ws, u, us, bx, bh, so, ho, sc);
+  emit_kernel(e, "RecurrentFunctions/aot_gru_s8w.c");
+  free(x), free(h0), free(w), free(ws), free(u), free(us), free(bx), free(bh), free(so),
+      free(ho), free(sc);
+  return 0;
+}
+
+
 static char *gru_emit_words(emit_ctx *e, const char *sfx, const uint32_t *v, size_t n) {
   int32_t *s = xcalloc(n ? n : 1, sizeof(int32_t));
   memcpy(s, v, n * sizeof(int32_t));
@@ -249,6 +346,7 @@ static int gru_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
             "  .return_sequences = %d,\n  .proj_steps = %d\n};",
             nm, p.time_steps, p.features, p.units, p.reset_after, p.gate_act, p.cand_act,
             p.go_backwards, p.return_sequences, p.proj_steps);
+  if (kind == GRU_F32_S8W) return gru_emit_s8(e, g, op, &p, nm);
   gru_packed k;
   gru_pack_all(&p, kind, gru_const(g, op, 2), gru_const(g, op, 3), gru_const(g, op, 4),
                gru_const(g, op, 5), &k);
@@ -285,10 +383,19 @@ static int gru_eval(const ir_graph *g, const ir_op *op, void *const *data, void 
   aot_gru_params p;
   gru_prepare(g, op, &p);
   int kind = gru_kind(g, op);
+  void *ho = op->nout > 1 && op->out[1] >= 0 ? data[op->out[1]] : NULL;
+  if (kind == GRU_F32_S8W) {
+    gru_packed_s8 q;
+    gru_pack_s8_all(g, op, &p, data[op->in[2]], data[op->in[3]], opt_data(data, op, 4),
+                    opt_data(data, op, 5), &q);
+    int32_t st = aot_gru_f32_s8w(&p, data[op->in[0]], data[op->in[1]], q.w, q.ws, q.u, q.us,
+                                 q.bx, q.bh, data[op->out[0]], ho, scratch);
+    gru_packed_s8_free(&q);
+    return st;
+  }
   gru_packed k;
   gru_pack_all(&p, kind, data[op->in[2]], data[op->in[3]], opt_data(data, op, 4),
                opt_data(data, op, 5), &k);
-  void *ho = op->nout > 1 && op->out[1] >= 0 ? data[op->out[1]] : NULL;
   int32_t st;
   switch (kind) {
     case GRU_F32:
@@ -312,7 +419,7 @@ const op_impl op_gru = {
     .builtin = OP_CUSTOM,
     .custom = "GRU",
     .name = "GRU (custom)",
-    .dtypes = "float32; float32 with float16 weights; float16",
+    .dtypes = "float32; float32 with float16 weights; float32 with int8 weights (hybrid); float16",
     .constraints =
         "custom operator produced from Keras GRU loops: x [1, time, features], h0, W [3U, F], "
         "U [3U, U], optional bias_x / bias_h [3U] (gate order z, r, n); options (24-byte "
