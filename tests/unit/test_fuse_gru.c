@@ -509,14 +509,14 @@ static void test_error_nonconst_weight(void **state) {
     if (litert_op_builtin(m, op) == OP_FULLY_CONNECTED && op->inputs[0] != B->inputs[3])
       op->inputs[1] = barg;
   }
+  /* the proof holds but no kernel takes non-constant weights: the loop stays
+   * a WHILE (the lowering runs it) with one note */
   aotc_diag d = {0};
-  assert_int_equal(litert_hook_fuse_rolled_gru(m, 0, NULL, &d), -1);
-  assert_int_equal(d.code, 2);
-  fprintf(stderr, "  message: %s\n", d.msg);
-  char want[32];
-  snprintf(want, sizeof want, "op %d ", wi);
-  assert_non_null(strstr(d.msg, want));
-  assert_non_null(strstr(d.msg, "not constant"));
+  int nw0 = count_builtin(m, 0, OP_WHILE, NULL);
+  assert_int_equal(litert_hook_fuse_rolled_gru(m, 0, NULL, &d), 1);
+  assert_int_equal(d.nwarn, 1);
+  assert_int_equal(d.code, 0);
+  assert_int_equal(count_builtin(m, 0, OP_WHILE, NULL), nw0 - 1);
   litert_model_free(m);
 }
 
@@ -1221,14 +1221,13 @@ static void test_synth_errors(void **state) {
     int wi = -1;
     for (int i = 0; i < m->subgraphs[0].nops && wi < 0; i++)
       if (litert_op_builtin(m, &m->subgraphs[0].ops[i]) == OP_WHILE) wi = i;
+    /* proven cells no kernel runs: kept as WHILE loops, one note each */
+    (void)wi;
     int n = litert_hook_fuse_rolled_gru(m, 0, NULL, &d);
-    fprintf(stderr, "  case %d: %d %s\n", c, n, d.msg);
-    assert_int_equal(n, -1);
-    assert_int_equal(d.code, 2);
-    char want[32];
-    snprintf(want, sizeof want, "op %d (WHILE", wi);
-    assert_non_null(strstr(d.msg, want));
-    assert_non_null(strstr(d.msg, c == 0 ? "batch 2" : c == 1 ? "variable" : "float32 weights"));
+    assert_int_equal(n, 0);
+    assert_int_equal(d.code, 0);
+    assert_int_equal(d.nwarn, 1);
+    assert_int_equal(count_builtin(m, 0, OP_WHILE, NULL), 1);
     litert_model_free(m);
     synth_free(&s);
   }
