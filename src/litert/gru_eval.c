@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aot_recurrent.h"
+#include "aot_f16.h"
 
 int gru_has_side_effects_builtin(int b) {
   switch (b) {
