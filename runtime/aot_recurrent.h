@@ -285,7 +285,7 @@ int32_t aot_gru_f32_s8w(const aot_gru_params *p, const float *x, const float *h0
 #define AOT_GRU_KIND_F32 0
 #define AOT_GRU_KIND_F32_F16W 1
 #define AOT_GRU_KIND_F16 2
-#define AOT_GRU_KIND_F32_S8W 3 /* gx, gh [3Up], h, rh [Up], int8 row */
+#define AOT_GRU_KIND_F32_S8W 3 /* gx, gh [3Up], h, rh [Up], row sums [2][3Up], int8 row */
 AOT_INLINE int32_t aot_gru_proj_block(const aot_gru_params *p) {
   return p->proj_steps > 0 && p->proj_steps < p->time_steps ? p->proj_steps : p->time_steps;
 }
@@ -294,7 +294,7 @@ AOT_INLINE size_t aot_gru_buffer_size(const aot_gru_params *p, int32_t kind) {
   size_t n = (size_t)aot_gru_proj_block(p) * 3u * up + 5u * up;
   if (kind == AOT_GRU_KIND_F32_S8W) {
     size_t q = (size_t)(p->features > p->units ? p->features : p->units);
-    return (8u * up + (q + 3u) / 4u) * sizeof(float);
+    return (14u * up + (q + 3u) / 4u) * sizeof(float);
   }
   if (kind != AOT_GRU_KIND_F32) n += 6u * up;
   if (kind == AOT_GRU_KIND_F16) n += 2u * (size_t)p->features + up;

@@ -10,7 +10,9 @@
  * Weights: w [3 Up][F], u [3 Up][U] int8 row-major (row R = g * Up + j, rows
  * j >= units zero), one float scale per row; float32 biases [3 Up] or NULL.
  * Scratch (aot_gru_buffer_size, AOT_GRU_KIND_F32_S8W): gx [3 Up], gh [3 Up],
- * h [Up], rh [Up] floats, then max(F, U) int8 values.
+ * h [Up], rh [Up] floats, the row sums of w and u [3 Up] int32 each
+ * (computed once per call: sum w (q - zp) = sum w q - zp sum w), then
+ * max(F, U) int8 values.
  *
  * The row products: portable C; with the Arm DSP extension (Cortex-M4) two
  * products per SMLAD, with Helium (Cortex-M55) sixteen per VMLADAVA. All sum
@@ -57,21 +59,25 @@ static int32_t aot_gru_dot_s8(const int8_t *w, const int8_t *q, int32_t n) {
   return acc;
 }
 
-/* out[R] = ((float)(sum_k m[R][k] (q[k] - zp)) * s) * scale[R] + bias[R] for
- * R in [r0, r0 + rows); sum w * (q - zp) = sum w q - zp * sum w. */
-static void aot_gru_rows_s8(const int8_t *m, const float *scale, const float *bias, int32_t r0,
-                            int32_t rows, int32_t n, const int8_t *q, float s, int32_t zp,
-                            float *out) {
+/* sum[R] = sum_k m[R][k] for the rows of an n-column matrix */
+static void aot_gru_rowsums_s8(const int8_t *m, int32_t rows, int32_t n, int32_t *sum) {
   int32_t r, k;
+  for (r = 0; r < rows; r++) {
+    int32_t acc = 0;
+    for (k = 0; k < n; k++) acc += m[(size_t)r * (size_t)n + k];
+    sum[r] = acc;
+  }
+}
+
+/* out[R] = ((float)(sum_k m[R][k] (q[k] - zp)) * s) * scale[R] + bias[R] for
+ * R in [r0, r0 + rows); sum w * (q - zp) = sum w q - zp * sum w (wsum). */
+static void aot_gru_rows_s8(const int8_t *m, const int32_t *wsum, const float *scale,
+                            const float *bias, int32_t r0, int32_t rows, int32_t n,
+                            const int8_t *q, float s, int32_t zp, float *out) {
+  int32_t r;
   for (r = r0; r < r0 + rows; r++) {
-    const int8_t *row = m + (size_t)r * (size_t)n;
-    int32_t acc = aot_gru_dot_s8(row, q, n), wsum = 0;
-    float v;
-    if (zp != 0) {
-      for (k = 0; k < n; k++) wsum += row[k];
-      acc -= zp * wsum;
-    }
-    v = (float)acc * s;
+    const int32_t acc = aot_gru_dot_s8(m + (size_t)r * (size_t)n, q, n) - zp * wsum[r];
+    float v = (float)acc * s;
     v *= scale[r];
     if (bias) v += bias[r];
     out[r] = v;
@@ -85,6 +91,7 @@ int32_t aot_gru_f32_s8w(const aot_gru_params *p, const float *x, const float *h0
   const int32_t nt = p->time_steps, nf = p->features, nu = p->units;
   int32_t up, rows, s, j;
   float *gx, *gh, *h, *rh;
+  int32_t *wsum, *usum;
   int8_t *q;
   if (nt <= 0 || nf <= 0 || nu <= 0 || !w || !u || !w_scale || !u_scale || !scratch)
     return AOT_KERNEL_BAD_PARAM;
@@ -97,7 +104,11 @@ int32_t aot_gru_f32_s8w(const aot_gru_params *p, const float *x, const float *h0
   gh = gx + rows;
   h = gh + rows;
   rh = h + up;
-  q = (int8_t *)(rh + up);
+  wsum = (int32_t *)(rh + up);
+  usum = wsum + rows;
+  q = (int8_t *)(usum + rows);
+  aot_gru_rowsums_s8(w, rows, nf, wsum);
+  aot_gru_rowsums_s8(u, rows, nu, usum);
   for (j = 0; j < up; j++) h[j] = j < nu ? h0[j] : 0.0f, rh[j] = 0.0f;
   for (s = 0; s < nt; s++) {
     const int32_t t = p->go_backwards ? nt - 1 - s : s;
@@ -105,17 +116,17 @@ int32_t aot_gru_f32_s8w(const aot_gru_params *p, const float *x, const float *h0
     int32_t zp;
     /* x.W + bias_x */
     aot_hybrid_quantize_qd8(x + (size_t)t * (size_t)nf, nf, q, &sc, &zp);
-    aot_gru_rows_s8(w, w_scale, bias_x, 0, rows, nf, q, sc, zp, gx);
+    aot_gru_rows_s8(w, wsum, w_scale, bias_x, 0, rows, nf, q, sc, zp, gx);
     /* h.U + bias_h (z, r; and n when reset_after) */
     aot_hybrid_quantize_qd8(h, nu, q, &sc, &zp);
-    aot_gru_rows_s8(u, u_scale, bias_h, 0, p->reset_after ? rows : 2 * up, nu, q, sc, zp, gh);
+    aot_gru_rows_s8(u, usum, u_scale, bias_h, 0, p->reset_after ? rows : 2 * up, nu, q, sc, zp, gh);
     aot_gru_gates(p->gate_act, gx, gh, 2 * up);
     if (p->reset_after) {
       aot_gru_update(p->cand_act, gh, gh + up, gx + 2 * up, gh + 2 * up, h, nu, up);
     } else {
       for (j = 0; j < nu; j++) rh[j] = gh[up + j] * h[j];
       aot_hybrid_quantize_qd8(rh, nu, q, &sc, &zp);
-      aot_gru_rows_s8(u, u_scale, bias_h, 2 * up, up, nu, q, sc, zp, gh);
+      aot_gru_rows_s8(u, usum, u_scale, bias_h, 2 * up, up, nu, q, sc, zp, gh);
       aot_gru_update(p->cand_act, gh, NULL, gx + 2 * up, gh + 2 * up, h, nu, up);
     }
     if (p->return_sequences)
