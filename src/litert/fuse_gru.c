@@ -26,6 +26,14 @@
  * final state instead, and ops and subgraphs only the loop used are
  * removed.
  *
+ * A proven loop no GRU kernel runs (non-constant parameters, batch > 1, a
+ * stateful GRU, dtype mixes, int8 projections that are summed or mixed with
+ * float ones) stays a WHILE loop, which the WHILE lowering compiles, with a
+ * one-line note (op index, loop, why); only a model that already declares a
+ * custom operator code "GRU" is refused. Int8 weights (dynamic-range
+ * quantization, each projection a hybrid FULLY_CONNECTED) become int8 W / U
+ * with one scale per row, run by the hybrid GRU kernel aot_gru_f32_s8w.
+ *
  * The matcher is split over gru_eval.c (constant evaluator), gru_form.c
  * (affine forms), gru_match.c (the proof) and gru_rewrite.c (the rewrite);
  * this file runs them over every WHILE and removes what the rewrite
