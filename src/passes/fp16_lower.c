@@ -61,12 +61,9 @@ static void twin_reserve(lower_ctx *c) {
 /* Appends a float32 tensor shaped like tensor `like` (scratch, no data). */
 static int add_f32_tensor(lower_ctx *c, int like) {
   ir_graph *g = c->g;
-  /* copy the shape: ir_add_tensor reallocates g->t */
-  int32_t shape[IR_MAX_RANK];
-  int rank = g->t[like].rank;
-  memcpy(shape, g->t[like].shape, sizeof shape);
-  const char *nm = g->t[like].name;
-  int id = ir_add_tensor(g, xasprintf("%s/f32", nm ? nm : ""), DT_FLOAT32, rank, shape);
+  const ir_tensor *src = &g->t[like];
+  int id = ir_add_tensor(g, xasprintf("%s/f32", src->name ? src->name : ""), DT_FLOAT32,
+                         src->rank, src->shape);
   twin_reserve(c);
   return id;
 }
