@@ -264,6 +264,20 @@ int32_t aot_gru_f16(const aot_gru_params *p, const uint16_t *x, const uint16_t *
                     const uint16_t *bias_h, uint16_t *seq_out, uint16_t *h_out,
                     float *scratch);
 
+/* float32 activations, int8 weights ("hybrid" / dynamic-range quantization,
+ * as the LiteRT runtime runs each FULLY_CONNECTED of a converted Keras cell):
+ * w [3 Up][features] and u [3 Up][units] int8, row R = g * Up + j (rows
+ * j >= units zero), w_scale / u_scale [3 Up] the rows' float scales,
+ * float32 biases [3 Up] (or NULL). Per step the input row x_t, the state h
+ * (and, reset_after = 0, r * h) are each quantized with
+ * aot_hybrid_quantize_qd8 (aot_conv.h, XNNPACK qd8, as aot_fc_hybrid) and
+ * every row is ((float)acc * input_scale) * row_scale + bias with
+ * acc = sum w * (q - zp) in int32. The gates are those of aot_gru_f32. */
+int32_t aot_gru_f32_s8w(const aot_gru_params *p, const float *x, const float *h0,
+                        const int8_t *w, const float *w_scale, const int8_t *u,
+                        const float *u_scale, const float *bias_x, const float *bias_h,
+                        float *seq_out, float *h_out, float *scratch);
+
 /* Scratch bytes (float aligned) of each kernel: the projection of proj_steps
  * time steps (3 Up floats each), the recurrent products and the state; the
  * binary16 kernels add the decoded biases, two decoded input rows and the
@@ -271,12 +285,17 @@ int32_t aot_gru_f16(const aot_gru_params *p, const uint16_t *x, const uint16_t *
 #define AOT_GRU_KIND_F32 0
 #define AOT_GRU_KIND_F32_F16W 1
 #define AOT_GRU_KIND_F16 2
+#define AOT_GRU_KIND_F32_S8W 3 /* gx, gh [3Up], h, rh [Up], row sums [2][3Up], int8 row */
 AOT_INLINE int32_t aot_gru_proj_block(const aot_gru_params *p) {
   return p->proj_steps > 0 && p->proj_steps < p->time_steps ? p->proj_steps : p->time_steps;
 }
 AOT_INLINE size_t aot_gru_buffer_size(const aot_gru_params *p, int32_t kind) {
   size_t up = (size_t)aot_gru_padded_units(p->units);
   size_t n = (size_t)aot_gru_proj_block(p) * 3u * up + 5u * up;
+  if (kind == AOT_GRU_KIND_F32_S8W) {
+    size_t q = (size_t)(p->features > p->units ? p->features : p->units);
+    return (14u * up + (q + 3u) / 4u) * sizeof(float);
+  }
   if (kind != AOT_GRU_KIND_F32) n += 6u * up;
   if (kind == AOT_GRU_KIND_F16) n += 2u * (size_t)p->features + up;
   return n * sizeof(float);

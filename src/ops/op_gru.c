@@ -1,0 +1,433 @@
+/* op_gru.c - the custom operator "GRU" that the LiteRT hook fuse_rolled_gru
+ * (src/litert/fuse_gru.c) writes in place of a Keras rolled-GRU WHILE loop.
+ *
+ * gru_check() validates the tensors and the 24-byte options; gru_prepare()
+ * computes the kernel parameters shared by emit() and eval(). The weights are
+ * repacked at compile time into the kernels' layout (runtime/aot_recurrent.h):
+ * float32, binary16 words, or (hybrid, int8 weights) int8 rows with per-row
+ * scales. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aot_recurrent.h"
+#include "ops.h"
+
+static int in_id(const ir_op *op, int i) { return i < op->nin ? op->in[i] : -1; }
+
+/* Owned copy of emit_ptr (or "NULL" for an absent tensor). */
+static char *ptr_dup(emit_ctx *e, int t) { return xstrdup(t >= 0 ? emit_ptr(e, t) : "NULL"); }
+
+static int why_set(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int why_set(char *why, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, n, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+static const void *opt_data(void *const *data, const ir_op *op, int i) {
+  int t = in_id(op, i);
+  return t >= 0 ? data[t] : NULL;
+}
+
+/* Inputs: 0 x [1, T, F], 1 h0 [1, U], 2 W [3U, F], 3 U [3U, U], 4 bias_x [3U]
+ * (optional), 5 bias_h [3U] (optional). Outputs: 0 sequence [1, T, U] (or
+ * U values when return_sequences is 0), 1 final state [1, U] (optional).
+ * custom_options: AOT_GRU_OPTIONS_SIZE bytes, see aot_recurrent.h. */
+
+enum { GRU_F32, GRU_F32_F16W, GRU_F16, GRU_F32_S8W };
+
+static int32_t le32(const uint8_t *b) {
+  uint32_t v = (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) |
+               ((uint32_t)b[3] << 24);
+  return (int32_t)v;
+}
+
+static int gru_options(const ir_op *op, aot_gru_params *p, char *why, size_t n) {
+  memset(p, 0, sizeof *p);
+  if (!op->custom_options || op->custom_options_len < AOT_GRU_OPTIONS_SIZE)
+    return why_set(why, n, "GRU custom options must be %d bytes (got %zu)", AOT_GRU_OPTIONS_SIZE,
+                   op->custom_options ? op->custom_options_len : (size_t)0);
+  const uint8_t *b = op->custom_options;
+  p->units = le32(b);
+  p->reset_after = le32(b + 4);
+  p->gate_act = le32(b + 8);
+  p->cand_act = le32(b + 12);
+  p->go_backwards = le32(b + 16);
+  p->return_sequences = le32(b + 20);
+  if (p->reset_after != 0 && p->reset_after != 1)
+    return why_set(why, n, "GRU reset_after must be 0 or 1");
+  if (p->gate_act != AOT_GRU_SIGMOID && p->gate_act != AOT_GRU_HARD_SIGMOID)
+    return why_set(why, n, "GRU gate activation %d not supported", p->gate_act);
+  if (p->cand_act != AOT_GRU_TANH && p->cand_act != AOT_GRU_LINEAR)
+    return why_set(why, n, "GRU candidate activation %d not supported", p->cand_act);
+  if ((p->go_backwards != 0 && p->go_backwards != 1) ||
+      (p->return_sequences != 0 && p->return_sequences != 1))
+    return why_set(why, n, "GRU go_backwards / return_sequences must be 0 or 1");
+  return 0;
+}
+
+static int gru_kind(const ir_graph *g, const ir_op *op) {
+  const ir_tensor *x = ir_in(g, op, 0), *w = ir_in(g, op, 2);
+  if (x->dtype == DT_FLOAT16) return GRU_F16;
+  if (w->dtype == DT_INT8) return GRU_F32_S8W;
+  return w->dtype == DT_FLOAT16 ? GRU_F32_F16W : GRU_F32;
+}
+
+static int gru_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
+  aot_gru_params p;
+  if (gru_options(op, &p, why, n)) return -1;
+  if (op->nin < 4 || op->nout < 1) return why_set(why, n, "GRU needs at least 4 inputs, 1 output");
+  const ir_tensor *x = ir_in(g, op, 0), *h0 = ir_in(g, op, 1), *w = ir_in(g, op, 2);
+  const ir_tensor *u = ir_in(g, op, 3), *bx = ir_in(g, op, 4), *bh = ir_in(g, op, 5);
+  const ir_tensor *seq = ir_out(g, op, 0), *hout = ir_out(g, op, 1);
+  if (!x || !h0 || !w || !u || !seq)
+    return why_set(why, n, "GRU x, h0, W, U and output 0 are required");
+  if (x->rank != 3 || x->shape[0] != 1)
+    return why_set(why, n, "GRU input must be [1, time, features]");
+  int nt = x->shape[1], nf = x->shape[2], nu = p.units;
+  if (nu <= 0 || nt <= 0 || nf <= 0) return why_set(why, n, "GRU has empty dimensions");
+  if (nu > (1 << 16) || nf > (1 << 20))
+    return why_set(why, n, "GRU units %d / features %d too large", nu, nf);
+  if ((long)ir_numel(h0) != nu)
+    return why_set(why, n, "GRU h0 has %ld values, units is %d", (long)ir_numel(h0), nu);
+  if (w->rank != 2 || w->shape[0] != 3 * nu || w->shape[1] != nf)
+    return why_set(why, n, "GRU W must be [3 x %d, %d]", nu, nf);
+  if (u->rank != 2 || u->shape[0] != 3 * nu || u->shape[1] != nu)
+    return why_set(why, n, "GRU U must be [3 x %d, %d]", nu, nu);
+  if ((bx && (long)ir_numel(bx) != 3L * nu) || (bh && (long)ir_numel(bh) != 3L * nu))
+    return why_set(why, n, "GRU biases must have 3 x %d values", nu);
+  if (!w->data || !u->data || (bx && !bx->data) || (bh && !bh->data) ||
+      w->role != ROLE_CONST || u->role != ROLE_CONST || (bx && bx->role != ROLE_CONST) ||
+      (bh && bh->role != ROLE_CONST))
+    return why_set(why, n, "GRU W, U and biases must be constant (they are repacked)");
+  long want = p.return_sequences ? (long)nt * nu : nu;
+  if ((long)ir_numel(seq) != want)
+    return why_set(why, n, "GRU output 0 has %ld values, expected %ld", (long)ir_numel(seq), want);
+  if (hout && (long)ir_numel(hout) != nu)
+    return why_set(why, n, "GRU output 1 (state) has %ld values, expected %d",
+                   (long)ir_numel(hout), nu);
+  int act = x->dtype;
+  if (act != DT_FLOAT32 && act != DT_FLOAT16)
+    return why_set(why, n, "GRU input %s not supported (float32, float16)", dtype_name(act));
+  int wdt = w->dtype;
+  if (h0->dtype != act || seq->dtype != act || (hout && hout->dtype != act))
+    return why_set(why, n, "GRU h0 and outputs must have the input's dtype");
+  if (wdt == DT_INT8) {
+    /* hybrid: float32 activations and biases, int8 W and U with zero points 0
+     * and per-tensor or per-row (axis 0) scales */
+    if (act != DT_FLOAT32) return why_set(why, n, "GRU int8 weights need float32 activations");
+    if (u->dtype != DT_INT8) return why_set(why, n, "GRU W and U must share a dtype");
+    if ((bx && bx->dtype != DT_FLOAT32) || (bh && bh->dtype != DT_FLOAT32))
+      return why_set(why, n, "GRU with int8 weights needs float32 biases");
+    const ir_tensor *m2[2] = {w, u};
+    for (int i = 0; i < 2; i++) {
+      const ir_tensor *t = m2[i];
+      if (t->nq != 1 && !(t->nq == 3 * nu && t->qdim == 0))
+        return why_set(why, n, "GRU int8 %s needs one scale or one per row (%d)", i ? "U" : "W",
+                       3 * nu);
+      for (int c = 0; c < t->nq; c++)
+        if (t->zero_point[c] != 0 || !(t->scale[c] > 0.0f) || !isfinite(t->scale[c]))
+          return why_set(why, n, "GRU int8 %s needs zero points 0 and positive finite scales",
+                         i ? "U" : "W");
+    }
+    /* |w (q - zp)| <= 128 * 255: the int32 row sums cannot overflow */
+    if (nf > 65536) return why_set(why, n, "GRU int8 weights: features %d over 65536", nf);
+    return 0;
+  }
+  if (wdt != DT_FLOAT32 && wdt != DT_FLOAT16)
+    return why_set(why, n, "GRU weights %s not supported (float32, float16, int8)",
+                   dtype_name(wdt));
+  if (act == DT_FLOAT16 && wdt != DT_FLOAT16)
+    return why_set(why, n, "GRU float16 activations need float16 weights");
+  if (u->dtype != wdt || (bx && bx->dtype != wdt) || (bh && bh->dtype != wdt))
+    return why_set(why, n, "GRU W, U and biases must share a dtype");
+  return 0;
+}
+
+/* The input projection of all time steps is computed at once when it fits in
+ * GRU_PROJ_BYTES of scratch, else in blocks of a multiple of 4 steps (at
+ * least 4): the kernels walk the weights once per 2 (Helium float16: 4)
+ * steps whatever the block, so small blocks cost only a few calls. */
+#define GRU_PROJ_BYTES 4096
+
+static void gru_prepare(const ir_graph *g, const ir_op *op, aot_gru_params *p) {
+  char why[8];
+  gru_options(op, p, why, sizeof why);
+  const ir_tensor *x = ir_in(g, op, 0);
+  p->time_steps = x->shape[1];
+  p->features = x->shape[2];
+  size_t row = (size_t)3 * (size_t)aot_gru_padded_units(p->units) * sizeof(float);
+  size_t steps = GRU_PROJ_BYTES / row / 4 * 4;
+  if (steps < 4) steps = 4;
+  p->proj_steps = steps >= (size_t)p->time_steps ? 0 : (int32_t)steps;
+}
+
+static int gru_kernel_kind(int kind) {
+  if (kind == GRU_F32_S8W) return AOT_GRU_KIND_F32_S8W;
+  return kind == GRU_F32 ? AOT_GRU_KIND_F32 : kind == GRU_F32_F16W ? AOT_GRU_KIND_F32_F16W
+                                                                   : AOT_GRU_KIND_F16;
+}
+
+static size_t gru_scratch(const ir_graph *g, const ir_op *op) {
+  aot_gru_params p;
+  char why[8];
+  const ir_tensor *x = op->nin > 0 ? ir_in(g, op, 0) : NULL;
+  if (gru_options(op, &p, why, sizeof why) || !x || x->rank != 3 || op->nin < 3 || !ir_in(g, op, 2))
+    return 0;
+  gru_prepare(g, op, &p);
+  return aot_gru_buffer_size(&p, gru_kernel_kind(gru_kind(g, op)));
+}
+
+/* The weights in the kernels' packed layout (aot_recurrent.h): float32
+ * matrices and biases, or binary16 matrices as 32-bit words (two values
+ * each) and binary16 biases. NULL for an absent bias. */
+typedef struct gru_packed {
+  void *w, *u, *bx, *bh;
+  size_t nw, nu, nb; /* elements: floats, words (binary16 matrices) */
+} gru_packed;
+
+/* src [3 units, cols] (dtype size es) -> packed rows, zero padded */
+static void *gru_pack(const void *src, int units, int cols, int f16) {
+  int up = aot_gru_padded_units(units);
+  size_t n = (size_t)3 * (size_t)up * (size_t)cols;
+  if (!src) return NULL;
+  if (!f16) {
+    float *d = xcalloc(n, sizeof(float));
+    const float *s = src;
+    for (int gt = 0; gt < 3; gt++)
+      for (int j = 0; j < units; j++)
+        for (int k = 0; k < cols; k++)
+          d[aot_gru_pack_index(gt * up + j, k, cols)] = s[((size_t)gt * units + j) * cols + k];
+    return d;
+  }
+  uint16_t *d = xcalloc(n, sizeof(uint16_t));
+  const uint16_t *s = src;
+  for (int gt = 0; gt < 3; gt++)
+    for (int j = 0; j < units; j++)
+      for (int k = 0; k < cols; k++)
+        d[aot_gru_pack16_index(gt * up + j, k, cols)] = s[((size_t)gt * units + j) * cols + k];
+  return d;
+}
+
+/* binary16 matrix (uint16 view) -> 32-bit words, low half first */
+static uint32_t *gru_words(uint16_t *h, size_t n) {
+  uint32_t *w = xcalloc(n / 2, sizeof(uint32_t));
+  for (size_t i = 0; i < n / 2; i++) w[i] = (uint32_t)h[2 * i] | ((uint32_t)h[2 * i + 1] << 16);
+  free(h);
+  return w;
+}
+
+static void gru_pack_all(const aot_gru_params *p, int kind, const void *w, const void *u,
+                         const void *bx, const void *bh, gru_packed *k) {
+  int f16 = kind != GRU_F32, up = aot_gru_padded_units(p->units);
+  k->nw = (size_t)3 * up * p->features;
+  k->nu = (size_t)3 * up * p->units;
+  k->nb = (size_t)3 * up;
+  k->w = gru_pack(w, p->units, p->features, f16);
+  k->u = gru_pack(u, p->units, p->units, f16);
+  k->bx = gru_pack(bx, p->units, 1, f16);
+  k->bh = gru_pack(bh, p->units, 1, f16);
+  if (f16) {
+    k->w = gru_words(k->w, k->nw), k->nw /= 2;
+    k->u = gru_words(k->u, k->nu), k->nu /= 2;
+  }
+}
+
+static void gru_packed_free(gru_packed *k) { free(k->w), free(k->u), free(k->bx), free(k->bh); }
+
+static const void *gru_const(const ir_graph *g, const ir_op *op, int i) {
+  const ir_tensor *t = ir_in(g, op, i);
+  return t ? t->data : NULL;
+}
+
+/* Hybrid (int8 weights): W, U as int8 rows R = g * Up + j, zero padded, and
+ * one float scale per packed row (0 for padding); biases float32 packed. */
+typedef struct gru_packed_s8 {
+  int8_t *w, *u;
+  float *ws, *us, *bx, *bh;
+  size_t nw, nu, nb;
+} gru_packed_s8;
+
+static int8_t *gru_pack_s8(const int8_t *src, int units, int cols) {
+  int up = aot_gru_padded_units(units);
+  int8_t *d = xcalloc((size_t)3 * (size_t)up * (size_t)cols, 1);
+  for (int gt = 0; gt < 3; gt++)
+    for (int j = 0; j < units; j++)
+      memcpy(d + ((size_t)gt * up + j) * (size_t)cols, src + ((size_t)gt * units + j) * (size_t)cols,
+             (size_t)cols);
+  return d;
+}
+
+static float *gru_pack_scales(const ir_tensor *t, int units) {
+  int up = aot_gru_padded_units(units);
+  float *d = xcalloc((size_t)3 * (size_t)up, sizeof(float));
+  for (int gt = 0; gt < 3; gt++)
+    for (int j = 0; j < units; j++) d[gt * up + j] = t->scale[t->nq > 1 ? gt * units + j : 0];
+  return d;
+}
+
+static void gru_pack_s8_all(const ir_graph *g, const ir_op *op, const aot_gru_params *p,
+                            const void *w, const void *u, const void *bx, const void *bh,
+                            gru_packed_s8 *k) {
+  int up = aot_gru_padded_units(p->units);
+  k->nw = (size_t)3 * up * p->features;
+  k->nu = (size_t)3 * up * p->units;
+  k->nb = (size_t)3 * up;
+  k->w = gru_pack_s8(w, p->units, p->features);
+  k->u = gru_pack_s8(u, p->units, p->units);
+  k->ws = gru_pack_scales(ir_in(g, op, 2), p->units);
+  k->us = gru_pack_scales(ir_in(g, op, 3), p->units);
+  k->bx = gru_pack(bx, p->units, 1, 0);
+  k->bh = gru_pack(bh, p->units, 1, 0);
+}
+
+static void gru_packed_s8_free(gru_packed_s8 *k) {
+  free(k->w), free(k->u), free(k->ws), free(k->us), free(k->bx), free(k->bh);
+}
+
+static int gru_emit_s8(emit_ctx *e, const ir_graph *g, const ir_op *op, const aot_gru_params *p,
+                       const char *nm) {
+  gru_packed_s8 k;
+  gru_pack_s8_all(g, op, p, gru_const(g, op, 2), gru_const(g, op, 3), gru_const(g, op, 4),
+                  gru_const(g, op, 5), &k);
+  char *w = xstrdup(emit_array_i8(e, "w_packed", k.w, k.nw));
+  char *ws = xstrdup(emit_array_f32(e, "w_scale", k.ws, k.nb));
+  char *u = xstrdup(emit_array_i8(e, "u_packed", k.u, k.nu));
+  char *us = xstrdup(emit_array_f32(e, "u_scale", k.us, k.nb));
+  char *bx = k.bx ? xstrdup(emit_array_f32(e, "bx_packed", k.bx, k.nb)) : xstrdup("NULL");
+  char *bh = k.bh ? xstrdup(emit_array_f32(e, "bh_packed", k.bh, k.nb)) : xstrdup("NULL");
+  gru_packed_s8_free(&k);
+  char *x = ptr_dup(e, in_id(op, 0)), *h0 = ptr_dup(e, in_id(op, 1));
+  char *so = ptr_dup(e, op->out[0]), *ho = ptr_dup(e, op->nout > 1 ? op->out[1] : -1);
+  char *sc = xstrdup(emit_scratch_ptr(e));
+  emit_call(e,
+            "aot_gru_f32_s8w(&%s_p, (const float *)%s, (const float *)%s, %s, %s, %s, %s, "
+            "%s, %s, (float *)%s, (float *)%s, (float *)%s)",
+            nm, x, h0, w, ws, u, us, bx, bh, so, ho, sc);
+  emit_kernel(e, "RecurrentFunctions/aot_gru_s8w.c");
+  free(x), free(h0), free(w), free(ws), free(u), free(us), free(bx), free(bh), free(so),
+      free(ho), free(sc);
+  return 0;
+}
+
+
+static char *gru_emit_words(emit_ctx *e, const char *sfx, const uint32_t *v, size_t n) {
+  int32_t *s = xcalloc(n ? n : 1, sizeof(int32_t));
+  memcpy(s, v, n * sizeof(int32_t));
+  char *name = xstrdup(emit_array_i32(e, sfx, s, n));
+  free(s);
+  return name;
+}
+
+static char *gru_emit_bias(emit_ctx *e, const char *sfx, const void *v, size_t n, int f16) {
+  if (!v) return xstrdup("NULL");
+  if (!f16) return xstrdup(emit_array_f32(e, sfx, v, n));
+  int16_t *s = xcalloc(n, sizeof(int16_t));
+  memcpy(s, v, n * sizeof(int16_t));
+  char *name = xstrdup(emit_array_i16(e, sfx, s, n));
+  free(s);
+  return name;
+}
+
+static int gru_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
+  aot_gru_params p;
+  gru_prepare(g, op, &p);
+  int kind = gru_kind(g, op);
+  const char *nm = emit_opname(e);
+  emit_decl(e,
+            "static const aot_gru_params %s_p = {\n"
+            "  .time_steps = %d,\n  .features = %d,\n  .units = %d,\n  .reset_after = %d,\n"
+            "  .gate_act = %d,\n  .cand_act = %d,\n  .go_backwards = %d,\n"
+            "  .return_sequences = %d,\n  .proj_steps = %d\n};",
+            nm, p.time_steps, p.features, p.units, p.reset_after, p.gate_act, p.cand_act,
+            p.go_backwards, p.return_sequences, p.proj_steps);
+  if (kind == GRU_F32_S8W) return gru_emit_s8(e, g, op, &p, nm);
+  gru_packed k;
+  gru_pack_all(&p, kind, gru_const(g, op, 2), gru_const(g, op, 3), gru_const(g, op, 4),
+               gru_const(g, op, 5), &k);
+  char *w, *u;
+  if (kind == GRU_F32) {
+    w = xstrdup(emit_array_f32(e, "w_packed", k.w, k.nw));
+    u = xstrdup(emit_array_f32(e, "u_packed", k.u, k.nu));
+  } else {
+    w = gru_emit_words(e, "w_packed", k.w, k.nw);
+    u = gru_emit_words(e, "u_packed", k.u, k.nu);
+  }
+  char *bx = gru_emit_bias(e, "bx_packed", k.bx, k.nb, kind != GRU_F32);
+  char *bh = gru_emit_bias(e, "bh_packed", k.bh, k.nb, kind != GRU_F32);
+  gru_packed_free(&k);
+  char *x = ptr_dup(e, in_id(op, 0)), *h0 = ptr_dup(e, in_id(op, 1));
+  char *so = ptr_dup(e, op->out[0]), *ho = ptr_dup(e, op->nout > 1 ? op->out[1] : -1);
+  char *sc = xstrdup(emit_scratch_ptr(e));
+  const char *at = kind == GRU_F16 ? "uint16_t" : "float";
+  const char *wt = kind == GRU_F32 ? "float" : "uint32_t";
+  const char *bt = kind == GRU_F32 ? "float" : "uint16_t";
+  const char *fn = kind == GRU_F32 ? "aot_gru_f32" : kind == GRU_F32_F16W ? "aot_gru_f32_f16w"
+                                                                         : "aot_gru_f16";
+  emit_call(e,
+            "%s(&%s_p, (const %s *)%s, (const %s *)%s, (const %s *)%s, (const %s *)%s, "
+            "(const %s *)%s, (const %s *)%s, (%s *)%s, (%s *)%s, (float *)%s)",
+            fn, nm, at, x, at, h0, wt, w, wt, u, bt, bx, bt, bh, at, so, at, ho, sc);
+  emit_kernel(e, kind == GRU_F16 ? "RecurrentFunctions/aot_gru_f16.c"
+                                 : "RecurrentFunctions/aot_gru_f32.c");
+  free(x), free(h0), free(w), free(u), free(bx), free(bh), free(so), free(ho), free(sc);
+  return 0;
+}
+
+static int gru_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scratch) {
+  aot_gru_params p;
+  gru_prepare(g, op, &p);
+  int kind = gru_kind(g, op);
+  void *ho = op->nout > 1 && op->out[1] >= 0 ? data[op->out[1]] : NULL;
+  if (kind == GRU_F32_S8W) {
+    gru_packed_s8 q;
+    gru_pack_s8_all(g, op, &p, data[op->in[2]], data[op->in[3]], opt_data(data, op, 4),
+                    opt_data(data, op, 5), &q);
+    int32_t st = aot_gru_f32_s8w(&p, data[op->in[0]], data[op->in[1]], q.w, q.ws, q.u, q.us,
+                                 q.bx, q.bh, data[op->out[0]], ho, scratch);
+    gru_packed_s8_free(&q);
+    return st;
+  }
+  gru_packed k;
+  gru_pack_all(&p, kind, data[op->in[2]], data[op->in[3]], opt_data(data, op, 4),
+               opt_data(data, op, 5), &k);
+  int32_t st;
+  switch (kind) {
+    case GRU_F32:
+      st = aot_gru_f32(&p, data[op->in[0]], data[op->in[1]], k.w, k.u, k.bx, k.bh,
+                       data[op->out[0]], ho, scratch);
+      break;
+    case GRU_F32_F16W:
+      st = aot_gru_f32_f16w(&p, data[op->in[0]], data[op->in[1]], k.w, k.u, k.bx, k.bh,
+                            data[op->out[0]], ho, scratch);
+      break;
+    default:
+      st = aot_gru_f16(&p, data[op->in[0]], data[op->in[1]], k.w, k.u, k.bx, k.bh,
+                       data[op->out[0]], ho, scratch);
+      break;
+  }
+  gru_packed_free(&k);
+  return st;
+}
+
+const op_impl op_gru = {
+    .builtin = OP_CUSTOM,
+    .custom = "GRU",
+    .name = "GRU (custom)",
+    .dtypes = "float32; float32 with float16 weights; float32 with int8 weights (hybrid); float16",
+    .constraints =
+        "custom operator produced from Keras GRU loops: x [1, time, features], h0, W [3U, F], "
+        "U [3U, U], optional bias_x / bias_h [3U] (gate order z, r, n); options (24-byte "
+        "little-endian struct): units, reset_after, sigmoid or hard sigmoid gates, tanh or "
+        "linear candidate, go_backwards, return_sequences",
+    .check = gru_check,
+    .scratch = gru_scratch,
+    .inplace = 0,
+    .emit = gru_emit,
+    .eval = gru_eval,
+};
