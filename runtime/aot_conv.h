@@ -259,20 +259,25 @@ int32_t aot_maxpool_f32(const aot_pool_params *p, const float *input, float *out
 
 /* ---- helpers ------------------------------------------------------------- */
 /* aot_mbqm for a non-negative multiplier (always the case for requantization
- * multipliers): bit-identical result, cheaper rounding. The doubling high
- * multiply with its sign-dependent nudge and truncating division equals
- * floor((x * m + 2^30) / 2^31) for every sign of x * m; the rounding right
- * shift rounds half away from zero as aot_rdbpot. */
+ * multipliers): bit-identical result, cheaper rounding.
+ *  - SaturatingRoundingDoublingHighMul: the doubling high multiply with its
+ *    sign-dependent nudge and truncating division equals
+ *    r = floor((x * m + 2^30) / 2^31) for every sign of x * m (no saturation:
+ *    m >= 0 excludes INT32_MIN * INT32_MIN), so -2^31 < r < 2^31 - 1.
+ *  - RoundingDivideByPOT(r, e) (half away from zero) = floor((r + 2^(e-1)) /
+ *    2^e) for r >= 0 and floor((r - 1 + 2^(e-1)) / 2^e) for r < 0; with
+ *    y = r - [r < 0] (r + (r >> 31), no overflow) and the nested-floor
+ *    identity floor((floor(y / 2^(e-1)) + 1) / 2) = floor((y + 2^(e-1)) / 2^e)
+ *    it is ((y >> (e - 1)) + 1) >> 1, whose + 1 cannot overflow (y < 2^31 - 1).
+ * tests/target/mve_kernels.c checks it against aot_mbqm on edge and random
+ * values. */
 AOT_INLINE int32_t aot_conv_mbqm(int32_t x, int32_t m, int32_t shift) {
-  const int32_t left = shift > 0 ? shift : 0;
-  const int32_t right = shift > 0 ? 0 : -shift;
-  const int64_t ab = (int64_t)aot_shl_i32(x, left) * m;
-  int32_t r = (int32_t)((ab + ((int64_t)1 << 30)) >> 31);
-  if (right > 0) {
-    const int32_t mask = (int32_t)(((uint32_t)1 << right) - 1u);
-    const int32_t rem = r & mask;
-    const int32_t thr = (mask >> 1) + (r < 0 ? 1 : 0);
-    r = (r >> right) + (rem > thr ? 1 : 0);
+  int32_t r;
+  if (shift > 0) x = aot_shl_i32(x, shift);
+  r = (int32_t)(((int64_t)x * m + ((int64_t)1 << 30)) >> 31);
+  if (shift < 0) {
+    r += r >> 31;
+    r = ((r >> (-shift - 1)) + 1) >> 1;
   }
   return r;
 }

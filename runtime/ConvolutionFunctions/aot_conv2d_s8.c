@@ -16,12 +16,14 @@
 /* bytes of the on-stack window copy (im2col of one output position) */
 #define AOT_CONV2D_S8_COL 1024
 #elif defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32) && !defined(AOT_NO_SIMD)
-/* Arm DSP extension (Cortex-M4/M7/M33/M55): four int8 taps per step with
- * SXTB16 + SADD16 (input offset) + SMLAD; the same products and sums as the
- * portable loop. */
+/* Arm DSP extension (Cortex-M4F/M7/M33): see aot_conv2d_s8_dsp below; the
+ * portable loop below keeps an SXTB16 + SADD16 + SMLAD inner loop for
+ * filters larger than the window copy. */
 #include <arm_acle.h>
 #include <string.h>
+#include "aot_dsp.h"
 #define AOT_CONV2D_S8_DSP 1
+#define AOT_CONV2D_S8_COL 1024
 AOT_INLINE int16x2_t aot_conv2d_s8_lo(uint32_t v) { return __sxtb16((int8x4_t)v); }
 AOT_INLINE int16x2_t aot_conv2d_s8_hi(uint32_t v) {
   int16x2_t r;
@@ -217,6 +219,111 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
 }
 #endif
 
+#ifdef AOT_CONV2D_S8_DSP
+/* Arm DSP. The structure of the Helium kernel above: per block of up to
+ * AOT_CONV2D_S8_OCB output channels a per-channel constant ksum = bias +
+ * input_offset * sum w (the whole filter) is computed once; per output
+ * position (and group) the window is one contiguous run of fsize taps in
+ * filter order, directly in the input for an unclipped 1 x fw row without
+ * dilation or groups (pointwise convolutions), else copied into col[] with
+ * the taps outside the image set to the input zero point (they add
+ * w * zp + input_offset * w = 0). aot_dsp_gemv_s8 then sums w * x four
+ * channels at a time with SMLAD (exact) and requantizes
+ * (aot_conv_mbqm). Filters of more than AOT_CONV2D_S8_COL taps use the
+ * portable loop. */
+#define AOT_CONV2D_S8_OCB 64
+
+/* im2col of the window at (iy0, ix0), group g, into c (fsize bytes) */
+static void aot_conv2d_s8_dcol(const aot_conv_params *p, const int8_t *in_b, int32_t iy0,
+                               int32_t ix0, int32_t fy0, int32_t fy1, int32_t fx0, int32_t fx1,
+                               int32_t g, int8_t zp, int8_t *c) {
+  const int32_t fh = p->filter_h, fw = p->filter_w, fic = p->filter_in_c, in_c = p->in_c;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w;
+  const size_t in_row = (size_t)p->in_w * in_c;
+  const int32_t rowlen = fw * fic;
+  int32_t fy, fx;
+  for (fy = 0; fy < fh; fy++, c += rowlen) {
+    const int8_t *row;
+    if (fy < fy0 || fy >= fy1 || fx1 <= fx0) {
+      memset(c, zp, (size_t)rowlen);
+      continue;
+    }
+    row = in_b + (size_t)(iy0 + fy * dh) * in_row + (size_t)g * fic;
+    if (fx0 > 0) memset(c, zp, (size_t)(fx0 * fic));
+    if (dw == 1 && fic == in_c) {
+      memcpy(c + fx0 * fic, row + (size_t)(ix0 + fx0) * in_c, (size_t)((fx1 - fx0) * fic));
+    } else if (fic == 1) {
+      const int8_t *q = row + (size_t)(ix0 + fx0 * dw) * in_c;
+      for (fx = fx0; fx < fx1; fx++, q += dw * in_c) c[fx] = *q;
+    } else {
+      for (fx = fx0; fx < fx1; fx++)
+        memcpy(c + fx * fic, row + (size_t)(ix0 + fx * dw) * in_c, (size_t)fic);
+    }
+    if (fx1 < fw) memset(c + fx1 * fic, zp, (size_t)((fw - fx1) * fic));
+  }
+}
+
+static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
+                                 const int8_t *filter, const int32_t *bias, int8_t *output) {
+  const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c;
+  const int32_t out_h = p->out_h, out_w = p->out_w, out_c = p->out_c;
+  const int32_t fh = p->filter_h, fw = p->filter_w, fic = p->filter_in_c;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w;
+  const uint32_t in_off = (uint32_t)p->input_offset;
+  const int32_t fsize = fh * fw * fic;
+  const size_t in_row = (size_t)in_w * in_c;
+  const int8_t zp = (int8_t)(-p->input_offset);
+  int32_t groups, per_group, g, c0;
+  int8_t col[AOT_CONV2D_S8_COL];
+  int32_t ksum[AOT_CONV2D_S8_OCB];
+  aot_dsp_gemv gv;
+
+  groups = in_c / fic;
+  per_group = out_c / groups;
+  gv.ksum = ksum;
+  gv.per_channel = 1;
+  gv.out_off = p->output_offset;
+  gv.lo = p->act_min;
+  gv.hi = p->act_max;
+  for (g = 0; g < groups; g++) {
+    for (c0 = 0; c0 < per_group; c0 += AOT_CONV2D_S8_OCB) {
+      const int32_t nc = per_group - c0 < AOT_CONV2D_S8_OCB ? per_group - c0 : AOT_CONV2D_S8_OCB;
+      const int32_t oc0 = g * per_group + c0;
+      const int8_t *f0 = filter + (size_t)oc0 * fsize;
+      int32_t j, b, oy, ox;
+      for (j = 0; j < nc; j++) {
+        const uint32_t t = (uint32_t)aot_dsp_sum_s8(f0 + (size_t)j * fsize, fsize);
+        ksum[j] = (int32_t)((bias ? (uint32_t)bias[oc0 + j] : 0u) + t * in_off);
+      }
+      gv.mult = p->out_mult + oc0;
+      gv.shift = p->out_shift + oc0;
+      for (b = 0; b < p->batches; b++) {
+        const int8_t *in_b = input + (size_t)b * in_h * in_row;
+        for (oy = 0; oy < out_h; oy++) {
+          const int32_t iy0 = oy * p->stride_h - p->pad_h;
+          int32_t fy0, fy1;
+          aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
+          for (ox = 0; ox < out_w; ox++) {
+            const int32_t ix0 = ox * p->stride_w - p->pad_w;
+            int8_t *out = output + (((size_t)b * out_h + oy) * out_w + ox) * out_c + oc0;
+            const int8_t *x = col;
+            int32_t fx0, fx1;
+            aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+            if (fh == 1 && dw == 1 && groups == 1 && fy0 == 0 && fy1 == 1 && fx0 == 0 &&
+                fx1 == fw)
+              x = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c;
+            else
+              aot_conv2d_s8_dcol(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, zp, col);
+            aot_dsp_gemv_s8(x, f0, fsize, nc, &gv, out);
+          }
+        }
+      }
+    }
+  }
+  return AOT_KERNEL_OK;
+}
+#endif
+
 int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
                       const int8_t *filter, const int32_t *bias, int8_t *output) {
 #ifdef AOT_CONV2D_S8_MVE
@@ -242,6 +349,9 @@ int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
   groups = in_c / fic;
   if (out_c % groups != 0) return AOT_KERNEL_BAD_PARAM;
   per_group = out_c / groups;
+#ifdef AOT_CONV2D_S8_DSP
+  if (fsize <= AOT_CONV2D_S8_COL) return aot_conv2d_s8_dsp(p, input, filter, bias, output);
+#endif
 
   for (b = 0; b < p->batches; b++) {
     const int8_t *in_b = input + (size_t)b * in_h * in_row;

@@ -21,6 +21,7 @@
 
 #include "aot_conv.h"
 #include "aot_mve.h"
+#include "aot_dsp.h"
 
 int32_t ref_conv2d_s8(const aot_conv_params *p, const int8_t *input, const int8_t *filter,
                       const int32_t *bias, int8_t *output);
@@ -142,6 +143,39 @@ static void test_requant(void) {
   check(rq_bad == 0, "requant", 0);
 }
 #endif
+
+/* aot_conv_mbqm (the kernels' requantization, aot_conv.h) against aot_mbqm
+ * (aot_common.h, the TFLite reference arithmetic): every shift -31..4 with
+ * accumulators on, below and above each rounding tie of the right shift,
+ * edge accumulators and multipliers, and random triples. */
+static void test_conv_mbqm(void) {
+  static const int32_t xs[] = {0, 1, -1, 2, -2, 3, -3, 0x7FFFFFFF, (int32_t)0x80000000,
+                               0x7FFFFFFE, (int32_t)0x80000001, 0x40000000, -0x40000000};
+  static const int32_t ms[] = {0, 1, 0x40000000, 0x7FFFFFFF, 0x7FFFFFFE, 0x55555555};
+  long bad = 0, n = 0;
+  int32_t s, i, j, k;
+  for (s = -31; s <= 4; s++) {
+    for (i = 0; i < (int32_t)(sizeof xs / sizeof xs[0]); i++)
+      for (j = 0; j < (int32_t)(sizeof ms / sizeof ms[0]); j++) {
+        n++;
+        bad += aot_conv_mbqm(xs[i], ms[j], s) != aot_mbqm(xs[i], ms[j], s);
+      }
+    for (k = 0; k < 400; k++) {
+      /* x * m / 2^31 lands near a tie of the right shift: m = 2^30 gives x / 2 */
+      const int32_t e = s < 0 ? -s : 0;
+      const int32_t base = (int32_t)rnd() >> (e < 30 ? 1 : 0);
+      const int32_t tie = e > 0 && e < 31 ? (int32_t)(((int64_t)(base >> e) << e) + ((int64_t)1 << (e - 1))) : base;
+      const int32_t x2 = (int32_t)((uint32_t)tie * 2u) + (int32_t)(k % 5) - 2;
+      const int32_t x = (int32_t)rnd();
+      const int32_t m = (int32_t)(rnd() >> 1);
+      n += 2;
+      bad += aot_conv_mbqm(x2, 0x40000000, s) != aot_mbqm(x2, 0x40000000, s);
+      bad += aot_conv_mbqm(x, m, s) != aot_mbqm(x, m, s);
+    }
+  }
+  printf("conv requant: %ld triples, %ld mismatches\n", n, bad);
+  check(bad == 0, "conv_mbqm", 0);
+}
 
 /* ---- 2. kernels ----------------------------------------------------------- */
 #define IN_MAX 16384
@@ -381,9 +415,12 @@ int main(void) {
 #ifdef AOT_MVE
   printf("MVE kernels (Helium) against the portable kernels\n");
   test_requant();
+#elif defined(AOT_DSP)
+  printf("DSP kernels (SMLAD) against the portable kernels\n");
 #else
-  printf("no MVE on this target: portable kernels against themselves\n");
+  printf("no MVE or DSP on this target: portable kernels against themselves\n");
 #endif
+  test_conv_mbqm();
   test_conv(400);
   test_dwconv(400);
   test_fc(300);
