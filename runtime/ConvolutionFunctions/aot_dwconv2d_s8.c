@@ -295,6 +295,33 @@ static __attribute__((noinline)) void aot_dw_s8_mve_dm(const aot_conv_params *p,
 #define AOT_DW_S8_DSP_CH 32
 #define AOT_DW_S8_DSP_TAPS 25
 
+/* channels c < n4 (multiple of 4) of one output position: nt taps */
+AOT_INLINE void aot_dw_s8_dsp_blk(const int8_t *const *tab, const uint32_t *w16, const int32_t *kb,
+                                  const int32_t *mult, const int32_t *shift, const int32_t nt,
+                                  int32_t n4, int32_t out_off, int32_t lo, int32_t hi,
+                                  int8_t *out) {
+  int32_t c, t;
+  const uint32_t *wp = w16;
+  for (c = 0; c < n4; c += 4) {
+    int32_t a0 = kb[c], a1 = kb[c + 1], a2 = kb[c + 2], a3 = kb[c + 3];
+    for (t = 0; t < nt; t++, wp += 2) {
+      uint32_t xv;
+      int16x2_t x02, x13;
+      memcpy(&xv, tab[t] + c, 4);
+      x02 = __sxtb16((int8x4_t)xv);
+      x13 = aot_dwconv2d_s8_hi(xv);
+      a0 = __smlabb(x02, (int16x2_t)wp[0], a0);
+      a2 = __smlatt(x02, (int16x2_t)wp[0], a2);
+      a1 = __smlabb(x13, (int16x2_t)wp[1], a1);
+      a3 = __smlatt(x13, (int16x2_t)wp[1], a3);
+    }
+    out[c] = aot_dw_s8_out(a0, mult[c], shift[c], out_off, lo, hi);
+    out[c + 1] = aot_dw_s8_out(a1, mult[c + 1], shift[c + 1], out_off, lo, hi);
+    out[c + 2] = aot_dw_s8_out(a2, mult[c + 2], shift[c + 2], out_off, lo, hi);
+    out[c + 3] = aot_dw_s8_out(a3, mult[c + 3], shift[c + 3], out_off, lo, hi);
+  }
+}
+
 static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
                               const int8_t *filter, const int32_t *bias, int8_t *output) {
   const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
@@ -345,25 +372,11 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
                            : zrow;
             }
           }
-          for (c = 0; c < n4; c += 4) {
-            const uint32_t *wp = w16 + (size_t)(c / 4) * nt * 2;
-            int32_t a0 = kb[c], a1 = kb[c + 1], a2 = kb[c + 2], a3 = kb[c + 3];
-            for (t = 0; t < nt; t++, wp += 2) {
-              uint32_t xv;
-              int16x2_t x02, x13;
-              memcpy(&xv, tab[t] + c, 4);
-              x02 = __sxtb16((int8x4_t)xv);
-              x13 = aot_dwconv2d_s8_hi(xv);
-              a0 = __smlabb(x02, (int16x2_t)wp[0], a0);
-              a2 = __smlatt(x02, (int16x2_t)wp[0], a2);
-              a1 = __smlabb(x13, (int16x2_t)wp[1], a1);
-              a3 = __smlatt(x13, (int16x2_t)wp[1], a3);
-            }
-            out[c] = aot_dw_s8_out(a0, mult[c], shift[c], out_off, lo, hi);
-            out[c + 1] = aot_dw_s8_out(a1, mult[c + 1], shift[c + 1], out_off, lo, hi);
-            out[c + 2] = aot_dw_s8_out(a2, mult[c + 2], shift[c + 2], out_off, lo, hi);
-            out[c + 3] = aot_dw_s8_out(a3, mult[c + 3], shift[c + 3], out_off, lo, hi);
-          }
+          if (nt == 9)   /* 3x3: the tap loop unrolled */
+            aot_dw_s8_dsp_blk(tab, w16, kb, mult, shift, 9, n4, out_off, lo, hi, out);
+          else
+            aot_dw_s8_dsp_blk(tab, w16, kb, mult, shift, nt, n4, out_off, lo, hi, out);
+          c = n4;
           for (; c < nch; c++) {
             int32_t acc = kb[c];
             for (t = 0; t < nt; t++) acc += filter[(size_t)t * ch + c0 + c] * tab[t][c];
