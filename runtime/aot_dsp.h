@@ -21,6 +21,7 @@
 
 #if defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32) && \
     !(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)) && !defined(AOT_NO_SIMD)
+#include <arm_acle.h>
 #include <string.h>
 
 #define AOT_DSP 1
@@ -137,6 +138,108 @@ static __attribute__((noinline, unused)) void aot_dsp_gemv_s8(const int8_t *x, c
     out[0] = aot_dsp_out(acc, mult[0], shift[0], out_off, lo, hi);
     mult += mstep;
     shift += mstep;
+  }
+}
+
+/* Two positions x two filters: s[2 * p + i] += sum over k < 4 * n4 of
+ * w_i[k] * x_p[k], the inputs of both positions already sign-extended into
+ * 16-bit pairs by aot_dsp_widen2 (per four taps four words: position 0
+ * (k0, k2), (k1, k3), position 1 (k0, k2), (k1, k3)). Per four taps two
+ * LDRD of inputs, and per filter one word, two SXTB16 and four SMLAD: each
+ * filter word serves both positions. */
+AOT_INLINE void aot_dsp_dot2x2(const uint32_t *col, const int8_t *w0, const int8_t *w1,
+                               int32_t n4, int32_t *s) {
+  int32_t a00 = s[0], a01 = s[1], a10 = s[2], a11 = s[3], t, u, xa, xb, xc, xd;
+  if (n4 <= 0) return;
+  __asm__ volatile(
+      "1:\n\t"
+      "ldrd %[xa], %[xb], [%[col]], #8\n\t"
+      "ldrd %[xc], %[xd], [%[col]], #8\n\t"
+      "ldr %[t], [%[w0]], #4\n\t"
+      "sxtb16 %[u], %[t]\n\t"
+      "smlad %[a00], %[u], %[xa], %[a00]\n\t"
+      "smlad %[a10], %[u], %[xc], %[a10]\n\t"
+      "sxtb16 %[t], %[t], ror #8\n\t"
+      "smlad %[a00], %[t], %[xb], %[a00]\n\t"
+      "smlad %[a10], %[t], %[xd], %[a10]\n\t"
+      "ldr %[t], [%[w1]], #4\n\t"
+      "sxtb16 %[u], %[t]\n\t"
+      "smlad %[a01], %[u], %[xa], %[a01]\n\t"
+      "smlad %[a11], %[u], %[xc], %[a11]\n\t"
+      "sxtb16 %[t], %[t], ror #8\n\t"
+      "smlad %[a01], %[t], %[xb], %[a01]\n\t"
+      "smlad %[a11], %[t], %[xd], %[a11]\n\t"
+      "subs %[n], %[n], #1\n\t"
+      "bne 1b\n"
+      : [a00] "+r"(a00), [a01] "+r"(a01), [a10] "+r"(a10), [a11] "+r"(a11), [t] "=&r"(t),
+        [u] "=&r"(u), [xa] "=&r"(xa), [xb] "=&r"(xb), [xc] "=&r"(xc), [xd] "=&r"(xd),
+        [col] "+r"(col), [w0] "+r"(w0), [w1] "+r"(w1), [n] "+r"(n4)
+      :
+      : "cc", "memory");
+  s[0] = a00;
+  s[1] = a01;
+  s[2] = a10;
+  s[3] = a11;
+}
+
+/* The first 4 * (len / 4) taps of two positions x0, x1 into col in the
+ * layout of aot_dsp_dot2x2. */
+AOT_INLINE void aot_dsp_widen2(const int8_t *x0, const int8_t *x1, int32_t len,
+                               uint32_t *col) {
+  int32_t k;
+  for (k = len >> 2; k > 0; k--, x0 += 4, x1 += 4, col += 4) {
+    uint32_t v0, v1;
+    memcpy(&v0, x0, 4);
+    memcpy(&v1, x1, 4);
+    col[0] = (uint32_t)__sxtb16((int8x4_t)v0);
+    col[1] = (uint32_t)__sxtb16((int8x4_t)((v0 >> 8) | (v0 << 24)));
+    col[2] = (uint32_t)__sxtb16((int8x4_t)v1);
+    col[3] = (uint32_t)__sxtb16((int8x4_t)((v1 >> 8) | (v1 << 24)));
+  }
+}
+
+/* aot_dsp_gemv_s8 for two input vectors x0, x1 (two output positions, the
+ * same filters): out0[c], out1[c]; col is scratch of 4 * (len / 4) words. */
+static __attribute__((noinline, unused)) void aot_dsp_gemv2_s8(const int8_t *x0,
+                                                                const int8_t *x1,
+                                                                const int8_t *w, int32_t len,
+                                                                int32_t nc,
+                                                                const aot_dsp_gemv *g,
+                                                                uint32_t *col, int8_t *out0,
+                                                                int8_t *out1) {
+  const int32_t n4 = len >> 2, k4 = len & ~3;
+  const int32_t *mult = g->mult, *shift = g->shift, *ksum = g->ksum;
+  const int32_t mstep = g->per_channel ? 1 : 0;
+  const int32_t out_off = g->out_off, lo = g->lo, hi = g->hi;
+  int32_t j, k;
+  aot_dsp_widen2(x0, x1, len, col);
+  for (j = 0; j + 2 <= nc; j += 2, w += 2 * len) {
+    int32_t s[4];
+    const int32_t m0 = mult[0], m1 = mult[mstep], e0 = shift[0], e1 = shift[mstep];
+    s[0] = s[2] = ksum[j];
+    s[1] = s[3] = ksum[j + 1];
+    aot_dsp_dot2x2(col, w, w + len, n4, s);
+    for (k = k4; k < len; k++) {
+      s[0] += w[k] * x0[k];
+      s[1] += w[len + k] * x0[k];
+      s[2] += w[k] * x1[k];
+      s[3] += w[len + k] * x1[k];
+    }
+    out0[j] = aot_dsp_out(s[0], m0, e0, out_off, lo, hi);
+    out0[j + 1] = aot_dsp_out(s[1], m1, e1, out_off, lo, hi);
+    out1[j] = aot_dsp_out(s[2], m0, e0, out_off, lo, hi);
+    out1[j + 1] = aot_dsp_out(s[3], m1, e1, out_off, lo, hi);
+    mult += 2 * mstep;
+    shift += 2 * mstep;
+  }
+  if (j < nc) {
+    int32_t a0 = ksum[j], a1 = ksum[j];
+    for (k = 0; k < len; k++) {
+      a0 += w[k] * x0[k];
+      a1 += w[k] * x1[k];
+    }
+    out0[j] = aot_dsp_out(a0, mult[0], shift[0], out_off, lo, hi);
+    out1[j] = aot_dsp_out(a1, mult[0], shift[0], out_off, lo, hi);
   }
 }
 

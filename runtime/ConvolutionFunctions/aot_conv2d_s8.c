@@ -273,8 +273,10 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
   const int32_t fsize = fh * fw * fic;
   const size_t in_row = (size_t)in_w * in_c;
   const int8_t zp = (int8_t)(-p->input_offset);
+  const int32_t npos = p->batches * out_h * out_w;
   int32_t groups, per_group, g, c0;
-  int8_t col[AOT_CONV2D_S8_COL];
+  int8_t col[2][AOT_CONV2D_S8_COL];
+  uint32_t col16[AOT_CONV2D_S8_COL];
   int32_t ksum[AOT_CONV2D_S8_OCB];
   aot_dsp_gemv gv;
 
@@ -290,33 +292,40 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
       const int32_t nc = per_group - c0 < AOT_CONV2D_S8_OCB ? per_group - c0 : AOT_CONV2D_S8_OCB;
       const int32_t oc0 = g * per_group + c0;
       const int8_t *f0 = filter + (size_t)oc0 * fsize;
-      int32_t j, b, oy, ox;
+      int32_t j, pos;
       for (j = 0; j < nc; j++) {
         const uint32_t t = (uint32_t)aot_dsp_sum_s8(f0 + (size_t)j * fsize, fsize);
         ksum[j] = (int32_t)((bias ? (uint32_t)bias[oc0 + j] : 0u) + t * in_off);
       }
       gv.mult = p->out_mult + oc0;
       gv.shift = p->out_shift + oc0;
-      for (b = 0; b < p->batches; b++) {
-        const int8_t *in_b = input + (size_t)b * in_h * in_row;
-        for (oy = 0; oy < out_h; oy++) {
-          const int32_t iy0 = oy * p->stride_h - p->pad_h;
-          int32_t fy0, fy1;
+      /* output positions in pairs (the last one alone): both share every
+       * filter word (aot_dsp_gemv2_s8) */
+      for (pos = 0; pos < npos; pos += 2) {
+        const int32_t two = pos + 1 < npos;
+        const int8_t *xs[2];
+        int32_t q;
+        for (q = 0; q <= two; q++) {
+          const int32_t at = pos + q, b = at / (out_h * out_w), oy = at / out_w % out_h;
+          const int32_t ox = at % out_w;
+          const int8_t *in_b = input + (size_t)b * in_h * in_row;
+          const int32_t iy0 = oy * p->stride_h - p->pad_h, ix0 = ox * p->stride_w - p->pad_w;
+          int32_t fy0, fy1, fx0, fx1;
           aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
-          for (ox = 0; ox < out_w; ox++) {
-            const int32_t ix0 = ox * p->stride_w - p->pad_w;
-            int8_t *out = output + (((size_t)b * out_h + oy) * out_w + ox) * out_c + oc0;
-            const int8_t *x = col;
-            int32_t fx0, fx1;
-            aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
-            if (fh == 1 && dw == 1 && groups == 1 && fy0 == 0 && fy1 == 1 && fx0 == 0 &&
-                fx1 == fw)
-              x = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c;
-            else
-              aot_conv2d_s8_dcol(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, zp, col);
-            aot_dsp_gemv_s8(x, f0, fsize, nc, &gv, out);
+          aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+          if (fh == 1 && dw == 1 && groups == 1 && fy0 == 0 && fy1 == 1 && fx0 == 0 && fx1 == fw) {
+            xs[q] = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c;
+          } else {
+            aot_conv2d_s8_dcol(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, zp, col[q]);
+            xs[q] = col[q];
           }
         }
+        if (two)
+          aot_dsp_gemv2_s8(xs[0], xs[1], f0, fsize, nc, &gv, col16,
+                           output + (size_t)pos * out_c + oc0,
+                           output + (size_t)(pos + 1) * out_c + oc0);
+        else
+          aot_dsp_gemv_s8(xs[0], f0, fsize, nc, &gv, output + (size_t)pos * out_c + oc0);
       }
     }
   }
