@@ -91,8 +91,30 @@ AOT_INLINE int32_t aot_dsp_sum_s8(const int8_t *w, int32_t n) {
 typedef struct aot_dsp_gemv {
   const int32_t *ksum;            /* nc entries */
   const int32_t *mult, *shift;
+  int32_t more_rows;              /* 1: filter rows follow the nc rows (may be read) */
+  const int32_t *rs;              /* NULL, or -shift - 1 of every channel, all shifts < 0
+                                     (aot_dsp_rq); per_channel must then be 1 */
   int32_t per_channel, out_off, lo, hi;
 } aot_dsp_gemv;
+
+/* aot_conv_mbqm(x, m, shift) for shift < 0, given rs = -shift - 1 (>= 0):
+ * the same steps without the tests of the shift's sign (see aot_conv.h). */
+AOT_INLINE int32_t aot_dsp_rq(int32_t x, int32_t m, int32_t rs) {
+  int32_t r = (int32_t)(((int64_t)x * m + ((int64_t)1 << 30)) >> 31);
+  r += r >> 31;
+  return ((r >> rs) + 1) >> 1;
+}
+
+/* rs[c] = -shift[c] - 1 for n channels; 0 when some shift is >= 0 (then
+ * aot_dsp_rq does not apply) */
+AOT_INLINE int aot_dsp_rs(const int32_t *shift, int32_t n, int32_t *rs) {
+  int32_t c;
+  for (c = 0; c < n; c++) {
+    if (shift[c] >= 0) return 0;
+    rs[c] = -shift[c] - 1;
+  }
+  return 1;
+}
 
 /* requantized, clamped int8 of one accumulator */
 AOT_INLINE int8_t aot_dsp_out(int32_t acc, int32_t m, int32_t sh, int32_t out_off, int32_t lo,
@@ -109,6 +131,7 @@ static __attribute__((noinline, unused)) void aot_dsp_gemv_s8(const int8_t *x, c
   const int32_t *mult = g->mult, *shift = g->shift, *ksum = g->ksum;
   const int32_t mstep = g->per_channel ? 1 : 0;
   const int32_t out_off = g->out_off, lo = g->lo, hi = g->hi;
+  const int32_t *rs = g->rs;
   int8_t *const end = out + nc;
   int32_t k;
   for (; out + 4 <= end; out += 4, w += 4 * len, ksum += 4) {
@@ -125,10 +148,18 @@ static __attribute__((noinline, unused)) void aot_dsp_gemv_s8(const int8_t *x, c
       s[2] += w[2 * len + k] * xv;
       s[3] += w[3 * len + k] * xv;
     }
-    out[0] = aot_dsp_out(s[0], mult[0], shift[0], out_off, lo, hi);
-    out[1] = aot_dsp_out(s[1], mult[mstep], shift[mstep], out_off, lo, hi);
-    out[2] = aot_dsp_out(s[2], mult[2 * mstep], shift[2 * mstep], out_off, lo, hi);
-    out[3] = aot_dsp_out(s[3], mult[3 * mstep], shift[3 * mstep], out_off, lo, hi);
+    if (rs) {
+      out[0] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[0], mult[0], rs[0]) + out_off, lo, hi);
+      out[1] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[1], mult[1], rs[1]) + out_off, lo, hi);
+      out[2] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[2], mult[2], rs[2]) + out_off, lo, hi);
+      out[3] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[3], mult[3], rs[3]) + out_off, lo, hi);
+      rs += 4;
+    } else {
+      out[0] = aot_dsp_out(s[0], mult[0], shift[0], out_off, lo, hi);
+      out[1] = aot_dsp_out(s[1], mult[mstep], shift[mstep], out_off, lo, hi);
+      out[2] = aot_dsp_out(s[2], mult[2 * mstep], shift[2 * mstep], out_off, lo, hi);
+      out[3] = aot_dsp_out(s[3], mult[3 * mstep], shift[3 * mstep], out_off, lo, hi);
+    }
     mult += 4 * mstep;
     shift += 4 * mstep;
   }
@@ -182,8 +213,9 @@ AOT_INLINE void aot_dsp_dot2x2(const uint32_t *col, const int8_t *w0, const int8
   s[3] = a11;
 }
 
-/* The first 4 * (len / 4) taps of two positions x0, x1 into col in the
- * layout of aot_dsp_dot2x2. */
+/* The taps of two positions x0, x1 into col in the layout of
+ * aot_dsp_dot2x2, (len + 3) / 4 groups of four words; the last group is
+ * padded with zero taps. */
 AOT_INLINE void aot_dsp_widen2(const int8_t *x0, const int8_t *x1, int32_t len,
                                uint32_t *col) {
   int32_t k;
@@ -196,10 +228,24 @@ AOT_INLINE void aot_dsp_widen2(const int8_t *x0, const int8_t *x1, int32_t len,
     col[2] = (uint32_t)__sxtb16((int8x4_t)v1);
     col[3] = (uint32_t)__sxtb16((int8x4_t)((v1 >> 8) | (v1 << 24)));
   }
+  if (len & 3) {
+    int8_t t0[4] = {0, 0, 0, 0}, t1[4] = {0, 0, 0, 0};
+    uint32_t v0, v1;
+    for (k = 0; k < (len & 3); k++) {
+      t0[k] = x0[k];
+      t1[k] = x1[k];
+    }
+    memcpy(&v0, t0, 4);
+    memcpy(&v1, t1, 4);
+    col[0] = (uint32_t)__sxtb16((int8x4_t)v0);
+    col[1] = (uint32_t)__sxtb16((int8x4_t)((v0 >> 8) | (v0 << 24)));
+    col[2] = (uint32_t)__sxtb16((int8x4_t)v1);
+    col[3] = (uint32_t)__sxtb16((int8x4_t)((v1 >> 8) | (v1 << 24)));
+  }
 }
 
 /* aot_dsp_gemv_s8 for two input vectors x0, x1 (two output positions, the
- * same filters): out0[c], out1[c]; col is scratch of 4 * (len / 4) words. */
+ * same filters): out0[c], out1[c]; col is scratch of 4 * ((len + 3) / 4) words. */
 static __attribute__((noinline, unused)) void aot_dsp_gemv2_s8(const int8_t *x0,
                                                                 const int8_t *x1,
                                                                 const int8_t *w, int32_t len,
@@ -211,6 +257,7 @@ static __attribute__((noinline, unused)) void aot_dsp_gemv2_s8(const int8_t *x0,
   const int32_t *mult = g->mult, *shift = g->shift, *ksum = g->ksum;
   const int32_t mstep = g->per_channel ? 1 : 0;
   const int32_t out_off = g->out_off, lo = g->lo, hi = g->hi;
+  const int32_t *const rs = g->rs;
   int32_t j, k;
   aot_dsp_widen2(x0, x1, len, col);
   for (j = 0; j + 2 <= nc; j += 2, w += 2 * len) {
@@ -218,17 +265,31 @@ static __attribute__((noinline, unused)) void aot_dsp_gemv2_s8(const int8_t *x0,
     const int32_t m0 = mult[0], m1 = mult[mstep], e0 = shift[0], e1 = shift[mstep];
     s[0] = s[2] = ksum[j];
     s[1] = s[3] = ksum[j + 1];
-    aot_dsp_dot2x2(col, w, w + len, n4, s);
-    for (k = k4; k < len; k++) {
+    if (k4 < len && (j + 2 < nc || g->more_rows)) {
+      /* the padded last group: its zero taps meet the next row's first
+       * weights, which exist (this block is not the filter's end) */
+      aot_dsp_dot2x2(col, w, w + len, n4 + 1, s);
+    } else {
+      aot_dsp_dot2x2(col, w, w + len, n4, s);
+      for (k = k4; k < len; k++) {
       s[0] += w[k] * x0[k];
       s[1] += w[len + k] * x0[k];
       s[2] += w[k] * x1[k];
       s[3] += w[len + k] * x1[k];
+      }
     }
-    out0[j] = aot_dsp_out(s[0], m0, e0, out_off, lo, hi);
-    out0[j + 1] = aot_dsp_out(s[1], m1, e1, out_off, lo, hi);
-    out1[j] = aot_dsp_out(s[2], m0, e0, out_off, lo, hi);
-    out1[j + 1] = aot_dsp_out(s[3], m1, e1, out_off, lo, hi);
+    if (rs) {
+      const int32_t r0 = rs[j], r1 = rs[j + 1];
+      out0[j] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[0], m0, r0) + out_off, lo, hi);
+      out0[j + 1] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[1], m1, r1) + out_off, lo, hi);
+      out1[j] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[2], m0, r0) + out_off, lo, hi);
+      out1[j + 1] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[3], m1, r1) + out_off, lo, hi);
+    } else {
+      out0[j] = aot_dsp_out(s[0], m0, e0, out_off, lo, hi);
+      out0[j + 1] = aot_dsp_out(s[1], m1, e1, out_off, lo, hi);
+      out1[j] = aot_dsp_out(s[2], m0, e0, out_off, lo, hi);
+      out1[j + 1] = aot_dsp_out(s[3], m1, e1, out_off, lo, hi);
+    }
     mult += 2 * mstep;
     shift += 2 * mstep;
   }

@@ -276,8 +276,8 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
   const int32_t npos = p->batches * out_h * out_w;
   int32_t groups, per_group, g, c0;
   int8_t col[2][AOT_CONV2D_S8_COL];
-  uint32_t col16[AOT_CONV2D_S8_COL];
-  int32_t ksum[AOT_CONV2D_S8_OCB];
+  uint32_t col16[AOT_CONV2D_S8_COL + 4];
+  int32_t ksum[AOT_CONV2D_S8_OCB], rs[AOT_CONV2D_S8_OCB];
   aot_dsp_gemv gv;
 
   groups = in_c / fic;
@@ -299,6 +299,8 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
       }
       gv.mult = p->out_mult + oc0;
       gv.shift = p->out_shift + oc0;
+      gv.rs = aot_dsp_rs(gv.shift, nc, rs) ? rs : NULL;
+      gv.more_rows = oc0 + nc < out_c;
       /* output positions in pairs (the last one alone): both share every
        * filter word (aot_dsp_gemv2_s8) */
       for (pos = 0; pos < npos; pos += 2) {

@@ -17,6 +17,7 @@
  * with SMLABB/SMLATT; the same products and sums as the portable loop. */
 #include <arm_acle.h>
 #include <string.h>
+#include "aot_dsp.h"
 #define AOT_DWCONV2D_S8_DSP 1
 AOT_INLINE int16x2_t aot_dwconv2d_s8_hi(uint32_t v) {
   int16x2_t r;
@@ -297,7 +298,8 @@ static __attribute__((noinline)) void aot_dw_s8_mve_dm(const aot_conv_params *p,
 
 /* channels c < n4 (multiple of 4) of one output position: nt taps */
 AOT_INLINE void aot_dw_s8_dsp_blk(const int8_t *const *tab, const uint32_t *w16, const int32_t *kb,
-                                  const int32_t *mult, const int32_t *shift, const int32_t nt,
+                                  const int32_t *mult, const int32_t *shift,
+                                  const int32_t *rs, const int32_t nt,
                                   int32_t n4, int32_t out_off, int32_t lo, int32_t hi,
                                   int8_t *out) {
   int32_t c, t;
@@ -315,10 +317,17 @@ AOT_INLINE void aot_dw_s8_dsp_blk(const int8_t *const *tab, const uint32_t *w16,
       a1 = __smlabb(x13, (int16x2_t)wp[1], a1);
       a3 = __smlatt(x13, (int16x2_t)wp[1], a3);
     }
-    out[c] = aot_dw_s8_out(a0, mult[c], shift[c], out_off, lo, hi);
-    out[c + 1] = aot_dw_s8_out(a1, mult[c + 1], shift[c + 1], out_off, lo, hi);
-    out[c + 2] = aot_dw_s8_out(a2, mult[c + 2], shift[c + 2], out_off, lo, hi);
-    out[c + 3] = aot_dw_s8_out(a3, mult[c + 3], shift[c + 3], out_off, lo, hi);
+    if (rs) {
+      out[c] = (int8_t)aot_clamp_i32(aot_dsp_rq(a0, mult[c], rs[c]) + out_off, lo, hi);
+      out[c + 1] = (int8_t)aot_clamp_i32(aot_dsp_rq(a1, mult[c + 1], rs[c + 1]) + out_off, lo, hi);
+      out[c + 2] = (int8_t)aot_clamp_i32(aot_dsp_rq(a2, mult[c + 2], rs[c + 2]) + out_off, lo, hi);
+      out[c + 3] = (int8_t)aot_clamp_i32(aot_dsp_rq(a3, mult[c + 3], rs[c + 3]) + out_off, lo, hi);
+    } else {
+      out[c] = aot_dw_s8_out(a0, mult[c], shift[c], out_off, lo, hi);
+      out[c + 1] = aot_dw_s8_out(a1, mult[c + 1], shift[c + 1], out_off, lo, hi);
+      out[c + 2] = aot_dw_s8_out(a2, mult[c + 2], shift[c + 2], out_off, lo, hi);
+      out[c + 3] = aot_dw_s8_out(a3, mult[c + 3], shift[c + 3], out_off, lo, hi);
+    }
   }
 }
 
@@ -331,7 +340,7 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
   const uint32_t in_off = (uint32_t)p->input_offset;
   const size_t in_row = (size_t)in_w * ch;
   int8_t zrow[AOT_DW_S8_DSP_CH];
-  int32_t kb[AOT_DW_S8_DSP_CH];
+  int32_t kb[AOT_DW_S8_DSP_CH], rs[AOT_DW_S8_DSP_CH];
   uint32_t w16[AOT_DW_S8_DSP_CH / 4 * AOT_DW_S8_DSP_TAPS * 2];
   const int8_t *tab[AOT_DW_S8_DSP_TAPS];
   int32_t c0, i;
@@ -341,6 +350,7 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
     const int32_t nch = ch - c0 < AOT_DW_S8_DSP_CH ? ch - c0 : AOT_DW_S8_DSP_CH;
     const int32_t n4 = nch & ~3;
     const int32_t *const mult = p->out_mult + c0, *const shift = p->out_shift + c0;
+    const int32_t *const rsp = aot_dsp_rs(shift, nch, rs) ? rs : NULL;
     int32_t c, t, b, oy, ox;
     for (c = 0; c < nch; c++) {
       uint32_t sw = 0;
@@ -373,9 +383,9 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
             }
           }
           if (nt == 9)   /* 3x3: the tap loop unrolled */
-            aot_dw_s8_dsp_blk(tab, w16, kb, mult, shift, 9, n4, out_off, lo, hi, out);
+            aot_dw_s8_dsp_blk(tab, w16, kb, mult, shift, rsp, 9, n4, out_off, lo, hi, out);
           else
-            aot_dw_s8_dsp_blk(tab, w16, kb, mult, shift, nt, n4, out_off, lo, hi, out);
+            aot_dw_s8_dsp_blk(tab, w16, kb, mult, shift, rsp, nt, n4, out_off, lo, hi, out);
           c = n4;
           for (; c < nch; c++) {
             int32_t acc = kb[c];
