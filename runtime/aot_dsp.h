@@ -304,6 +304,68 @@ static __attribute__((noinline, unused)) void aot_dsp_gemv2_s8(const int8_t *x0,
   }
 }
 
+/* aot_dsp_dot4 with the input already widened (aot_dsp_widen_off): per
+ * four taps one LDRD of the two input pairs. */
+AOT_INLINE void aot_dsp_dot4w(const uint32_t *x, const int8_t *w0, const int8_t *w1,
+                              const int8_t *w2, const int8_t *w3, int32_t n4, int32_t *s) {
+  int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], t, u, x02, x13;
+  if (n4 <= 0) return;
+  __asm__ volatile(
+      "1:\n\t"
+      "ldrd %[x02], %[x13], [%[x]], #8\n\t"
+      "ldr %[t], [%[w0]], #4\n\t"
+      "sxtb16 %[u], %[t]\n\t"
+      "smlad %[a0], %[u], %[x02], %[a0]\n\t"
+      "sxtb16 %[t], %[t], ror #8\n\t"
+      "smlad %[a0], %[t], %[x13], %[a0]\n\t"
+      "ldr %[t], [%[w1]], #4\n\t"
+      "sxtb16 %[u], %[t]\n\t"
+      "smlad %[a1], %[u], %[x02], %[a1]\n\t"
+      "sxtb16 %[t], %[t], ror #8\n\t"
+      "smlad %[a1], %[t], %[x13], %[a1]\n\t"
+      "ldr %[t], [%[w2]], #4\n\t"
+      "sxtb16 %[u], %[t]\n\t"
+      "smlad %[a2], %[u], %[x02], %[a2]\n\t"
+      "sxtb16 %[t], %[t], ror #8\n\t"
+      "smlad %[a2], %[t], %[x13], %[a2]\n\t"
+      "ldr %[t], [%[w3]], #4\n\t"
+      "sxtb16 %[u], %[t]\n\t"
+      "smlad %[a3], %[u], %[x02], %[a3]\n\t"
+      "sxtb16 %[t], %[t], ror #8\n\t"
+      "smlad %[a3], %[t], %[x13], %[a3]\n\t"
+      "subs %[n], %[n], #1\n\t"
+      "bne 1b\n"
+      : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [t] "=&r"(t),
+        [u] "=&r"(u), [x02] "=&r"(x02), [x13] "=&r"(x13), [x] "+r"(x), [w0] "+r"(w0),
+        [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [n] "+r"(n4)
+      :
+      : "cc", "memory");
+  s[0] = a0;
+  s[1] = a1;
+  s[2] = a2;
+  s[3] = a3;
+}
+
+/* x[k] + in_off (k < len, fits int16) as 16-bit pairs, per four taps
+ * (k0, k2) and (k1, k3); the last group padded with zero taps (which add
+ * nothing whatever weight they meet). */
+AOT_INLINE void aot_dsp_widen_off(const int8_t *x, int32_t len, int32_t in_off, uint32_t *col) {
+  const uint32_t off2 = ((uint32_t)(uint16_t)in_off << 16) | (uint32_t)(uint16_t)in_off;
+  int32_t k;
+  for (k = len >> 2; k > 0; k--, x += 4, col += 2) {
+    uint32_t v;
+    memcpy(&v, x, 4);
+    col[0] = (uint32_t)__sadd16(__sxtb16((int8x4_t)v), (int16x2_t)off2);
+    col[1] = (uint32_t)__sadd16(__sxtb16((int8x4_t)((v >> 8) | (v << 24))), (int16x2_t)off2);
+  }
+  if (len & 3) {
+    int16_t t[4] = {0, 0, 0, 0};
+    for (k = 0; k < (len & 3); k++) t[k] = (int16_t)(x[k] + in_off);
+    col[0] = (uint32_t)(uint16_t)t[0] | ((uint32_t)(uint16_t)t[2] << 16);
+    col[1] = (uint32_t)(uint16_t)t[1] | ((uint32_t)(uint16_t)t[3] << 16);
+  }
+}
+
 #endif /* DSP */
 
 #endif

@@ -14,7 +14,10 @@
  * offset) + SMLAD; the same products and sums as the portable loop. */
 #include <arm_acle.h>
 #include <string.h>
+#include "aot_dsp.h"
 #define AOT_FC_S8_DSP 1
+/* input taps widened on the stack (two bytes each) */
+#define AOT_FC_S8_XW 1024
 AOT_INLINE int16x2_t aot_fc_s8_lo(uint32_t v) { return __sxtb16((int8x4_t)v); }
 AOT_INLINE int16x2_t aot_fc_s8_hi(uint32_t v) {
   int16x2_t r;
@@ -77,6 +80,61 @@ static int32_t aot_fc_s8_mve(const aot_fc_params *p, const int8_t *input,
 }
 #endif
 
+#ifdef AOT_FC_S8_DSP
+/* Arm DSP, in_depth <= AOT_FC_S8_XW: each input row is widened once to
+ * 16-bit pairs with the input offset added (aot_dsp_widen_off, zero-padded
+ * to a multiple of four taps), then four weight rows at a time are summed
+ * with SMLAD (aot_dsp_dot4w: the same exact products as the portable
+ * loop). The padded last group reads up to three bytes into the next weight
+ * row, so the last block of rows sums its last taps in C instead. */
+static void aot_fc_s8_dsp(const aot_fc_params *p, const int8_t *input, const int8_t *weights,
+                          const int32_t *bias, int8_t *output) {
+  const int32_t depth = p->in_depth, out_depth = p->out_depth;
+  const int32_t n4 = depth >> 2, k4 = depth & ~3;
+  const int32_t out_off = p->output_offset, lo = p->act_min, hi = p->act_max;
+  const int32_t in_off = p->input_offset;
+  const int32_t ms = p->per_channel ? 1 : 0;
+  uint32_t xw[AOT_FC_S8_XW / 2 + 2];
+  int32_t b;
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *x = input + (size_t)b * depth;
+    const int8_t *w = weights;
+    const int32_t *mult = p->out_mult, *shift = p->out_shift;
+    int32_t oc = 0, k;
+    aot_dsp_widen_off(x, depth, in_off, xw);
+    for (; oc + 4 <= out_depth; oc += 4, w += 4 * depth) {
+      int32_t s[4], i;
+      for (i = 0; i < 4; i++) s[i] = bias ? bias[oc + i] : 0;
+      if (k4 < depth && oc + 4 < out_depth) {
+        aot_dsp_dot4w(xw, w, w + depth, w + 2 * depth, w + 3 * depth, n4 + 1, s);
+      } else {
+        aot_dsp_dot4w(xw, w, w + depth, w + 2 * depth, w + 3 * depth, n4, s);
+        for (k = k4; k < depth; k++) {
+          const int32_t xv = x[k] + in_off;
+          s[0] += w[k] * xv;
+          s[1] += w[depth + k] * xv;
+          s[2] += w[2 * depth + k] * xv;
+          s[3] += w[3 * depth + k] * xv;
+        }
+      }
+      for (i = 0; i < 4; i++) {
+        output[oc + i] = aot_dsp_out(s[i], mult[0], shift[0], out_off, lo, hi);
+        mult += ms;
+        shift += ms;
+      }
+    }
+    for (; oc < out_depth; oc++, w += depth) {
+      int32_t acc = bias ? bias[oc] : 0;
+      for (k = 0; k < depth; k++) acc += w[k] * (x[k] + in_off);
+      output[oc] = aot_dsp_out(acc, mult[0], shift[0], out_off, lo, hi);
+      mult += ms;
+      shift += ms;
+    }
+    output += out_depth;
+  }
+}
+#endif
+
 int32_t aot_fc_s8(const aot_fc_params *p, const int8_t *input,
                   const int8_t *weights, const int32_t *bias, int8_t *output) {
 #ifdef AOT_FC_S8_MVE
@@ -88,6 +146,12 @@ int32_t aot_fc_s8(const aot_fc_params *p, const int8_t *input,
   const int32_t ms = p->per_channel ? 1 : 0;
   const int32_t *mult = p->out_mult, *shift = p->out_shift;
   int32_t b;
+#ifdef AOT_FC_S8_DSP
+  if (depth <= AOT_FC_S8_XW) {
+    aot_fc_s8_dsp(p, input, weights, bias, output);
+    return AOT_KERNEL_OK;
+  }
+#endif
 #ifdef AOT_FC_S8_DSP
   const int16x2_t off2 =
       (int16x2_t)(((uint32_t)(uint16_t)in_off << 16) | (uint32_t)(uint16_t)in_off);
