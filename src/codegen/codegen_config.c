@@ -71,7 +71,7 @@ int codegen_options_from_config(const aotc_config *c, cg_options *o, cg_strings 
   const char *names[3] = {keep->scratch_mem, keep->persistent_mem, keep->const_mem};
   static const char *roles[3] = {"scratch", "persistent", "constant"};
   for (int r = 0; r < 3; r++)
-    if (!platform_find_mem(&pf, names[r]))
+    if (strcmp(pf.name, "host") != 0 && !platform_find_mem(&pf, names[r]))  /* host: any memory, no limit */
       return diag_error(d, "memory.tensors puts %s tensors in '%s', which platform %s does not have (it has %s%s%s%s)",
                         roles[r], names[r], pf.name, pf.mems[0].name, pf.nmems > 1 ? ", " : "",
                         pf.nmems > 1 ? pf.mems[1].name : "", pf.nmems > 2 ? ", ..." : "");
