@@ -108,7 +108,12 @@ void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_
     L->tensor_ent[t] = -1;
     const ir_tensor *x = &g->t[t];
     char id[96];
-    snprintf(id, sizeof id, "aot_tensor_%d", x->src_index);
+    /* the .tflite index; tensors the compiler made (src_index < 0) by their
+     * C name, as helia-aot names its synthesised tensors */
+    int dup = 0;
+    for (int k = 0; k < t && x->src_index >= 0; k++) dup |= g->t[k].src_index == x->src_index;
+    if (x->src_index >= 0 && !dup) snprintf(id, sizeof id, "aot_tensor_%d", x->src_index);
+    else snprintf(id, sizeof id, "aot_tensor_%s", x->cname);
     if (x->role == ROLE_CONST) {
       int ow = emit_const_owner(g, t);
       if (!const_used[ow]) continue;
