@@ -62,11 +62,11 @@ demo: deps aotc
 	@if [ -z "$(MODEL)" ]; then $(BUILD)/aotc_demo_model $(BUILD)/demo/demo_model.tflite && \
 	  echo "demo model: $(BUILD)/demo/demo_model.tflite (int8 KWS-shaped CNN made with aotc's writer)"; fi
 	@$(BUILD)/aotc convert --model.path $(if $(MODEL),$(MODEL),$(BUILD)/demo/demo_model.tflite) \
-	  --module.path $(BUILD)/demo/module --force
-	@cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -I$(BUILD)/demo/module/include -I$(BUILD)/demo/module/src \
+	  --module.path $(BUILD)/demo --module.name module --force
+	@cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -I$(BUILD)/demo/module/includes-api -I$(BUILD)/demo/module/src \
 	  $(BUILD)/demo/module/src/*.c examples/demo/main.c -o $(BUILD)/demo/demo -lm
 	@$(BUILD)/demo/demo
-	@cd $(BUILD)/demo/module && for f in src/*.c; do cc -std=c99 -O2 -c $$f -o $${f%.c}.o -Iinclude -Isrc; done && \
+	@cd $(BUILD)/demo/module && for f in src/*.c; do cc -std=c99 -O2 -c $$f -o $${f%.c}.o -Iincludes-api -Isrc; done && \
 	  size -t src/*.o | tail -1 | awk '{print "flash (module code + constants, host -O2): " $$1+$$2 " bytes"}' && rm -f src/*.o
 
 bench: aotc

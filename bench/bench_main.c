@@ -11,8 +11,8 @@ int main(void) {
   size_t i;
   int k;
   int32_t st = aot_model_init(&ctx);
-  if (st != AOT_STATUS_OK) return 1;
-  for (k = 0; k < AOT_NUM_INPUTS; k++) {
+  if (st != aot_status_ok) return 1;
+  for (k = 0; k < aot_num_inputs; k++) {
     unsigned char *p = (unsigned char *)ctx.inputs[k].data;
     for (i = 0; i < ctx.inputs[k].bytes; i++) p[i] = (unsigned char)((i * 37u + 11u) & 0x3f);
   }
@@ -20,5 +20,5 @@ int main(void) {
   st = aot_model_run(&ctx);
   target_count_stop();
   printf("run status %ld\n", (long)st);
-  return st == AOT_STATUS_OK ? 0 : 1;
+  return st == aot_status_ok ? 0 : 1;
 }

@@ -27,7 +27,7 @@ for m in $MODELS; do
   get() { echo "$json" | grep -o "\"$1\": [0-9]*" | head -1 | grep -o '[0-9]*$'; }
   arena=$(get arena_bytes); lb=$(get arena_lower_bound_bytes); pers=$(get persistent_bytes); cb=$(get constant_bytes)
   t0=$(date +%s%N)
-  if ! "$AOTC" convert --model.path "$f" --module.path "$WORK/$name" --force >/dev/null 2>"$WORK/$name.err"; then
+  if ! "$AOTC" convert --model.path "$f" --module.path "$WORK" --module.name "$name" --force >/dev/null 2>"$WORK/$name.err"; then
     printf '%-34s %s\n' "$m" "convert failed: $(head -c 120 "$WORK/$name.err")"
     continue
   fi
@@ -57,7 +57,7 @@ printf '%-40s %12s %12s %12s\n' variant constants insns_m4 insns_m55
 gru_row() {
   local label=$1 model=$2; shift 2
   local dir="$WORK/gru-$label"
-  if ! "$AOTC" convert --model.path "$model" --module.path "$dir" --force "$@" >/dev/null 2>"$dir.err"; then
+  if ! "$AOTC" convert --model.path "$model" --module.path "$WORK" --module.name "gru-$label" --force "$@" >/dev/null 2>"$dir.err"; then
     printf '%-40s %s\n' "$label" "convert failed: $(head -c 100 "$dir.err")"; return
   fi
   local cb i4="-" i55="-"

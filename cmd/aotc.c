@@ -3,6 +3,7 @@
 #include "litert/hooks.h"
 #include "ops/ops.h"
 #include "plan/plan.h"
+#include "platform/platform.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -20,12 +21,12 @@ static void usage(FILE *f) {
   fputs("usage: aotc <command> [options]\n\n"
         "commands:\n"
         "  convert   compile a .tflite model into a C99 module\n"
-        "            aotc convert [--path CONFIG.yaml] --model.path M --module.path OUT\n"
-        "                         [--module.name N] [--module.prefix P] [--test.enabled]\n"
+        "            aotc convert [--path CONFIG.yaml] --model.path M --module.path PARENT\n"
+        "                         [--module.name N (default helia_aot_nn)] [--module.prefix P] [--test.enabled]\n"
         "                         [--test.golden-data G.npz] [--test.tolerance T] [--force]\n"
         "  verify    convert to a temporary module, build it, run its test, print PASS/FAIL\n"
         "            aotc verify <convert options> [--target host|cortex-m4|cortex-m55]\n"
-        "  inspect   summarize a model: aotc inspect MODEL [--json]\n"
+        "  inspect   summarize a model: aotc inspect MODEL [--json] [--memory: arena over time, SVG]\n"
         "  operators print the supported operator table (--markdown for docs/operators.md)\n"
         "  run       run the host reference interpreter:\n"
         "            aotc run --model.path M --input in.npz --output out.npz [--iterations N]\n"
@@ -43,6 +44,16 @@ static int load_config(aotc_config *c, int argc, char **argv, aotc_diag *d) {
   return 0;
 }
 
+/* Appends one line to log_file (helia-aot's log_file); errors ignored. */
+static void log_line(const aotc_config *c, const char *fmt, const char *arg) {
+  if (!c->log_file) return;
+  FILE *f = fopen(c->log_file, "a");
+  if (!f) return;
+  fprintf(f, fmt, arg);
+  fputc('\n', f);
+  fclose(f);
+}
+
 static int cmd_convert(int argc, char **argv) {
   aotc_config c;
   aotc_diag d = {0};
@@ -55,8 +66,28 @@ static int cmd_convert(int argc, char **argv) {
     config_free(&c);
     return 0;
   }
-  int rc = compile_convert(&c, &d);
-  if (rc == 0) printf("aotc: wrote module to %s\n", c.module_path);
+  /* notes on options without effect, once each, also into log_file */
+  config_print_notes(&c, stderr);
+  if (c.log_file) {
+    FILE *lf = fopen(c.log_file, "a");
+    if (lf) {
+      config_print_notes(&c, lf);
+      fclose(lf);
+    }
+  }
+  platform pf;
+  int rc = platform_from_config(&c, &pf, &d);
+  if (rc == 0 && c.verbose >= 1)
+    fprintf(stderr, "aotc: converting %s for platform %s (%s)\n", c.model_path ? c.model_path : "?", pf.name, pf.cpu);
+  if (rc == 0) rc = compile_convert(&c, &d);
+  if (rc == 0) {
+    char *t = codegen_export_target(c.module_path, c.module_name);
+    printf("aotc: wrote module to %s\n", t);
+    log_line(&c, "aotc: wrote module to %s", t);
+    free(t);
+  } else {
+    log_line(&c, "aotc: error: %s", d.msg[0] ? d.msg : "failed");
+  }
   config_free(&c);
   return rc == 0 ? 0 : fail(&d);
 }
@@ -137,13 +168,14 @@ static void print_tensor_text(const char *kind, int i, const litert_subgraph *sg
 
 static int cmd_inspect(int argc, char **argv) {
   aotc_diag d = {0};
-  int json = 0;
-  /* --json is inspect's own; everything else is a config flag (so hooks and
+  int json = 0, memory = 0;
+  /* --json and --memory are inspect's own; everything else is a config flag (so hooks and
    * transforms can be switched as for convert) or the model path */
   char **rest = xcalloc((size_t)argc + 1, sizeof(char *));
   int nrest = 0;
   for (int i = 0; i < argc; i++) {
     if (strcmp(argv[i], "--json") == 0) json = 1;
+    else if (strcmp(argv[i], "--memory") == 0) memory = 1;
     else rest[nrest++] = argv[i];
   }
   aotc_config c;
@@ -178,6 +210,26 @@ static int cmd_inspect(int argc, char **argv) {
   }
   aotc_diag ud = {0};
   int unsupported = codegen_check_supported(g, &ud);
+  if (memory) {
+    /* the scratch arena over time: one line per storage lifetime, then the SVG */
+    cg_life *v;
+    int n = cg_lifetimes(g, &v);
+    printf("scratch arena: %zu bytes (lower bound %zu), %d lifetimes\n", g->scratch_arena_bytes,
+           g->scratch_lower_bound, n);
+    for (int i = 0; i < n; i++) {
+      if (v[i].t >= 0) printf("tensor t%d first=%d last=%d offset=%zu size=%zu name=%s\n", g->t[v[i].t].src_index,
+                              v[i].first, v[i].last, v[i].offset, v[i].size, g->t[v[i].t].name);
+      else printf("tensor op%d_scratch first=%d last=%d offset=%zu size=%zu\n", g->ops[-1 - v[i].t].id, v[i].first,
+                  v[i].last, v[i].offset, v[i].size);
+    }
+    free(v);
+    strbuf svg = {0};
+    gen_memory_svg(g, &svg);
+    fputs(svg.s, stdout);
+    sb_free(&svg);
+    compiled_free(&cm);
+    return 0;
+  }
   if (json) {
     printf("{\n  \"model\": ");
     json_str(path);
@@ -321,7 +373,7 @@ static int cmd_verify(int argc, char **argv) {
     /* build every module source with the host compiler */
     char *exe = xasprintf("%s/test", tmpl);
     char *script = xasprintf(
-        "set -e; cd '%s'; ${CC:-cc} -std=c99 -O1 -g -Wall -Wextra -Werror -pedantic %s -Iinclude -Isrc src/*.c -o '%s' -lm",
+        "set -e; cd '%s'; ${CC:-cc} -std=c99 -O1 -g -Wall -Wextra -Werror -pedantic %s -Iincludes-api -Isrc src/*.c -o '%s' -lm",
         mod, getenv("AOTC_VERIFY_CFLAGS") ? getenv("AOTC_VERIFY_CFLAGS") : "", exe);
     char *const bargv[] = {"sh", "-c", script, NULL};
     st = run_capture(bargv, log, 600);

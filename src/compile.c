@@ -503,19 +503,21 @@ int compile_write_module(const aotc_config *c, const compiled *cm, const char *d
   const ir_graph *g = cm->graph;
   cg_options o = {0};
   o.prefix = c->module_prefix ? c->module_prefix : "aot";
-  o.name = c->module_name ? c->module_name : "aot_model";
-  char *default_name = NULL;
-  if (strcmp(o.name, "aot_model") == 0 && strcmp(o.prefix, "aot") != 0)
-    o.name = default_name = xasprintf("%s_model", o.prefix);
+  o.name = c->module_name ? c->module_name : "helia_aot_nn";
   o.model_path = c->model_path;
   o.runtime_dir = compile_runtime_dir();
+  cg_strings keep;
+  if (codegen_options_from_config(c, &o, &keep, d) != 0) return -1;
   o.dump_residency_json = c->memory_dump_residency_json;
   o.fused_gru_loops = cm->fused_gru_loops;
   npy_array *ins = NULL, *outs = NULL;
   cg_array *cins = NULL, *couts = NULL;
   int (*fb)[2] = NULL;
   int rc = -1, golden_from_ref = 0;
-  if (check_feedback(c, g, d) != 0) return -1;
+  if (check_feedback(c, g, d) != 0) {
+    cg_strings_free(&keep);
+    return -1;
+  }
   if (c->test_enabled) {
     int steps = 1, ref_used = 0;
     fb = xcalloc((size_t)(c->test_n_state_feedback + 1), sizeof *fb);
@@ -564,43 +566,27 @@ out:
   free(cins);
   free(couts);
   free(fb);
-  free(default_name);
+  cg_strings_free(&keep);
   return rc;
 }
 
+struct convert_job {
+  const aotc_config *c;
+  const compiled *cm;
+};
+
+static int write_job(const char *dir, void *arg, aotc_diag *d) {
+  const struct convert_job *j = arg;
+  return compile_write_module(j->c, j->cm, dir, d);
+}
+
 int compile_convert(const aotc_config *c, aotc_diag *d) {
-  const char *outp = c->module_path;
-  if (!outp || !*outp)
-    return diag_error(d, "no output directory: pass --module.path DIR (or module.path in the config)");
-  struct stat st;
-  int exists = stat(outp, &st) == 0;
-  if (exists && !c->force)
-    return diag_error(d, "'%s' already exists; pass --force to replace it", outp);
-  if (exists && !S_ISDIR(st.st_mode))
-    return diag_error(d, "'%s' exists and is not a directory; remove it or choose another --module.path", outp);
+  /* the output location is checked before compiling, and again by the export */
+  if (codegen_export_check(c->module_path, c->module_name, c->force, d) != 0) return -1;
   compiled cm;
   if (compile_model(c, c->model_path, 1, &cm, d) != 0) return -1;
-  char *tmp = xasprintf("%s.aotc-tmp-%ld", outp, (long)getpid());
-  remove_tree(tmp);
-  int rc = compile_write_module(c, &cm, tmp, d);
-  if (rc == 0) {
-    char *old = NULL;
-    if (exists) {
-      old = xasprintf("%s.aotc-old-%ld", outp, (long)getpid());
-      if (rename(outp, old) != 0) rc = diag_error(d, "cannot replace '%s': %s", outp, strerror(errno));
-    }
-    if (rc == 0 && rename(tmp, outp) != 0) {
-      rc = diag_error(d, "cannot move the module into '%s': %s", outp, strerror(errno));
-      if (old) rename(old, outp);
-    }
-    if (rc == 0 && old) remove_tree(old);
-    free(old);
-  }
-  if (rc != 0) {
-    remove_tree(tmp);
-    diag_replace(d, tmp, outp); /* name the user's path, not ours */
-  }
-  free(tmp);
+  struct convert_job job = {c, &cm};
+  int rc = codegen_export(c->module_path, c->module_name, c->force, write_job, &job, d);
   if (rc == 0 && cm.fused_gru_loops > 0)
     fprintf(stderr, "aotc: fused %d rolled GRU loop%s\n", cm.fused_gru_loops, cm.fused_gru_loops > 1 ? "s" : "");
   compiled_free(&cm);

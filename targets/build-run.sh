@@ -8,7 +8,7 @@
 #
 # Sources (at least one .c in total):
 #   --module DIR        all DIR/src/*.c (the module and its copied runtime
-#                       kernels); include path DIR/include and DIR/src
+#                       kernels); include path DIR/includes-api (or DIR/include) and DIR/src
 #   --exclude GLOB      skip module sources whose file name matches GLOB
 #                       (repeatable), e.g. --exclude '*_host.c'
 #   --main FILE.c       the program's main(); a module source with the same
@@ -193,6 +193,7 @@ build() {
   for d in "${MODULE_DIRS[@]+"${MODULE_DIRS[@]}"}"; do
     [ -d "$d/src" ] || die "module directory '$d' has no src/"
     [ -d "$d/include" ] && inc_flags+=(-I "$(cd "$d/include" && pwd)")
+    [ -d "$d/includes-api" ] && inc_flags+=(-I "$(cd "$d/includes-api" && pwd)")
     inc_flags+=(-I "$(cd "$d/src" && pwd)")
     for f in "$d"/src/*.c; do
       [ -e "$f" ] || continue

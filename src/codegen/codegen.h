@@ -27,19 +27,71 @@ typedef struct cg_test {
   const int *resets;          /* steps before which init runs again */
 } cg_test;
 
+#define AOTC_VERSION_STRING "0.9.0"
+
 typedef struct cg_options {
   const char *prefix;         /* symbol prefix, e.g. "aot" */
-  const char *name;           /* library name, e.g. "aot_model" */
-  const char *model_path;     /* for the README */
+  const char *name;           /* module (directory, library) name, e.g. "helia_aot_nn" */
+  const char *model_path;     /* only its file name reaches the module */
+  const char *model_sha256;   /* hex digest of the model file, for the banner */
+  const char *model_name, *model_version, *model_description; /* README */
+  int module_type;            /* aotc_module_type (config.h) */
+  const char *platform_name, *platform_cpu;
+  const char *scratch_mem, *persistent_mem, *const_mem; /* memories of the regions */
+  int min_alignment;          /* arena alignment (>= 16) */
+  int pack;                   /* cmsis_pack: module.path ends in .pack */
+  int external_arenas;        /* memory.allocate_arenas false: the caller binds them */
+  int nmems;                  /* the platform's memories and the bytes available (-1: no limit) */
+  char mem_names[8][16];
+  long long mem_sizes[8];
+  const char *mem_source;     /* "platform X" / "memory.constraints": for the error */
   const char *runtime_dir;    /* where runtime/ kernels are */
   cg_test test;
   int dump_residency_json;
   int fused_gru_loops;        /* for the README */
 } cg_options;
 
+/* Storage of the strings codegen_options_from_config() sets. */
+typedef struct cg_strings {
+  char *platform_name, *platform_cpu, *scratch_mem, *persistent_mem, *const_mem, *sha256, *mem_source;
+} cg_strings;
+struct aotc_config;
+/* Fills the platform, memory, model and module fields of o from the config
+ * (codegen_config.c). Returns 0, or -1 with one line in d. */
+int codegen_options_from_config(const struct aotc_config *c, cg_options *o, cg_strings *keep, aotc_diag *d);
+void cg_strings_free(cg_strings *k);
+
 /* Writes the module into dir (which must exist and be empty). Returns 0, or
  * -1 with the reason in d (e.g. an op without implementation). */
 int codegen_module(const ir_graph *g, const cg_options *o, const char *dir, aotc_diag *d);
+
+/* ---- export (codegen_export.c): where the module goes ----
+ * module_path is the parent directory; the module is <module_path>/<name>/,
+ * or, when module_path ends in .zip/.pack, a zip archive of <name>/. */
+typedef int (*cg_write_fn)(const char *dir, void *arg, aotc_diag *d); /* creates dir */
+/* 1 when module_path names an archive (.zip, .pack). */
+int codegen_export_is_zip(const char *module_path);
+/* The module's final location (malloc'd). */
+char *codegen_export_target(const char *module_path, const char *name);
+/* Refuses (one line naming the path) a target that exists without force, or
+ * that is not a module aotc wrote. */
+int codegen_export_check(const char *module_path, const char *name, int force, aotc_diag *d);
+/* Checks, creates the parents, calls write() on a temporary directory beside
+ * the target, adds the marker and renames it into place (or zips it). On
+ * failure or SIGINT/SIGTERM/SIGHUP nothing but the previous state remains. */
+int codegen_export(const char *module_path, const char *name, int force, cg_write_fn write,
+                   void *arg, aotc_diag *d);
+
+/* ---- memory over time (codegen_svg.c) ---- */
+typedef struct cg_life {
+  int t;               /* tensor, or -1 - op position for an operator's scratch */
+  int first, last;     /* op positions */
+  size_t offset, size; /* in the scratch arena */
+} cg_life;
+/* Lifetimes of the scratch arena's storage (malloc'd array, count returned). */
+int cg_lifetimes(const ir_graph *g, cg_life **out);
+/* The scratch arena over time as an SVG document. */
+void gen_memory_svg(const ir_graph *g, strbuf *s);
 
 /* Lists every unsupported op of g in one message ("op 3 (FOO, int8 -> int8):
  * reason; op 7 ..."). Returns the count. */

@@ -1,5 +1,5 @@
 /* config.c - aotc options from a YAML file and dotted flags. See config.h. */
-#include "config/config.h"
+#include "config/config_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,7 +11,14 @@
 
 /* ---- the option table ----------------------------------------------------- */
 
-typedef enum opt_type { T_BOOL, T_INT, T_DOUBLE, T_STRING, T_INTS, T_PAIRS, T_ENUM } opt_type;
+typedef enum opt_type {
+  T_BOOL, T_INT, T_DOUBLE, T_STRING, T_INTS, T_PAIRS, T_ENUM,
+  T_LEVEL,   /* int >= 0; a bool word is 0/1 and the flag alone is 1 (verbose) */
+  T_STRS,    /* list of names (lower case) */
+  T_MEMS,    /* memory sizes: [{name, max_size}] or {name: bytes} */
+  T_RULES,   /* tensor attribute rules */
+  T_OPRULES  /* operator attribute rules */
+} opt_type;
 
 struct opt_def;
 typedef int (*opt_check)(aotc_config *c, const struct opt_def *o, const char *where, aotc_diag *d);
@@ -25,47 +32,94 @@ typedef struct opt_def {
   const char *dflt;    /* default, as flag text; NULL: none */
   opt_check check;
   const char *help;
+  const char *noeffect; /* when given: why it changes nothing in aotc (noted once) */
 } opt_def;
 
 static int check_prefix(aotc_config *c, const opt_def *o, const char *where, aotc_diag *d);
 static int check_name(aotc_config *c, const opt_def *o, const char *where, aotc_diag *d);
 static int check_positive(aotc_config *c, const opt_def *o, const char *where, aotc_diag *d);
 static int check_nonneg(aotc_config *c, const opt_def *o, const char *where, aotc_diag *d);
+static int check_subgraph(aotc_config *c, const opt_def *o, const char *where, aotc_diag *d);
 
 #define F(field) offsetof(aotc_config, field)
 
 /* Keys of one section must be contiguous (config_dump_yaml relies on it). */
 static const opt_def OPTS[] = {
     {"model.path", T_STRING, F(model_path), 0, NULL, NULL, NULL,
-     "the .tflite model to convert"},
-    {"module.path", T_STRING, F(module_path), 0, NULL, NULL, NULL,
-     "output directory of the generated C module"},
-    {"module.name", T_STRING, F(module_name), 0, NULL, "aot_model", check_name,
-     "name of the generated module (letters, digits, '_', '-', '.')"},
+     "the .tflite model to convert", NULL},
+    {"model.subgraph", T_INT, F(model_subgraph), 0, NULL, "0", check_subgraph,
+     "the subgraph to compile: 0, the model's entry (others run as callees of WHILE/IF/CALL_ONCE)", NULL},
+    {"model.type", T_STRING, F(model_type), 0, "tflite|litert", "tflite", NULL,
+     "model format; tflite and litert are the same flatbuffer", NULL},
+    {"model.name", T_STRING, F(model_name), 0, NULL, "model", NULL, "model name shown in the module's README", NULL},
+    {"model.description", T_STRING, F(model_description), 0, NULL, NULL, NULL,
+     "model description shown in the module's README", NULL},
+    {"model.version", T_STRING, F(model_version), 0, NULL, "v1.0.0", NULL, "model version shown in the module's README", NULL},
+    {"module.path", T_STRING, F(module_path), 0, NULL, ".", NULL,
+     "parent directory of the module (written to <module.path>/<module.name>/; created as needed), or a .zip archive", NULL},
+    {"module.name", T_STRING, F(module_name), 0, NULL, "helia_aot_nn", check_name,
+     "name of the module: its directory and its library (letters, digits, '_', '-', '.')", NULL},
     {"module.prefix", T_STRING, F(module_prefix), 0, NULL, "aot", check_prefix,
-     "prefix of every generated C symbol; a C identifier, lower case recommended"},
+     "prefix of every generated C symbol; a C identifier, lower case recommended", NULL},
+    {"module.type", T_ENUM, F(module_type), 0, "neuralspot|zephyr|cmake|nsx|cmsis_pack", "neuralspot", NULL,
+     "build glue of the module: neuralspot (module.mk), zephyr, cmake, nsx, cmsis_pack", NULL},
     {"test.enabled", T_BOOL, F(test_enabled), 0, NULL, "false", NULL,
-     "also generate a test that runs the module on golden data"},
+     "also generate a test that runs the module on golden data", NULL},
     {"test.golden_data", T_STRING, F(test_golden_data), 0, NULL, NULL, NULL,
-     ".npz file with input_N / output_N (and runK_output_N) arrays"},
+     ".npz file with input_N / output_N (and runK_output_N) arrays", NULL},
     {"test.tolerance", T_DOUBLE, F(test_tolerance), 0, NULL, "1", check_nonneg,
-     "accepted difference from the golden: integer outputs in LSB (default 1); float outputs absolute plus 1e-4 relative (default 1e-5 absolute unless given)"},
+     "accepted difference from the golden: integer outputs in LSB (default 1); float outputs absolute plus 1e-4 relative (default 1e-5 absolute unless given)", NULL},
     {"test.num_iterations", T_INT, F(test_num_iterations), 0, NULL, "1", check_positive,
-     "number of inferences the test runs"},
+     "number of inferences the test runs", NULL},
     {"test.state_feedback", T_PAIRS, F(test_state_feedback), F(test_n_state_feedback), NULL, NULL,
-     check_nonneg, "between iterations copy output OUT into input IN, as OUT:IN,OUT:IN"},
+     check_nonneg, "between iterations copy output OUT into input IN, as OUT:IN,OUT:IN", NULL},
     {"test.mode", T_ENUM, F(test_mode), 0, "repeat|sequence", "repeat", NULL,
-     "repeat: every iteration uses the same inputs; sequence: one input set per iteration"},
+     "repeat: every iteration uses the same inputs; sequence: one input set per iteration", NULL},
     {"test.resets", T_INTS, F(test_resets), F(test_n_resets), NULL, NULL, check_nonneg,
-     "sequence steps before which the model is re-initialized (state reset), as N,N"},
+     "sequence steps before which the model is re-initialized (state reset), as N,N", NULL},
+    {"test.skip_verification", T_BOOL, F(test_skip_verification), 0, NULL, "false", NULL,
+     "helia-aot: skip verifying the generated test", "aotc convert never runs the test case ('aotc verify' does), so there is nothing to skip"},
     {"memory.dump_residency_json", T_BOOL, F(memory_dump_residency_json), 0, NULL, "false", NULL,
-     "write the tensor memory plan (residency) as JSON beside the module"},
-    {"force", T_BOOL, F(force), 0, NULL, "false", NULL, "overwrite an existing output directory"},
+     "write the tensor memory plan (residency) as JSON beside the module", NULL},
+    {"memory.planner", T_ENUM, F(memory_planner), 0, "greedy", "greedy", NULL,
+     "memory planner (greedy: by size, best fit, gaps of dead tensors reused)", NULL},
+    {"memory.constraints", T_MEMS, F(memory_constraints), F(memory_n_constraints), NULL, NULL, NULL,
+     "caps on memories, [{name: dtcm, max_size: 262144}, ...]", NULL},
+    {"memory.tensors", T_RULES, F(memory_tensors), F(memory_n_tensors), NULL, NULL, NULL,
+     "tensor placement rules [{type: scratch|persistent|constant|\"*\", id: [..], attributes: {memory, constant_destination_memory}}]", NULL},
+    {"memory.allocate_arenas", T_BOOL, F(memory_allocate_arenas), 0, NULL, "true", NULL,
+     "emit the arena buffers (false: the application binds them with <prefix>_bind_arena)", NULL},
+    {"memory.auto_hydrate_constants", T_BOOL, F(memory_auto_hydrate_constants), 0, NULL, "true", NULL,
+     "model_init copies staged constants into their runtime memory (false: the application calls <prefix>_hydrate_constants)", "aotc keeps constants where memory.tensors puts them (no staged copies yet), so there is nothing to hydrate"},
+    {"platform.name", T_STRING, F(platform_name), 0, NULL, NULL, NULL,
+     "target platform: apollo3p_evb, apollo4p_evb, apollo4l_evb, apollo510_evb, apollo510b_evb, generic_cortex_m4, generic_cortex_m55, ... or a name described by the other platform keys", NULL},
+    {"platform.cpu", T_STRING, F(platform_cpu), 0, NULL, NULL, NULL,
+     "CPU of the platform (cortex-m4: DSP kernels, cortex-m55: Helium kernels)", NULL},
+    {"platform.speeds", T_INTS, F(platform_speeds), F(platform_n_speeds), NULL, NULL, check_nonneg,
+     "clock speeds in MHz", "clock speeds do not change the code aotc generates"},
+    {"platform.memories", T_MEMS, F(platform_memories), F(platform_n_memories), NULL, NULL, NULL,
+     "memories of the platform and their sizes, {dtcm: 262144, sram: 524288}", NULL},
+    {"platform.capabilities", T_STRS, F(platform_capabilities), F(platform_n_capabilities), NULL, NULL, NULL,
+     "capabilities of the platform (dsp, mve, fpu)", NULL},
+    {"platform.preferred_memory_order", T_STRS, F(platform_preferred_memory_order),
+     F(platform_n_preferred_memory_order), NULL, NULL, NULL, "memories in order of preference, [dtcm, sram]", NULL},
+    {"platform.min_alignment", T_INT, F(platform_min_alignment), 0, NULL, "0", check_nonneg,
+     "arena alignment in bytes (0: the platform's, at least 16)", NULL},
+    {"operators", T_OPRULES, F(operators), F(n_operators), NULL, NULL, NULL,
+     "operator attribute rules [{type: CONV_2D, id: [..], attributes: {accel, code_placement, scratch_placement}}]",
+     "aotc keeps operator code in the module's text section and operator scratch in the scratch arena: accel, code_placement and scratch_placement change nothing"},
+    {"documentation.html", T_BOOL, F(documentation_html), 0, NULL, "false", NULL,
+     "helia-aot: HTML documentation", "aotc writes README.md (with the memory-over-time SVG), no HTML"},
+    {"force", T_BOOL, F(force), 0, NULL, "false", NULL,
+     "replace an existing module aotc wrote (<module.path>/<module.name>, never anything else)", NULL},
     {"target", T_STRING, F(target), 0, "host|cortex-m4|cortex-m55", "host", NULL,
-     "target that verify builds and runs the module for"},
-    {"verbose", T_BOOL, F(verbose), 0, NULL, "false", NULL, "print progress and details"},
+     "target that verify builds and runs the module for", NULL},
+    {"verbose", T_LEVEL, F(verbose), 0, NULL, "0", NULL, "verbosity level (0 quiet, 1 progress, 2 details)", NULL},
+    {"log_file", T_STRING, F(log_file), 0, NULL, NULL, NULL,
+     "also append aotc's notes, result and error lines to this file", NULL},
 };
 #define N_OPTS (sizeof OPTS / sizeof OPTS[0])
+_Static_assert(N_OPTS < 64, "aotc_config.noted has one slot per option plus one");
 
 static const struct {
   const char *name;
@@ -204,6 +258,11 @@ static const char *type_desc(const opt_def *o) {
     case T_INTS: return "a list of integers like 3,7";
     case T_PAIRS: return "a list of OUT:IN integer pairs like 0:1,2:3";
     case T_ENUM: return "one of";
+    case T_LEVEL: return "a level (0, 1, 2, ...; true = 1)";
+    case T_STRS: return "a list of names like [dtcm, sram]";
+    case T_MEMS: return "memory sizes like [{name: dtcm, max_size: 262144}] or {dtcm: 262144}";
+    case T_RULES: return "a list of rules like [{type: scratch, attributes: {memory: dtcm}}]";
+    case T_OPRULES: return "a list of rules like [{type: CONV_2D, attributes: {accel: false}}]";
   }
   return "?";
 }
@@ -272,6 +331,9 @@ static int parse_pair(const char *s, aotc_int_pair *p) {
   return rc ? -1 : 0;
 }
 
+static int set_structured(aotc_config *c, const opt_def *o, const char *val, const char *where, int append,
+                          aotc_diag *d);
+
 /* Sets option o from text (flag value or YAML scalar). */
 static int set_text(aotc_config *c, const opt_def *o, const char *val, const char *where,
                     aotc_diag *d) {
@@ -338,7 +400,20 @@ static int set_text(aotc_config *c, const opt_def *o, const char *val, const cha
       set_pairs(c, o, v, n);
       break;
     }
+    case T_LEVEL: {
+      int v;
+      if (parse_bool(val, &v) && (parse_int(val, &v) || v < 0)) return type_error_val(o, val, where, d);
+      *FIELD(c, o, int) = v;
+      break;
+    }
+    case T_STRS:
+    case T_MEMS:
+    case T_RULES:
+    case T_OPRULES:
+      if (set_structured(c, o, val, where, 0, d)) return -1;
+      break;
   }
+  if (where && o->noeffect) c->noted[o - OPTS] = 1;
   return o->check ? o->check(c, o, where, d) : 0;
 }
 
@@ -400,6 +475,71 @@ static int check_nonneg(aotc_config *c, const opt_def *o, const char *where, aot
   if (bad)
     return diag_error(d, "option '%s' must not be negative%s", o->key, paren(where, pb, sizeof pb));
   return 0;
+}
+
+static int check_subgraph(aotc_config *c, const opt_def *o, const char *where, aotc_diag *d) {
+  char pb[600];
+  int v = *FIELD(c, o, int);
+  if (v != 0)
+    return diag_error(d, "option '%s' is %d: aotc compiles the model's entry subgraph 0 (other subgraphs only as callees of WHILE/IF/CALL_ONCE); write the subgraph as its own model or use 0%s",
+                      o->key, v, paren(where, pb, sizeof pb));
+  return 0;
+}
+
+/* ---- structured values (config_rules.c) ------------------------------------ */
+
+typedef struct flow_arg {
+  aotc_config *c;
+  const opt_def *o;
+  int append;
+} flow_arg;
+
+static int apply_structured_node(aotc_config *c, const opt_def *o, const cfg_src *src, yaml_node_t *n,
+                                 int append) {
+  switch (o->type) {
+    case T_STRS: return cfg_strs_from_yaml(src, o->key, n, FIELD(c, o, char **), COUNT(c, o));
+    case T_MEMS: return cfg_mems_from_yaml(src, o->key, n, FIELD(c, o, aotc_mem_size *), COUNT(c, o));
+    case T_RULES:
+    case T_OPRULES:
+      return cfg_rules_from_yaml(src, o->key, o->type == T_OPRULES, n, append, FIELD(c, o, aotc_rule *), COUNT(c, o));
+    default: return -1;
+  }
+}
+
+static int flow_cb(const cfg_src *src, yaml_node_t *root, void *arg) {
+  flow_arg *a = arg;
+  return apply_structured_node(a->c, a->o, src, root, a->append);
+}
+
+static int set_structured(aotc_config *c, const opt_def *o, const char *val, const char *where, int append,
+                          aotc_diag *d) {
+  flow_arg a = {c, o, append};
+  return cfg_parse_flow(val, where ? where : o->key, flow_cb, &a, d);
+}
+
+static void free_structured(aotc_config *c, const opt_def *o) {
+  switch (o->type) {
+    case T_STRS: cfg_strs_free(*FIELD(c, o, char **), *COUNT(c, o)); break;
+    case T_MEMS: cfg_mems_free(*FIELD(c, o, aotc_mem_size *), *COUNT(c, o)); break;
+    case T_RULES:
+    case T_OPRULES: cfg_rules_free(*FIELD(c, o, aotc_rule *), *COUNT(c, o)); break;
+    default: break;
+  }
+}
+
+int config_print_notes(const aotc_config *c, FILE *out) {
+  int n = 0;
+  for (size_t i = 0; i < N_OPTS; i++)
+    if (c->noted[i] && OPTS[i].noeffect) {
+      fprintf(out, "aotc: note: option '%s' is accepted for helia-aot compatibility but has no effect: %s\n",
+              OPTS[i].key, OPTS[i].noeffect);
+      n++;
+    }
+  if (c->noted[N_OPTS]) {
+    fputs("aotc: note: 'options' of transforms are accepted for helia-aot compatibility but have no effect: aotc's transforms take none\n", out);
+    n++;
+  }
+  return n;
 }
 
 /* ---- lookup ---------------------------------------------------------------- */
@@ -617,6 +757,7 @@ void config_free(aotc_config *c) {
   for (size_t i = 0; i < N_OPTS; i++) {
     const opt_def *o = &OPTS[i];
     if (o->type == T_STRING || o->type == T_INTS || o->type == T_PAIRS) free(*FIELD(c, o, void *));
+    else free_structured(c, o);
   }
   for (size_t g = 0; g < N_GROUPS; g++) free_switches(group_at(c, g));
   config_custom_ops_free(c);
@@ -794,16 +935,85 @@ static int apply_node(const yctx *y, const opt_def *o, yaml_node_t *v) {
   if (is_null(v)) return 0;
   char *where = where_line(y, v);
   int rc;
-  if (v->type == YAML_SCALAR_NODE) {
+  if (o->type == T_STRS || o->type == T_MEMS || o->type == T_RULES || o->type == T_OPRULES) {
+    cfg_src src = {y->doc, y->file, y->d};
+    rc = apply_structured_node(y->c, o, &src, v, 0);
+    if (!rc && o->noeffect) y->c->noted[o - OPTS] = 1;
+  } else if (v->type == YAML_SCALAR_NODE) {
     rc = set_text(y->c, o, (const char *)v->data.scalar.value, where, y->d);
   } else if (v->type == YAML_SEQUENCE_NODE && (o->type == T_INTS || o->type == T_PAIRS)) {
     rc = apply_sequence(y, o, v);
     if (!rc && o->check) rc = o->check(y->c, o, where, y->d);
+    if (!rc && o->noeffect) y->c->noted[o - OPTS] = 1;
   } else {
     rc = type_error(o, node_kind(v), where, y->d);
   }
   free(where);
   return rc;
+}
+
+/* helia-aot's transforms list: [{name: NAME | "*", enabled: BOOL, options: {}}]
+ * (a plain NAME item enables it). Applies to the switch group gkey. */
+static int apply_switch_item(aotc_config *c, const char *gkey, const cfg_src *src, yaml_node_t *it) {
+  aotc_switches *sw = group_at(c, (size_t)find_group(gkey));
+  const char *name = NULL, *enabled = "true";
+  char w[400];
+  snprintf(w, sizeof w, "in %.300s line %zu", src->file, it->start_mark.line + 1);
+  if (it->type == YAML_SCALAR_NODE) {
+    name = (const char *)it->data.scalar.value;
+  } else if (it->type == YAML_MAPPING_NODE) {
+    for (yaml_node_pair_t *p = it->data.mapping.pairs.start; p < it->data.mapping.pairs.top; p++) {
+      yaml_node_t *k = yaml_document_get_node(src->doc, p->key), *v = yaml_document_get_node(src->doc, p->value);
+      const char *ks = k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "?";
+      if (!strcmp(ks, "name") && v->type == YAML_SCALAR_NODE) {
+        name = (const char *)v->data.scalar.value;
+      } else if (!strcmp(ks, "enabled") && v->type == YAML_SCALAR_NODE) {
+        if (!is_null(v)) enabled = (const char *)v->data.scalar.value;
+      } else if (!strcmp(ks, "options")) {
+        if (!is_null(v) && !(v->type == YAML_MAPPING_NODE && v->data.mapping.pairs.top == v->data.mapping.pairs.start))
+          c->noted[N_OPTS] = 1;
+      } else {
+        return diag_error(src->d, "unknown key '%s' in a %s item (%s); valid keys: name, enabled, options", ks, gkey, w);
+      }
+    }
+  } else {
+    return diag_error(src->d, "a %s item must be a name or {name, enabled, options} (%s)", gkey, w);
+  }
+  if (!name || !*name) return diag_error(src->d, "a %s item has no name (%s)", gkey, w);
+  if (!strcmp(name, "*")) {
+    for (int i = 0; i < sw->n; i++) {
+      char *k = xasprintf("%s.%s", gkey, sw->names[i]);
+      int rc = set_switch(sw, i, k, enabled, w, src->d);
+      free(k);
+      if (rc) return -1;
+    }
+    return 0;
+  }
+  char *k = xasprintf("%s.%s", gkey, name);
+  char *nk = norm_key(k);
+  int si = switch_index(sw, name), rc;
+  if (si >= 0) rc = set_switch(sw, si, nk, enabled, w, src->d);
+  else rc = unknown_option(c, nk, k, "", w, src->d);
+  free(nk);
+  free(k);
+  return rc;
+}
+
+static int apply_switch_list(aotc_config *c, const char *gkey, const cfg_src *src, yaml_node_t *seq) {
+  if (seq->type != YAML_SEQUENCE_NODE) return apply_switch_item(c, gkey, src, seq);
+  for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++)
+    if (apply_switch_item(c, gkey, src, yaml_document_get_node(src->doc, *it))) return -1;
+  return 0;
+}
+
+typedef struct switch_flow {
+  aotc_config *c;
+  const char *gkey;
+} switch_flow;
+
+static int switch_flow_cb(const cfg_src *src, yaml_node_t *root, void *arg) {
+  switch_flow *a = arg;
+  return apply_switch_list(a->c, a->gkey, src, root);
 }
 
 static int walk_mapping(const yctx *y, yaml_node_t *map, const char *prefix) {
@@ -837,6 +1047,9 @@ static int walk_mapping(const yctx *y, yaml_node_t *map, const char *prefix) {
         rc = set_switch(s, si, key, (const char *)v->data.scalar.value, w, y->d);
         free(w);
       }
+    } else if (find_group(key) >= 0 && v->type == YAML_SEQUENCE_NODE) {
+      cfg_src src = {y->doc, y->file, y->d};
+      rc = apply_switch_list(y->c, key, &src, v);
     } else if (is_section(key)) {
       if (v->type == YAML_MAPPING_NODE) {
         rc = walk_mapping(y, v, key);
@@ -989,12 +1202,47 @@ int config_parse_args(aotc_config *c, int argc, char **argv, char ***positional,
     const opt_def *o;
     aotc_switches *s;
     int si;
+    int neg = 0;
+    if (!strncmp(key, "no_", 3) && resolve(c, key, &o, &s, &si) == 0) {
+      /* helia-aot's --no-<bool> */
+      int r3 = resolve(c, key + 3, &o, &s, &si);
+      if (r3 == 2 || (r3 == 1 && o->type == T_BOOL)) {
+        memmove(key, key + 3, strlen(key + 3) + 1);
+        neg = 1;
+      }
+    }
     if (!strcmp(key, "path")) {
       if (!eq) i++;  /* loaded in pass 1 */
+    } else if (find_group(key) >= 0 && !neg) {
+      /* --transforms ITEM ...: names or {name, enabled, options} */
+      switch_flow sf = {c, GROUPS[find_group(key)].name};
+      int any = 0;
+      if (eq) rc = cfg_parse_flow(eq + 1, where, switch_flow_cb, &sf, d), any = 1;
+      while (!rc && !eq && i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) {
+        rc = cfg_parse_flow(argv[++i], where, switch_flow_cb, &sf, d);
+        any = 1;
+      }
+      if (!rc && !any) {
+        char *keys = section_keys(c, key);
+        rc = diag_error(d, "option '%s' needs items: transform names or {name, enabled, options} (names: %s)", flag, keys);
+        free(keys);
+      }
     } else {
       int r = resolve(c, key, &o, &s, &si);
-      int is_bool = r == 2 || (r == 1 && o->type == T_BOOL);
-      const char *val = eq ? eq + 1 : NULL;
+      int is_bool = r == 2 || (r == 1 && (o->type == T_BOOL || o->type == T_LEVEL));
+      int multi = r == 1 && (o->type == T_RULES || o->type == T_OPRULES);
+      const char *val = eq ? eq + 1 : neg ? "false" : NULL;
+      if (multi && !val) {
+        /* --memory.tensors RULE RULE ...: each a flow mapping or list */
+        int any = 0;
+        while (!rc && i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) {
+          rc = set_structured(c, o, argv[++i], where, any, d);
+          any = 1;
+        }
+        if (!rc && !any) rc = diag_error(d, "option '%s' needs a value (%s)", flag, type_desc(o));
+        if (!rc && o->noeffect) c->noted[o - OPTS] = 1;
+        r = -1; /* done */
+      }
       if (r == 0 && !strncmp(key, "custom_operators.", 17)) {
         if (!val && i + 1 < argc) val = argv[++i];
         rc = config_custom_ops_flag(c, name + 17, val, d);
@@ -1007,8 +1255,14 @@ int config_parse_args(aotc_config *c, int argc, char **argv, char ***positional,
         } else {
           rc = unknown_option(c, key, flag, "--", NULL, d);
         }
+      } else if (r < 0) {
+        /* handled above */
       } else if (!val && is_bool) {
-        val = (i + 1 < argc && is_bool_word(argv[i + 1])) ? argv[++i] : "true";
+        int lv;
+        val = (i + 1 < argc && (is_bool_word(argv[i + 1]) ||
+                                (o && o->type == T_LEVEL && parse_int(argv[i + 1], &lv) == 0)))
+                  ? argv[++i]
+                  : "true";
       } else if (!val) {
         if (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2))
           rc = diag_error(d, "option '%s' needs a value (%s)", flag, type_desc(o));
@@ -1047,6 +1301,11 @@ static const char *metavar(const opt_def *o) {
     case T_INTS: return "N,N";
     case T_PAIRS: return "OUT:IN,..";
     case T_ENUM: return o->choices;
+    case T_LEVEL: return "[LEVEL]";
+    case T_STRS: return "[A,B]";
+    case T_MEMS: return "YAML";
+    case T_RULES:
+    case T_OPRULES: return "RULE [RULE ...]";
   }
   return "";
 }
@@ -1134,6 +1393,57 @@ void config_dump_yaml(const aotc_config *c, FILE *out) {
         for (int k = 0; k < *COUNT(m, o); k++) {
           aotc_int_pair p = (*FIELD(m, o, aotc_int_pair *))[k];
           fprintf(out, "%s[%d, %d]", k ? ", " : "", p.out, p.in);
+        }
+        fputc(']', out);
+        break;
+      case T_LEVEL: fprintf(out, "%d", *FIELD(m, o, int)); break;
+      case T_STRS:
+        fputc('[', out);
+        for (int k = 0; k < *COUNT(m, o); k++) {
+          if (k) fputs(", ", out);
+          put_yaml_string(out, (*FIELD(m, o, char **))[k]);
+        }
+        fputc(']', out);
+        break;
+      case T_MEMS:
+        fputc('[', out);
+        for (int k = 0; k < *COUNT(m, o); k++) {
+          aotc_mem_size ms = (*FIELD(m, o, aotc_mem_size *))[k];
+          fputs(k ? ", {name: " : "{name: ", out);
+          put_yaml_string(out, ms.name);
+          if (ms.size >= 0) fprintf(out, ", max_size: %lld}", ms.size);
+          else fputs("}", out);
+        }
+        fputc(']', out);
+        break;
+      case T_RULES:
+      case T_OPRULES:
+        fputc('[', out);
+        for (int k = 0; k < *COUNT(m, o); k++) {
+          const aotc_rule *r = &(*FIELD(m, o, aotc_rule *))[k];
+          fputs(k ? ", {" : "{", out);
+          fputs("type: ", out);
+          put_yaml_string(out, r->type);
+          if (r->nids) {
+            fputs(", id: [", out);
+            for (int q = 0; q < r->nids; q++) {
+              if (q) fputs(", ", out);
+              put_yaml_string(out, r->ids[q]);
+            }
+            fputc(']', out);
+          }
+          fputs(", attributes: {", out);
+          int first = 1;
+          const char *names[] = {"memory", "constant_destination_memory", "code_placement", "scratch_placement"};
+          const char *vals[] = {r->memory, r->constant_destination_memory, r->code_placement, r->scratch_placement};
+          for (int q = 0; q < 4; q++) {
+            if (!vals[q]) continue;
+            fprintf(out, "%s%s: ", first ? "" : ", ", names[q]);
+            put_yaml_string(out, vals[q]);
+            first = 0;
+          }
+          if (r->accel >= 0) fprintf(out, "%saccel: %s", first ? "" : ", ", r->accel ? "true" : "false");
+          fputs("}}", out);
         }
         fputc(']', out);
         break;

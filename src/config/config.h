@@ -35,6 +35,14 @@
  *   option 'test.tolerance' expects a number (double), got 'abc' (flag --test.tolerance)
  *   cfg.yaml line 4 column 7: YAML syntax error: mapping values are not allowed in this context
  *
+ * helia-aot's schema is accepted as is: the rule lists memory.tensors and
+ * operators ([{type, id, attributes}]; a flag takes several rules, each YAML
+ * flow text), memory sizes (memory.constraints [{name, max_size|size}],
+ * platform.memories {name: bytes}), name lists, transforms as a list
+ * [{name: NAME|"*", enabled, options}] besides the mapping, --no-<bool>
+ * flags and verbose levels. Options given that change nothing in aotc are
+ * noted once each by config_print_notes().
+ *
  * transforms.<name> and litert_hooks.<name> are bools whose names come from
  * the caller: register them with config_register_switch() after config_init()
  * and before loading or parsing.
@@ -55,6 +63,36 @@ typedef struct aotc_int_pair {
   int out, in;             /* test.state_feedback: output index -> input index */
 } aotc_int_pair;
 
+/* A memory and a size in bytes (memory.constraints: -1 = the platform's size;
+ * platform.memories). Names are lower case. */
+typedef struct aotc_mem_size {
+  char *name;
+  long long size;
+} aotc_mem_size;
+
+/* One helia-aot attribute rule (memory.tensors, operators): which tensors or
+ * operators it matches and the attributes it sets (NULL / -1: not set). */
+typedef struct aotc_rule {
+  char *type;          /* tensors: scratch|persistent|constant|"*" (lower case);
+                          operators: the op type (upper case); NULL: any */
+  char **ids;          /* tensor / operator ids as strings; NULL: any */
+  int nids;
+  char *memory;        /* attributes.memory (or the older 'arena'), lower case */
+  char *constant_destination_memory;
+  char *code_placement, *scratch_placement;  /* operators */
+  int accel;           /* operators: -1 unset */
+  int order;           /* position in the list (later wins among equals) */
+  int line;            /* YAML line, for messages */
+} aotc_rule;
+
+typedef enum aotc_module_type {
+  AOTC_MODULE_NEURALSPOT = 0,
+  AOTC_MODULE_ZEPHYR = 1,
+  AOTC_MODULE_CMAKE = 2,
+  AOTC_MODULE_NSX = 3,
+  AOTC_MODULE_CMSIS_PACK = 4,
+} aotc_module_type;
+
 /* A set of named boolean switches whose names the caller registers. */
 typedef struct aotc_switches {
   int n;
@@ -68,8 +106,8 @@ typedef struct aotc_switches {
 typedef struct aotc_config {
   char *path;                      /* --path: the YAML file loaded, or NULL */
   char *model_path;                /* model.path */
-  char *module_path;               /* module.path (output directory) */
-  char *module_name;               /* module.name, default "aot_model" */
+  char *module_path;               /* module.path (parent directory of the module, or .zip) */
+  char *module_name;               /* module.name, default "helia_aot_nn" */
   char *module_prefix;             /* module.prefix, default "aot"; a C identifier */
   int test_enabled;                /* test.enabled, default 0 */
   char *test_golden_data;          /* test.golden_data (.npz) */
@@ -82,11 +120,41 @@ typedef struct aotc_config {
   int *test_resets;                /* test.resets: iteration indices, >= 0 */
   int test_n_resets;
   int memory_dump_residency_json;  /* memory.dump_residency_json */
+  char *model_type;                /* model.type: tflite|litert (the same file format) */
+  int model_subgraph;              /* model.subgraph, default 0 */
+  char *model_name;                /* model.name, default "model" */
+  char *model_description;         /* model.description */
+  char *model_version;             /* model.version, default "v1.0.0" */
+  int module_type;                 /* module.type: aotc_module_type, default neuralspot */
+  int test_skip_verification;      /* test.skip_verification */
+  int memory_planner;              /* memory.planner: 0 = greedy */
+  aotc_mem_size *memory_constraints; /* memory.constraints */
+  int memory_n_constraints;
+  aotc_rule *memory_tensors;       /* memory.tensors */
+  int memory_n_tensors;
+  int memory_allocate_arenas;      /* memory.allocate_arenas, default 1 */
+  int memory_auto_hydrate_constants; /* memory.auto_hydrate_constants, default 1 */
+  char *platform_name;             /* platform.name (built-in or user-described) */
+  char *platform_cpu;              /* platform.cpu: cortex-m4|cortex-m55|... */
+  int *platform_speeds;            /* platform.speeds (MHz) */
+  int platform_n_speeds;
+  aotc_mem_size *platform_memories; /* platform.memories */
+  int platform_n_memories;
+  char **platform_capabilities;    /* platform.capabilities */
+  int platform_n_capabilities;
+  char **platform_preferred_memory_order; /* platform.preferred_memory_order */
+  int platform_n_preferred_memory_order;
+  int platform_min_alignment;      /* platform.min_alignment, 0 = the platform's */
+  aotc_rule *operators;            /* operators */
+  int n_operators;
+  int documentation_html;          /* documentation.html */
+  char *log_file;                  /* log_file */
+  unsigned char noted[64];         /* options given that have no effect (config_print_notes) */
   aotc_switches transforms;        /* transforms.<name> */
   aotc_switches litert_hooks;      /* litert_hooks.<name> */
   int force;                       /* force */
   char *target;                    /* target: host|cortex-m4|cortex-m55, default "host" */
-  int verbose;                     /* verbose */
+  int verbose;                     /* verbose: level 0.. (true = 1) */
   int help;                        /* --help or -h was given */
   struct aotc_custom_op *custom_ops;  /* custom_operators (src/config/custom_ops.c) */
   int n_custom_ops;
@@ -137,6 +205,10 @@ const char *config_suggest(const aotc_config *c, const char *key);
 /* Prints every option with its type, default and help text (for
  * "aotc convert --help"). c may be NULL: then no switch names are listed. */
 void config_print_help(const aotc_config *c, FILE *out);
+
+/* Prints, once each, a note for every option given that has no effect in
+ * aotc ("aotc: note: option 'documentation.html' ..."). Returns the count. */
+int config_print_notes(const aotc_config *c, FILE *out);
 
 /* Writes the effective configuration as YAML that config_load_yaml reads
  * back to the same values. */

@@ -45,7 +45,7 @@ const char *emit_ptr(emit_ctx *e, int t) {
   if (x->role == ROLE_CONST) {
     int o = emit_const_owner(g, t);
     e->const_used[g->sg][o] = 1;
-    return pool_add(e, xasprintf("aot_c_%s", g->t[o].cname));
+    return pool_add(e, xasprintf("aot_constants.c_%s", g->t[o].cname));
   }
   if (x->arena == 0)
     return pool_add(e, xasprintf("((%s *)(S + %zu))", ct, g->scratch_base + x->offset));

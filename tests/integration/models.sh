@@ -31,8 +31,8 @@ done
 # person_detect has no golden: it must still compile and build.
 if [ "$TARGET" = host ] && [ -z "${MODELS_ONLY:-}" ]; then
   tmp=$(mktemp -d /tmp/aotc-pd-XXXXXX)
-  if "$AOTC" convert --model.path "$SHARED/models/tflm/person_detect.tflite" --module.path "$tmp/m" >/dev/null &&
-     (cd "$tmp/m" && ${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -Isrc -c src/*.c); then
+  if "$AOTC" convert --model.path "$SHARED/models/tflm/person_detect.tflite" --module.path "$tmp" --module.name m >/dev/null &&
+     (cd "$tmp/m" && ${CC:-cc} -std=c99 -Wall -Wextra -Werror -pedantic -Iincludes-api -Isrc -c src/*.c); then
     echo "BUILT model=tflm/person_detect (no golden: compiles warning-free)"
   else
     echo "FAIL model=tflm/person_detect (convert or build failed)"; fails=$((fails + 1))

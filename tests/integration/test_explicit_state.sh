@@ -17,7 +17,7 @@ echo "$out" | grep '^PASS'
 expect_error() {
   local what=$1 pattern=$2; shift 2
   local msg
-  msg=$("$AOTC" convert --model.path "$W/state.tflite" --module.path "$W/bad" --force --test.enabled "$@" 2>&1)
+  msg=$("$AOTC" convert --model.path "$W/state.tflite" --module.path "$W" --module.name "bad" --force --test.enabled "$@" 2>&1)
   if [ $? -ne 0 ] && echo "$msg" | grep -q -- "$pattern" && [ ! -e "$W/bad" ]; then echo "rejected ($what): $msg"
   else echo "NOT rejected as expected ($what): $msg"; fail=1; fi
 }

@@ -34,7 +34,7 @@ fails=0
 if grep -q '^unsupported' "$W/inspect.txt"; then cat "$W/inspect.txt"; exit 1; fi
 grep -q 'fused GRU loops: *2' "$W/inspect.txt" || { cat "$W/inspect.txt"; echo "GRU loops not fused"; exit 1; }
 # the GRUs run the float16 kernel, the other ops the float32 ones behind casts
-"$AOTC" convert --model.path "$W/b16.tflite" --module.path "$W/mod" > /dev/null
+"$AOTC" convert --model.path "$W/b16.tflite" --module.path "$W" --module.name "mod" > /dev/null
 for k in aot_gru_f16.c aot_cast.c aot_conv2d_f32.c aot_fc_f32.c; do
   [ -f "$W/mod/src/$k" ] || { echo "module lacks $k"; fails=1; }
 done

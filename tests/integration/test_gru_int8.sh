@@ -40,7 +40,7 @@ for name in bigru64_fp32 precise_hey_mycroft; do
     q=$W/${name}_$mode.tflite
     if [ $mode = per-tensor ]; then "$GEN" "$m" "$q" per-tensor; else "$GEN" "$m" "$q"; fi
     # the fused module: every loop fused, int8 weights in flash
-    if ! "$AOTC" convert --model.path "$q" --module.path "$W/f" --force > "$W/conv.log" 2>&1; then
+    if ! "$AOTC" convert --model.path "$q" --module.path "$W" --module.name f --force > "$W/conv.log" 2>&1; then
       cat "$W/conv.log"; fails=1; continue
     fi
     grep -q "fused" "$W/conv.log" || { echo "$name $mode: no loop fused"; cat "$W/conv.log"; fails=1; }
@@ -58,14 +58,14 @@ for name in bigru64_fp32 precise_hey_mycroft; do
   done
   # a cell the hook cannot prove: compiles and verifies through WHILE
   "$GEN" "$m" "$W/mut.tflite" mutate > /dev/null
-  "$AOTC" convert --model.path "$W/mut.tflite" --module.path "$W/mu" --force > "$W/mu.log" 2>&1 ||
+  "$AOTC" convert --model.path "$W/mut.tflite" --module.path "$W" --module.name mu --force > "$W/mu.log" 2>&1 ||
     { cat "$W/mu.log"; fails=1; }
   [ -f "$W/mu/src/aot_gru_s8w.c" ] && { echo "$name mutated: fused although the proof must fail"; fails=1; }
   verify --model.path "$W/mut.tflite" > /dev/null || { echo "$name mutated: WHILE build fails"; fails=1; }
   # a proven cell no kernel runs (int8 x projection, float h projection):
   # a one-line note per loop, the WHILE lowering compiles and verifies it
   "$GEN" "$m" "$W/fo.tflite" first-only > /dev/null
-  "$AOTC" convert --model.path "$W/fo.tflite" --module.path "$W/fo" --force > "$W/fo.log" 2>&1 ||
+  "$AOTC" convert --model.path "$W/fo.tflite" --module.path "$W" --module.name fo --force > "$W/fo.log" 2>&1 ||
     { cat "$W/fo.log"; fails=1; }
   grep -q "(WHILE, GRU loop '.*') not fused, kept as a loop: the cell mixes int8 and float" "$W/fo.log" ||
     { echo "$name first-only: no fallback note"; cat "$W/fo.log"; fails=1; }
@@ -78,7 +78,7 @@ m=$S/models/gru/bigru64_fp32.tflite
 if [ -f "$m" ]; then
   "$GEN" "$m" "$W/b8.tflite" > /dev/null
   if "$GEN" "$W/b8.tflite" "$W/coll.tflite" collide > /dev/null 2>&1; then
-    if "$AOTC" convert --model.path "$W/coll.tflite" --module.path "$W/c" --force > "$W/c.log" 2>&1; then
+    if "$AOTC" convert --model.path "$W/coll.tflite" --module.path "$W" --module.name c --force > "$W/c.log" 2>&1; then
       echo "collision: converted"; fails=1
     else
       rc=$?

@@ -21,7 +21,7 @@ command -v nm >/dev/null || { echo "SKIP: nm missing (binutils)"; exit 0; }
 
 rank() {  # stage rank of a path relative to src/ (or "cmd/...")
   case "$1" in
-    aotc.h|util.c|config/*|io/*) echo 0 ;;
+    aotc.h|util.c|config/*|io/*|platform/*) echo 0 ;;
     litert/*) echo 1 ;;
     ir/*) echo 2 ;;
     ops/*) echo 3 ;;

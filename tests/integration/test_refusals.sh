@@ -42,7 +42,7 @@ refuse() {
   while [ $# -gt 0 ] && [ "$1" != -- ]; do flags+=("$1"); shift; done
   shift
   rm -rf "$W/out"
-  "$AOTC" convert --model.path "$model" --module.path "$W/out" "${flags[@]}" >"$W/msg" 2>&1
+  "$AOTC" convert --model.path "$model" --module.path "$W" --module.name out "${flags[@]}" >"$W/msg" 2>&1
   local rc=$?
   if [ -e "$W/out" ] || ls "$W" | grep -q 'aotc-tmp'; then bad "$name: output left on disk"; return; fi
   check "$name" "$want" "$W/msg" $rc "$@"
@@ -72,7 +72,7 @@ refuse "two writers" 1 "$W/twowriters.tflite" -- "subgraph 0" "tensor 1 'y'" "op
 
 # 4. a YAML key 'path' (the config file is a flag) is not "did you mean 'path'"
 printf 'path: x.yaml\n' >"$W/p.yaml"
-"$AOTC" convert --path "$W/p.yaml" --model.path "$W/custom.tflite" --module.path "$W/out" >"$W/msg" 2>&1
+"$AOTC" convert --path "$W/p.yaml" --model.path "$W/custom.tflite" --module.path "$W" --module.name out >"$W/msg" 2>&1
 rc=$?
 if grep -q "did you mean 'path'" "$W/msg"; then bad "path key: $(cat "$W/msg")"
 else check "path key in YAML" 1 "$W/msg" $rc "'path'" "line 1" "--path FILE" "model.path"; fi
@@ -92,7 +92,7 @@ custom_operators:
 Y
 K=(--custom-operators.AOTC_TEST_AXPB.source "$W/cfg/kernels/custom_axpb.c" --custom-operators.AOTC_TEST_AXPB.function axpb_run
    --custom-operators.AOTC_TEST_AXPB.scratch-bytes 16)
-(cd / && "$AOTC" convert --path "$W/cfg/custom.yaml" --module.path "$W/mod" >/dev/null 2>"$W/msg") &&
+(cd / && "$AOTC" convert --path "$W/cfg/custom.yaml" --module.path "$W" --module.name mod >/dev/null 2>"$W/msg") &&
   [ -f "$W/mod/src/custom_axpb.c" ] && grep -q 'axpb_run(&' "$W/mod/src/aot_model.c" &&
   ok "convert with a user kernel (YAML, source relative to the config)" || bad "convert with a user kernel: $(cat "$W/msg")"
 for prefix in aot kws; do
@@ -134,7 +134,7 @@ check "verify without golden" 1 "$W/msg" $? "user custom operator 'AOTC_TEST_AXP
 # 7. an error inside the temporary module directory names the user's path:
 # a 245-character name fits, name.aotc-tmp-PID does not
 long=$W/$(printf 'm%.0s' $(seq 245))
-"$AOTC" convert --path "$W/cfg/custom.yaml" --module.path "$long" >"$W/msg" 2>&1
+"$AOTC" convert --path "$W/cfg/custom.yaml" --module.path "$W" --module.name "$(basename "$long")" >"$W/msg" 2>&1
 rc=$?
 if grep -q 'aotc-tmp' "$W/msg"; then bad "temporary path in the message: $(cat "$W/msg")"
 else check "error in the temporary directory" 1 "$W/msg" $rc "cannot create '$long'"; fi

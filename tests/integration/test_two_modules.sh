@@ -6,10 +6,10 @@ AOTC=$(realpath "$1")
 S=${AOTC_SHARED:-../shared}
 [ -d "$S/models" ] || { echo "SKIP two modules: $S/models not found"; exit 0; }
 W=$(mktemp -d /tmp/aotc-two-XXXXXX); trap 'rm -rf "$W"' EXIT
-"$AOTC" convert --model.path "$S/models/mlperf-tiny/kws_ref_model.tflite" --module.path "$W/kws" \
-  --module.prefix kws --test.enabled --test.golden-data "$S/goldens-tflm/mlperf-tiny/kws_ref_model.npz" >/dev/null
-"$AOTC" convert --model.path "$S/models/mlperf-tiny/pretrainedResnet_quant.tflite" --module.path "$W/rn" \
-  --module.prefix rn --test.enabled --test.golden-data "$S/goldens-tflm/mlperf-tiny/pretrainedResnet_quant.npz" >/dev/null
+"$AOTC" convert --model.path "$S/models/mlperf-tiny/kws_ref_model.tflite" --module.path "$W" --module.name "kws" \
+  --module.prefix kws --module.type cmake --test.enabled --test.golden-data "$S/goldens-tflm/mlperf-tiny/kws_ref_model.npz" >/dev/null
+"$AOTC" convert --model.path "$S/models/mlperf-tiny/pretrainedResnet_quant.tflite" --module.path "$W" --module.name "rn" \
+  --module.prefix rn --module.type cmake --test.enabled --test.golden-data "$S/goldens-tflm/mlperf-tiny/pretrainedResnet_quant.npz" >/dev/null
 cat > "$W/main.c" <<'C'
 #include <stdio.h>
 #include "kws_test_case.h"
@@ -25,10 +25,10 @@ for m in kws rn; do
   cmake -S "$W/$m" -B "$W/$m/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build "$W/$m/build" -j2 >/dev/null
 done
-cc -std=c99 -Wall -Wextra -Werror -pedantic -I"$W/kws/src" -I"$W/kws/include" -I"$W/rn/src" -I"$W/rn/include" \
-  "$W/main.c" "$W/kws/src/kws_test_case.c" "$W/rn/src/rn_test_case.c" \
-  "$W/kws/build/libkws_model.a" "$W/rn/build/librn_model.a" -lm -o "$W/both"
+cc -std=c99 -Wall -Wextra -Werror -pedantic -I"$W/kws/includes-api" -I"$W/rn/includes-api" \
+  "$W/main.c" \
+  "$W/kws/build/libkws.a" "$W/rn/build/librn.a" -lm -o "$W/both"
 # every exported symbol carries its module's prefix
-bad=$(nm -g --defined-only "$W/kws/build/libkws_model.a" "$W/rn/build/librn_model.a" | awk 'NF==3 {print $3}' | grep -v -E '^(kws|rn)_' || true)
+bad=$(nm -g --defined-only "$W/kws/build/libkws.a" "$W/rn/build/librn.a" | awk 'NF==3 {print $3}' | grep -v -E '^(kws|rn)_' || true)
 if [ -n "$bad" ]; then echo "unprefixed exported symbols: $bad"; exit 1; fi
 "$W/both"

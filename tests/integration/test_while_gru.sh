@@ -25,7 +25,7 @@ for name in bigru64_fp32 bigru64_fp16w precise_hey_mycroft; do
   m=$S/models/gru/$name.tflite g=$S/goldens/gru/$name.npz
   if [ ! -f "$m" ] || [ ! -f "$g" ]; then echo "SKIP $name: not found"; continue; fi
   "$AOTC" verify --model.path "$m" --test.golden-data "$g" --test.tolerance 1e-4 "${NOFUSE[@]}" || fails=1
-  if "$AOTC" convert --model.path "$m" --module.path "$W/$name" "${NOFUSE[@]}" > "$W/$name.log" 2>&1; then
+  if "$AOTC" convert --model.path "$m" --module.path "$W" --module.name "$name" "${NOFUSE[@]}" > "$W/$name.log" 2>&1; then
     if grep -q "fused" "$W/$name.log"; then echo "$name: GRU loop fused despite the switch"; fails=1; fi
     [ -f "$W/$name/src/aot_gru_f32.c" ] && { echo "$name: module uses the fused GRU kernel"; fails=1; }
     [ -f "$W/$name/src/aot_copy_nd_dyn.c" ] || { echo "$name: no run-time-offset copy (set-item)"; fails=1; }

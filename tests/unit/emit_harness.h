@@ -110,12 +110,12 @@ static const char *const eh_driver_src =
     "  memset(&ctx, 0, sizeof ctx);\n"
     "  if (aot_model_init(&ctx) != 0) return 2;\n"
     "  f = fopen(argv[1], \"rb\");\n  if (!f) return 3;\n"
-    "  for (i = 0; i < AOT_NUM_INPUTS; i++)\n"
+    "  for (i = 0; i < aot_num_inputs; i++)\n"
     "    if (fread(ctx.inputs[i].data, 1, ctx.inputs[i].bytes, f) != ctx.inputs[i].bytes) return 4;\n"
     "  fclose(f);\n"
     "  if (aot_model_run(&ctx) != 0) return 5;\n"
     "  f = fopen(argv[2], \"wb\");\n  if (!f) return 6;\n"
-    "  for (i = 0; i < AOT_NUM_OUTPUTS; i++)\n"
+    "  for (i = 0; i < aot_num_outputs; i++)\n"
     "    fwrite(ctx.outputs[i].data, 1, ctx.outputs[i].bytes, f);\n"
     "  fclose(f);\n  return 0;\n}\n";
 
@@ -222,7 +222,7 @@ static inline void eh_check_ex(mb *b, const char *name, eh_fill_fn fill, int nop
   fputs(eh_driver_src, f);
   fclose(f);
   snprintf(cmd, sizeof cmd,
-           "cc -std=c99 -O1 -Wall -Wextra -Werror -pedantic -I%s/include -I%s/src %s/src/*.c "
+           "cc -std=c99 -O1 -Wall -Wextra -Werror -pedantic -I%s/includes-api -I%s/src %s/src/*.c "
            "%s/driver.c -o %s/run -lm",
            dir, dir, dir, dir, dir);
   rc = system(cmd);

@@ -75,7 +75,7 @@ static void test_hostile_names(void **state) {
   o.runtime_dir = AOTC_SOURCE_DIR "/runtime";
   assert_int_equal(codegen_module(g, &o, dir, &d), 0);
   snprintf(cmd, sizeof cmd,
-           "cc -std=c99 -Wall -Wextra -Werror -pedantic -fsyntax-only -I%s/include -I%s/src %s/src/*.c",
+           "cc -std=c99 -Wall -Wextra -Werror -pedantic -fsyntax-only -I%s/includes-api -I%s/src %s/src/*.c",
            dir, dir, dir);
   assert_int_equal(system(cmd), 0);
   snprintf(cmd, sizeof cmd, "rm -rf %s", tmpl);

@@ -48,8 +48,14 @@ static void test_defaults(void **state) {
   setup_cfg(&c);
   assert_null(c.path);
   assert_null(c.model_path);
-  assert_null(c.module_path);
-  assert_string_equal(c.module_name, "aot_model");
+  assert_string_equal(c.module_path, ".");
+  assert_string_equal(c.module_name, "helia_aot_nn");
+  assert_int_equal(c.module_type, AOTC_MODULE_NEURALSPOT);
+  assert_string_equal(c.model_name, "model");
+  assert_string_equal(c.model_version, "v1.0.0");
+  assert_int_equal(c.model_subgraph, 0);
+  assert_int_equal(c.memory_allocate_arenas, 1);
+  assert_int_equal(c.verbose, 0);
   assert_string_equal(c.module_prefix, "aot");
   assert_int_equal(c.test_enabled, 0);
   assert_null(c.test_golden_data);
@@ -145,7 +151,7 @@ static void test_yaml_nesting(void **state) {
   if (config_load_yaml_string(&c, y, NULL, &d)) fail_msg("%s", d.msg);
   assert_int_equal(c.test_enabled, 1);
   assert_string_equal(c.module_prefix, "abc");
-  assert_string_equal(c.module_name, "aot_model");
+  assert_string_equal(c.module_name, "helia_aot_nn");
   assert_null(c.test_golden_data);
   assert_string_equal(c.model_path, "quoted: value");
   config_free(&c);
@@ -229,15 +235,99 @@ static void test_unknown_suggestion(void **state) {
   assert_non_null(strstr(d.msg, "'-x'"));
   assert_string_equal(config_suggest(&c, "tset.mode"), "test.mode");
   assert_null(config_suggest(&c, "qqqqqqqqqqqqqqqqq"));
-  /* module.type is not supported */
-  assert_int_not_equal(config_load_yaml_string(&c, "module:\n  type: zephyr\n", "c.yaml", &d), 0);
-  assert_non_null(strstr(d.msg, "unknown option 'module.type' (in c.yaml line 2)"));
+  /* module.type is helia-aot's; a wrong value is refused with the choices */
+  assert_int_equal(config_load_yaml_string(&c, "module:\n  type: zephyr\n", "c.yaml", &d), 0);
+  assert_int_equal(c.module_type, AOTC_MODULE_ZEPHYR);
+  assert_int_not_equal(config_load_yaml_string(&c, "module:\n  type: zephir\n", "c.yaml", &d), 0);
+  assert_non_null(strstr(d.msg, "neuralspot|zephyr|cmake|nsx|cmsis_pack"));
   /* Sections used as values */
   assert_int_not_equal(config_load_yaml_string(&c, "module: x\n", "c.yaml", &d), 0);
   assert_non_null(strstr(d.msg, "'module' is a section"));
-  assert_non_null(strstr(d.msg, "path, name, prefix"));
+  assert_non_null(strstr(d.msg, "path, name, prefix, type"));
   assert_int_not_equal(args(&c, &d, "--test", "1", NULL), 0);
   assert_non_null(strstr(d.msg, "'--test' is a section"));
+  config_free(&c);
+}
+
+/* helia-aot's structured keys: rule lists, memory sizes, the transforms list,
+ * --no-<bool>, verbose levels, notes for options without effect. */
+static void test_helia_schema(void **state) {
+  (void)state;
+  aotc_config c;
+  aotc_diag d = {0};
+  d.quiet = 1;
+  setup_cfg(&c);
+  const char *y =
+      "memory:\n"
+      "  constraints:\n    - {name: DTCM, max_size: 262144}\n    - {name: sram, size: 1M}\n"
+      "  tensors:\n"
+      "    - type: SCRATCH\n      attributes: {memory: DTCM}\n"
+      "    - type: constant\n      id: [\"45\", \"47\"]\n      attributes: {memory: mram, constant_destination_memory: dtcm}\n"
+      "    - type: \"*\"\n      id: null\n      attributes: {arena: sram}\n"
+      "platform:\n  name: apollo510_evb\n  memories: {\"dtcm\": 262144, \"sram\": 524288}\n"
+      "  preferred_memory_order: [dtcm, sram]\n  speeds: [96, 192]\n"
+      "operators:\n  - type: conv_2d\n    attributes: {code_placement: ITCM, accel: false}\n"
+      "transforms:\n  - name: \"*\"\n    enabled: false\n  - name: fold_constants\n    enabled: true\n"
+      "verbose: 2\n";
+  assert_int_equal(config_load_yaml_string(&c, y, "h.yaml", &d), 0);
+  assert_int_equal(c.memory_n_constraints, 2);
+  assert_string_equal(c.memory_constraints[0].name, "dtcm");
+  assert_true(c.memory_constraints[0].size == 262144);
+  assert_true(c.memory_constraints[1].size == 1024 * 1024);
+  assert_int_equal(c.memory_n_tensors, 3);
+  assert_string_equal(c.memory_tensors[0].type, "scratch");
+  assert_string_equal(c.memory_tensors[0].memory, "dtcm");
+  assert_int_equal(c.memory_tensors[1].nids, 2);
+  assert_string_equal(c.memory_tensors[1].ids[1], "47");
+  assert_string_equal(c.memory_tensors[1].constant_destination_memory, "dtcm");
+  assert_string_equal(c.memory_tensors[2].memory, "sram");
+  assert_null(c.memory_tensors[2].ids);
+  assert_int_equal(c.memory_tensors[2].order, 2);
+  assert_int_equal(c.platform_n_memories, 2);
+  assert_int_equal(c.platform_n_preferred_memory_order, 2);
+  assert_int_equal(c.n_operators, 1);
+  assert_string_equal(c.operators[0].type, "CONV_2D");
+  assert_int_equal(c.operators[0].accel, 0);
+  assert_int_equal(config_switch(&c, "transforms", "fold_constants"), 1);
+  assert_int_equal(config_switch(&c, "transforms", "fuse_activations"), 0);
+  assert_int_equal(c.verbose, 2);
+  /* notes: operators and platform.speeds given, each noted once */
+  FILE *f = tmpfile();
+  assert_true(config_print_notes(&c, f) >= 2);
+  fclose(f);
+  /* the dump reads back to the same rules */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  config_dump_yaml(&c, m);
+  fclose(m);
+  aotc_config c2;
+  setup_cfg(&c2);
+  assert_int_equal(config_load_yaml_string(&c2, buf, "dump", &d), 0);
+  assert_int_equal(c2.memory_n_tensors, 3);
+  assert_string_equal(c2.memory_tensors[1].ids[0], "45");
+  assert_true(c2.memory_constraints[0].size == 262144);
+  free(buf);
+  config_free(&c2);
+  /* flags: several rules after one flag, --no-<bool>, verbose alone = 1 */
+  assert_int_equal(args(&c, &d, "--memory.tensors", "{type: scratch, attributes: {memory: sram}}",
+                        "{type: constant, attributes: {memory: mram}}", "--no-memory.allocate-arenas", "--verbose",
+                        "--transforms", "{name: '*', enabled: true}", NULL), 0);
+  assert_int_equal(c.memory_n_tensors, 2);
+  assert_string_equal(c.memory_tensors[1].memory, "mram");
+  assert_int_equal(c.memory_allocate_arenas, 0);
+  assert_int_equal(c.verbose, 1);
+  assert_int_equal(config_switch(&c, "transforms", "fuse_activations"), 1);
+  /* errors: one line, with a suggestion */
+  assert_int_not_equal(config_load_yaml_string(&c, "memory:\n  tensors:\n    - type: scratch\n      attributes: {memroy: dtcm}\n", "e.yaml", &d), 0);
+  assert_non_null(strstr(d.msg, "did you mean 'memory'?"));
+  assert_null(strchr(d.msg, '\n'));
+  assert_int_not_equal(config_load_yaml_string(&c, "memory:\n  tensors:\n    - type: scrach\n", "e.yaml", &d), 0);
+  assert_non_null(strstr(d.msg, "scratch, persistent, constant"));
+  assert_int_not_equal(config_load_yaml_string(&c, "transforms:\n  - name: fold_constant\n", "e.yaml", &d), 0);
+  assert_non_null(strstr(d.msg, "did you mean 'transforms.fold_constants'?"));
+  assert_int_not_equal(config_load_yaml_string(&c, "model:\n  subgraph: 1\n", "e.yaml", &d), 0);
+  assert_non_null(strstr(d.msg, "subgraph 0"));
   config_free(&c);
 }
 
@@ -476,7 +566,7 @@ static void test_help_and_dump(void **state) {
                         "--test.resets", "--memory.dump_residency_json", "--force", "--target",
                         "--verbose", "--transforms.<name>", "--litert_hooks.<name>",
                         "transforms.fold_constants", "fold constants (default: true)",
-                        "litert_hooks.strip_quant", "(default: aot_model)", "repeat|sequence"};
+                        "litert_hooks.strip_quant", "(default: helia_aot_nn)", "repeat|sequence"};
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
     if (!strstr(h, keys[i])) fail_msg("help lacks '%s':\n%s", keys[i], h);
   free(h);
@@ -522,6 +612,7 @@ int main(void) {
       cmocka_unit_test(test_flags_override_file),
       cmocka_unit_test(test_unknown_suggestion),
       cmocka_unit_test(test_type_errors),
+      cmocka_unit_test(test_helia_schema),
       cmocka_unit_test(test_state_feedback_forms),
       cmocka_unit_test(test_resets_list),
       cmocka_unit_test(test_boolean_forms),

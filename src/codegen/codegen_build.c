@@ -1,0 +1,298 @@
+/* codegen_build.c - the files of a module besides the model: the runtime
+ * kernels and headers copied (includes flattened, prefix renamed) and the build
+ * glue (CMakeLists.txt). */
+#include "codegen_internal.h"
+
+#include "config/config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <string.h>
+
+int copy_runtime_file(const cg_options *o, const char *rel, const char *dir, aotc_diag *d) {
+  /* an absolute path is a user kernel (custom_operators) */
+  char *src = rel[0] == '/' ? xstrdup(rel) : xasprintf("%s/%s", o->runtime_dir, rel);
+  uint8_t *data;
+  size_t len;
+  if (read_file_all(src, &data, &len, d) != 0) {
+    free(src);
+    return -1;
+  }
+  free(src);
+  char *text = xstrndup((const char *)data, len);
+  free(data);
+  /* flatten includes: the module keeps every runtime file in src/ */
+  strbuf b = {0};
+  for (char *p = text; *p;) {
+    if (strncmp(p, "#include \"", 10) == 0) {
+      sb_puts(&b, "#include \"");
+      p += 10;
+      char *q = strchr(p, '"');
+      if (!q) break;
+      char *slash = NULL;
+      for (char *s = p; s < q; s++)
+        if (*s == '/') slash = s;
+      char *start = slash ? slash + 1 : p;
+      while (start < q) sb_putc(&b, *start++);
+      p = q;
+    }
+    sb_putc(&b, *p++);
+  }
+  const char *base = strrchr(rel, '/');
+  base = base ? base + 1 : rel;
+  /* the kernels' aot_common.h becomes aot_kernel_common.h: <prefix>_common.h
+   * is the public header helia-aot's callers include */
+  if (strcmp(base, "aot_common.h") == 0) base = "aot_kernel_common.h";
+  {
+    const char *key = "#include \"aot_common.h\"";
+    strbuf r = {0};
+    for (const char *p = b.s ? b.s : ""; *p;) {
+      if (strncmp(p, key, strlen(key)) == 0) {
+        sb_puts(&r, "#include \"aot_kernel_common.h\"");
+        p += strlen(key);
+      } else {
+        sb_putc(&r, *p++);
+      }
+    }
+    sb_free(&b);
+    b = r;
+  }
+  char *outname = xasprintf("src/%s", base);
+  int rc = write_text(dir, outname, b.s ? b.s : "", o->prefix, d);
+  free(outname);
+  sb_free(&b);
+  free(text);
+  return rc;
+}
+
+/* Every runtime header (runtime/NAME.h) goes into the module: they are small and
+ * kernels include each other's headers. Sorted for deterministic output. */
+int copy_runtime_headers(const cg_options *o, const char *dir, aotc_diag *d) {
+  DIR *dp = opendir(o->runtime_dir);
+  if (!dp) return diag_error(d, "cannot read the runtime directory '%s'", o->runtime_dir);
+  char **names = NULL;
+  int n = 0;
+  struct dirent *de;
+  while ((de = readdir(dp)) != NULL) {
+    size_t l = strlen(de->d_name);
+    if (l > 2 && strcmp(de->d_name + l - 2, ".h") == 0) {
+      names = xrealloc(names, (size_t)(n + 1) * sizeof(char *));
+      names[n++] = xstrdup(de->d_name);
+    }
+  }
+  closedir(dp);
+  qsort(names, (size_t)n, sizeof(char *), cmp_str);
+  int rc = 0;
+  for (int i = 0; i < n; i++) {
+    if (rc == 0 && copy_runtime_file(o, names[i], dir, d) != 0) rc = -1;
+    free(names[i]);
+  }
+  free(names);
+  return rc;
+}
+
+int cmp_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+
+/* The library/target name: module.name with '-' and '.' as '_' ("resnet-aot"
+ * -> resnet_aot, as nsx::resnet_aot). */
+static void target_name(const cg_options *o, char *buf, size_t n) {
+  snprintf(buf, n, "%s", o->name);
+  for (char *p = buf; *p; p++)
+    if (*p == '-' || *p == '.') *p = '_';
+}
+
+static void upper(char *s) {
+  for (; *s; s++) *s = (char)toupper((unsigned char)*s);
+}
+
+/* Sources of the library, relative to the module root. */
+static void list_sources(const cg_options *o, const char *const *kernels, int nkernels, const char *pre,
+                         const char *post, strbuf *b) {
+  const char *fixed[] = {"src/aot_model.c", "src/aot_tensors.c", "src/aot_constants.c"};
+  for (int i = 0; i < 3; i++) sb_printf(b, "%s%s%s", pre, fixed[i], post);
+  if (o->test.enabled) sb_printf(b, "%ssrc/aot_test_case.c%s", pre, post);
+  for (int i = 0; i < nkernels; i++) {
+    const char *k = strrchr(kernels[i], '/');
+    sb_printf(b, "%ssrc/%s%s", pre, k ? k + 1 : kernels[i], post);
+  }
+}
+
+/* CMakeLists.txt for cmake and nsx: a static library, C99, includes-api public,
+ * the <MODULE>_ATTRIBUTES_HEADER hook; nsx adds the nsx::<name> alias and
+ * links the board flags target when NSX defines it. */
+static void gen_cmake(const cg_options *o, const char *const *kernels, int nkernels, strbuf *cm) {
+  char t[128], up[128];
+  target_name(o, t, sizeof t);
+  snprintf(up, sizeof up, "%s", t);
+  upper(up);
+  int nsx = o->module_type == AOTC_MODULE_NSX;
+  cg_banner_hash(cm, o, "CMakeLists.txt");
+  if (nsx) sb_printf(cm, "# NSX module '%s': static library %s, alias nsx::%s.\n", o->name, t, t);
+  else sb_printf(cm, "# CMake module '%s': static library %s.\n", o->name, t);
+  sb_printf(cm, "cmake_minimum_required(VERSION 3.13)\nproject(%s C)\n\nadd_library(%s STATIC\n", t, t);
+  list_sources(o, kernels, nkernels, "  ${CMAKE_CURRENT_LIST_DIR}/", "\n", cm);
+  sb_printf(cm, ")\ntarget_include_directories(%s PUBLIC ${CMAKE_CURRENT_LIST_DIR}/includes-api\n"
+                "  PRIVATE ${CMAKE_CURRENT_LIST_DIR}/src)\n"
+                "target_compile_features(%s PUBLIC c_std_99)\n"
+                "set_target_properties(%s PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)\n"
+                "if(CMAKE_C_COMPILER_ID MATCHES \"GNU|Clang\")\n"
+                "  target_compile_options(%s PRIVATE -Wall -Wextra -pedantic)\nendif()\n"
+                "find_library(AOT_LIBM m)\nif(AOT_LIBM)\n  target_link_libraries(%s PUBLIC ${AOT_LIBM})\nendif()\n",
+            t, t, t, t, t);
+  if (nsx)
+    sb_printf(cm, "add_library(nsx::%s ALIAS %s)\nif(DEFINED NSX_BOARD_FLAGS_TARGET)\n"
+                  "  target_link_libraries(%s PUBLIC ${NSX_BOARD_FLAGS_TARGET})\nendif()\n",
+              t, t, t);
+  sb_printf(cm, "# Placement hook: a header defining AOT_PUT_IN_<MEMORY>[_INIT] (and AOT_PRINTF),\n"
+                "# force-included before the module's #ifndef defaults.\n"
+                "if(DEFINED %s_ATTRIBUTES_HEADER)\n"
+                "  if(EXISTS \"${%s_ATTRIBUTES_HEADER}\")\n"
+                "    target_compile_options(%s PUBLIC \"-include${%s_ATTRIBUTES_HEADER}\")\n"
+                "  else()\n    message(WARNING \"%s: attributes header not found: ${%s_ATTRIBUTES_HEADER}\")\n"
+                "  endif()\nendif()\n",
+            up, up, t, up, o->name, up);
+  if (o->test.enabled)
+    sb_printf(cm, "\n# host test program: runs the test case, prints PASS/FAIL\n"
+                  "if(NOT CMAKE_CROSSCOMPILING)\n  add_executable(aot_test ${CMAKE_CURRENT_LIST_DIR}/src/aot_test_main.c)\n"
+                  "  target_link_libraries(aot_test PRIVATE %s)\nendif()\n",
+              t);
+}
+
+/* module.mk for neuralSPOT's make system (and any make build). */
+static void gen_module_mk(const cg_options *o, const char *const *kernels, int nkernels, strbuf *mk) {
+  char t[128], up[128];
+  target_name(o, t, sizeof t);
+  snprintf(up, sizeof up, "%s", t);
+  upper(up);
+  sb_printf(mk, "# module.mk - generated by aotc %s from %s: module '%s'.\n"
+                "# Include it from a Makefile; it defines %s_DIR, %s_SOURCES, %s_INCLUDES and appends\n"
+                "# to neuralSPOT's sources / includes_api variables.\n",
+            AOTC_VERSION_STRING, comment_text(cg_model_file(o)), o->name, up, up, up);
+  sb_printf(mk, "%s_DIR := $(patsubst %%/,%%,$(dir $(lastword $(MAKEFILE_LIST))))\n%s_SOURCES :=", up, up);
+  strbuf pre = {0};
+  sb_printf(&pre, " \\\n  $(%s_DIR)/", up);
+  list_sources(o, kernels, nkernels, pre.s, "", mk);
+  sb_free(&pre);
+  sb_printf(mk, "\n%s_INCLUDES := $(%s_DIR)/includes-api $(%s_DIR)/src\n"
+                "sources += $(%s_SOURCES)\nincludes_api += $(%s_DIR)/includes-api\n"
+                "local_includes += $(%s_DIR)/src\n",
+            up, up, up, up, up, up);
+}
+
+static void gen_zephyr(const cg_options *o, const char *const *kernels, int nkernels, strbuf *yml, strbuf *cm,
+                       strbuf *kc) {
+  char t[128], up[128];
+  target_name(o, t, sizeof t);
+  snprintf(up, sizeof up, "%s", t);
+  upper(up);
+  sb_printf(yml, "# zephyr/module.yml - generated by aotc %s: Zephyr module '%s'.\nname: %s\nbuild:\n"
+                 "  cmake: zephyr\n  kconfig: zephyr/Kconfig\n",
+            AOTC_VERSION_STRING, o->name, t);
+  sb_printf(cm, "# Zephyr build of module '%s' (generated by aotc %s).\nif(CONFIG_%s)\n  zephyr_library_named(%s)\n"
+                "  set(%s_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)\n  zephyr_library_sources(\n",
+            o->name, AOTC_VERSION_STRING, up, t, up);
+  strbuf pre = {0};
+  sb_printf(&pre, "    ${%s_ROOT}/", up);
+  list_sources(o, kernels, nkernels, pre.s, "\n", cm);
+  sb_free(&pre);
+  sb_printf(cm, "  )\n  zephyr_include_directories(${%s_ROOT}/includes-api)\n"
+                "  zephyr_library_include_directories(${%s_ROOT}/src)\nendif()\n",
+            up, up);
+  sb_printf(kc, "# Kconfig of module '%s' (generated by aotc %s).\nconfig %s\n\tbool \"%s: model compiled by aotc\"\n"
+                "\tdefault n\n\thelp\n\t  Builds the C module generated by aotc from %s.\n",
+            o->name, AOTC_VERSION_STRING, up, o->name, comment_text(cg_model_file(o)));
+}
+
+static void gen_nsx_yaml(const cg_options *o, strbuf *y) {
+  char t[128];
+  target_name(o, t, sizeof t);
+  sb_printf(y, "# nsx-module.yaml - NSX module manifest, generated by aotc %s from %s.\nschema_version: 1\n\n"
+               "module:\n  name: %s\n  type: algorithm\n  version: \"%s\"\n\nsupport:\n  ambiqsuite: true\n  zephyr: false\n\n"
+               "summary: >-\n  Model module compiled by aotc (%s).\n\n"
+               "build:\n  cmake:\n    package: %s\n    targets:\n      - \"nsx::%s\"\n\n"
+               "depends:\n  required: []\n  optional: []\n\n"
+               "compatibility:\n  boards:\n    - \"*\"\n  socs:\n    - apollo3p\n    - apollo4p\n    - apollo4l\n"
+               "    - apollo510\n    - apollo510l\n    - apollo510b\n    - apollo5b\n    - apollo330P\n    - atomiq110\n"
+               "  toolchains:\n    - arm-none-eabi-gcc\n    - armclang\n    - atfe\n",
+            AOTC_VERSION_STRING, comment_text(cg_model_file(o)), o->name, o->model_version ? o->model_version : "v1.0.0",
+            o->name, t, t);
+}
+
+static void xml_text(strbuf *b, const char *s) {
+  for (const char *p = s; *p; p++) {
+    if (*p == '<') sb_puts(b, "&lt;");
+    else if (*p == '>') sb_puts(b, "&gt;");
+    else if (*p == '&') sb_puts(b, "&amp;");
+    else if (*p == '"') sb_puts(b, "&quot;");
+    else if ((unsigned char)*p >= 32 && (unsigned char)*p < 127) sb_putc(b, *p);
+  }
+}
+
+/* CMSIS-Pack description: one component with the module's files. */
+static void gen_pdsc(const cg_options *o, const char *const *kernels, int nkernels, strbuf *x) {
+  sb_puts(x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+  sb_printf(x, "<!-- generated by aotc %s from ", AOTC_VERSION_STRING);
+  xml_text(x, comment_text(cg_model_file(o)));
+  sb_puts(x, " -->\n<package schemaVersion=\"1.7.7\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema-instance\" "
+             "xs:noNamespaceSchemaLocation=\"https://raw.githubusercontent.com/Open-CMSIS-Pack/Open-CMSIS-Pack-Spec/v1.7.7/schema/PACK.xsd\">\n"
+             "  <vendor>Ambiq</vendor>\n  <name>");
+  xml_text(x, o->name);
+  sb_puts(x, "</name>\n  <description>Model module compiled by aotc</description>\n  <url></url>\n"
+             "  <releases>\n    <release version=\"1.0.0\">generated</release>\n  </releases>\n"
+             "  <components>\n    <component Cclass=\"Machine Learning\" Cgroup=\"");
+  xml_text(x, o->name);
+  sb_puts(x, "\" Cversion=\"1.0.0\">\n      <description>model inference module</description>\n      <files>\n"
+             "        <file category=\"include\" name=\"includes-api/\"/>\n");
+  strbuf src = {0};
+  list_sources(o, kernels, nkernels, "        <file category=\"source\" name=\"", "\"/>\n", &src);
+  sb_puts(x, src.s);
+  sb_free(&src);
+  sb_puts(x, "      </files>\n    </component>\n  </components>\n</package>\n");
+}
+
+int gen_build_glue(const ir_graph *g, const cg_options *o, const char *const *kernels, int nkernels,
+                   const char *dir, aotc_diag *d) {
+  (void)g;
+  strbuf a = {0}, b = {0}, c = {0};
+  int rc = 0;
+  switch (o->module_type) {
+    case AOTC_MODULE_CMAKE:
+      gen_cmake(o, kernels, nkernels, &a);
+      rc = write_text(dir, "CMakeLists.txt", a.s, o->prefix, d);
+      break;
+    case AOTC_MODULE_NSX:
+      gen_cmake(o, kernels, nkernels, &a);
+      gen_nsx_yaml(o, &b);
+      rc = write_text(dir, "CMakeLists.txt", a.s, o->prefix, d) || write_text(dir, "nsx-module.yaml", b.s, o->prefix, d);
+      break;
+    case AOTC_MODULE_ZEPHYR: {
+      gen_zephyr(o, kernels, nkernels, &a, &b, &c);
+      char *zd = xasprintf("%s/zephyr", dir);
+      rc = mkdir(zd, 0755) != 0 ? diag_error(d, "cannot create '%s'", zd) : 0;
+      free(zd);
+      rc = rc || write_text(dir, "zephyr/module.yml", a.s, o->prefix, d) ||
+           write_text(dir, "zephyr/CMakeLists.txt", b.s, o->prefix, d) || write_text(dir, "zephyr/Kconfig", c.s, o->prefix, d);
+      break;
+    }
+    case AOTC_MODULE_CMSIS_PACK: {
+      gen_pdsc(o, kernels, nkernels, &a);
+      char *n = xasprintf("Ambiq.%s.pdsc", o->name);
+      rc = write_text(dir, n, a.s, o->prefix, d);
+      free(n);
+      break;
+    }
+    default: /* neuralspot */
+      gen_module_mk(o, kernels, nkernels, &a);
+      rc = write_text(dir, "module.mk", a.s, o->prefix, d);
+      break;
+  }
+  sb_free(&a);
+  sb_free(&b);
+  sb_free(&c);
+  return rc ? -1 : 0;
+}

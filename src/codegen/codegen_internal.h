@@ -1,0 +1,75 @@
+/* codegen_internal.h - what the files of the code generator share: text
+ * helpers of codegen.c (comments, literals, file writing) and the generators
+ * of the other files (API header, build glue, test case, reports), which
+ * codegen_module() in codegen.c calls. Not part of the compiler's API. */
+#ifndef AOTC_CODEGEN_INTERNAL_H
+#define AOTC_CODEGEN_INTERNAL_H
+
+#include "codegen.h"
+#include "../ops/emit.h"
+
+/* codegen.c */
+const char *comment_text(const char *name);
+const char *op_dtypes(const ir_graph *g, const ir_op *op, char *buf, size_t n);
+int write_text(const char *dir, const char *rel, const char *text, const char *prefix,
+               aotc_diag *d);
+
+/* codegen_sha256.c */
+void cg_sha256_hex(const void *data, size_t len, char out[65]);
+
+/* codegen_api.c: the arena layout and the public C API */
+typedef struct cg_region {
+  int role;            /* 0 scratch, 1 persistent, 2 constant */
+  char mem[16];        /* memory name, lower case */
+  char name[48];       /* aot_arena_<mem>, aot_arena_persistent_<mem>, aot_arena_const_<mem> */
+  size_t size;
+  int align;
+} cg_region;
+typedef struct cg_ent {  /* one tensor descriptor */
+  char ident[96];      /* aot_tensor_<index> | aot_tensor_<op>_<id>_scratch */
+  int type;            /* 0 constant, 1 persistent, 2 scratch */
+  int region;
+  size_t offset, size;
+  int t;               /* main-graph tensor, -1 for op scratch */
+  char off_expr[128];  /* C expression of the offset (constants: offsetof) or "" */
+} cg_ent;
+typedef struct cg_layout {
+  int nregions;
+  cg_region regions[4];
+  int r_scratch, r_persistent, r_const;
+  int nents, capents;
+  cg_ent *ents;
+  int *tensor_ent;     /* main-graph tensor -> descriptor, -1 */
+  size_t const_bytes_padded;
+  char plan_hash[17], layout_hash[17];
+} cg_layout;
+void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_used, cg_layout *L);
+void cg_layout_free(cg_layout *L);
+void cg_banner(strbuf *b, const cg_options *o, const char *file);
+void cg_banner_hash(strbuf *b, const cg_options *o, const char *file); /* "# " lines */
+const char *cg_model_file(const cg_options *o);
+const char *cg_put_in(const char *mem, int init, char *buf, size_t n);
+void gen_platform_h(const cg_options *o, strbuf *h);
+void gen_common_h(const cg_options *o, strbuf *h);
+void gen_tensors_h(const ir_graph *g, const cg_options *o, const cg_layout *L, strbuf *h);
+void gen_context_h(const ir_graph *g, const cg_options *o, strbuf *h);
+void gen_model_h(const cg_options *o, strbuf *h);
+void gen_tensors_c(const ir_graph *g, const cg_options *o, const cg_layout *L, strbuf *c);
+
+/* codegen_build.c: runtime files and build glue */
+int copy_runtime_file(const cg_options *o, const char *rel, const char *dir, aotc_diag *d);
+int copy_runtime_headers(const cg_options *o, const char *dir, aotc_diag *d);
+int cmp_str(const void *a, const void *b);
+/* Writes the build glue of o->module_type (CMakeLists.txt, module.mk,
+ * zephyr/, nsx-module.yaml, .pdsc) into dir. */
+int gen_build_glue(const ir_graph *g, const cg_options *o, const char *const *kernels, int nkernels,
+                   const char *dir, aotc_diag *d);
+
+/* codegen_test.c: the test case */
+void gen_test_case(const ir_graph *g, const cg_options *o, strbuf *c, strbuf *h);
+
+/* codegen_report.c: README and residency report */
+void gen_readme(const ir_graph *g, const cg_options *o, const cg_layout *L, strbuf *r, size_t const_bytes);
+void gen_residency(const ir_graph *g, const cg_options *o, const cg_layout *L, strbuf *j);
+
+#endif
