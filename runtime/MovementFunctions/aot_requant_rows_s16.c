@@ -1,25 +1,7 @@
-/* aot_requant_rows_s16.c - CONCATENATION input with a different quantization
- * than the output (TFLite ConcatenationWithScaling arithmetic, float). */
-#include <math.h>
-
-#include "aot_movement.h"
-
-int32_t aot_requant_rows_s16(const aot_requant_rows_params *p, const int16_t *input,
-                             int16_t *output) {
-  int32_t r, i;
-  if (p->rows < 0 || p->len < 0) return AOT_KERNEL_BAD_PARAM;
-  for (r = 0; r < p->rows; r++) {
-    const int16_t *s = input + (long)r * p->len;
-    int16_t *d = output + p->out_offset + (long)r * p->out_row_stride;
-    for (i = 0; i < p->len; i++) {
-      float v = roundf((float)s[i] * p->scale + p->bias);
-      int32_t q;
-      /* bound in float first so the conversion and the add are defined */
-      if (v < -16777216.0f) v = -16777216.0f;
-      if (v > 16777216.0f) v = 16777216.0f;
-      q = (int32_t)v + p->out_zp;
-      d[i] = (int16_t)aot_clamp_i32(q, -32768, 32767);
-    }
-  }
-  return AOT_KERNEL_OK;
-}
+/* aot_requant_rows_s16.c - CONCATENATION input of type int16_t with a different
+ * quantization than the output (the template aot_requant_rows.h). */
+#define AOT_RR_NAME aot_requant_rows_s16
+#define AOT_RR_T int16_t
+#define AOT_RR_MIN (-32768)
+#define AOT_RR_MAX 32767
+#include "aot_requant_rows.h"
