@@ -11,6 +11,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A runtime file's text as the module holds it: includes flattened (every
+ * runtime file is in src/) and the kernels' aot_common.h included as
+ * aot_kernel_common.h (<prefix>_common.h is the public header helia-aot's
+ * callers include). Returns a malloc'd string. */
+static char *module_text(const char *text) {
+  strbuf b = {0};
+  for (const char *p = text; *p;) {
+    if (strncmp(p, "#include \"", 10) == 0) {
+      const char *q = strchr(p + 10, '"');
+      if (!q) {
+        sb_puts(&b, p);
+        break;
+      }
+      const char *start = p + 10;
+      for (const char *s = start; s < q; s++)
+        if (*s == '/') start = s + 1;
+      if (q - start == 12 && strncmp(start, "aot_common.h", 12) == 0) {
+        sb_puts(&b, "#include \"aot_kernel_common.h\"");
+      } else {
+        sb_puts(&b, "#include \"");
+        sb_printf(&b, "%.*s\"", (int)(q - start), start);
+      }
+      p = q + 1;
+      continue;
+    }
+    sb_putc(&b, *p++);
+  }
+  return b.s ? b.s : xstrdup("");
+}
+
 int copy_runtime_file(const cg_options *o, const char *rel, const char *dir, aotc_diag *d) {
   /* an absolute path is a user kernel (custom_operators) */
   char *src = rel[0] == '/' ? xstrdup(rel) : xasprintf("%s/%s", o->runtime_dir, rel);
@@ -23,73 +53,134 @@ int copy_runtime_file(const cg_options *o, const char *rel, const char *dir, aot
   free(src);
   char *text = xstrndup((const char *)data, len);
   free(data);
-  /* flatten includes: the module keeps every runtime file in src/ */
-  strbuf b = {0};
-  for (char *p = text; *p;) {
-    if (strncmp(p, "#include \"", 10) == 0) {
-      sb_puts(&b, "#include \"");
-      p += 10;
-      char *q = strchr(p, '"');
-      if (!q) break;
-      char *slash = NULL;
-      for (char *s = p; s < q; s++)
-        if (*s == '/') slash = s;
-      char *start = slash ? slash + 1 : p;
-      while (start < q) sb_putc(&b, *start++);
-      p = q;
-    }
-    sb_putc(&b, *p++);
-  }
+  char *m = module_text(text);
   const char *base = strrchr(rel, '/');
   base = base ? base + 1 : rel;
-  /* the kernels' aot_common.h becomes aot_kernel_common.h: <prefix>_common.h
-   * is the public header helia-aot's callers include */
   if (strcmp(base, "aot_common.h") == 0) base = "aot_kernel_common.h";
-  {
-    const char *key = "#include \"aot_common.h\"";
-    strbuf r = {0};
-    for (const char *p = b.s ? b.s : ""; *p;) {
-      if (strncmp(p, key, strlen(key)) == 0) {
-        sb_puts(&r, "#include \"aot_kernel_common.h\"");
-        p += strlen(key);
-      } else {
-        sb_putc(&r, *p++);
-      }
-    }
-    sb_free(&b);
-    b = r;
-  }
   char *outname = xasprintf("src/%s", base);
-  int rc = write_text(dir, outname, b.s ? b.s : "", o->prefix, d);
+  int rc = write_text(dir, outname, m, o->prefix, d);
   free(outname);
-  sb_free(&b);
+  free(m);
   free(text);
   return rc;
 }
 
-/* Every runtime header (runtime/NAME.h) goes into the module: they are small and
- * kernels include each other's headers. Sorted for deterministic output. */
-int copy_runtime_headers(const cg_options *o, const char *dir, aotc_diag *d) {
-  DIR *dp = opendir(o->runtime_dir);
-  if (!dp) return diag_error(d, "cannot read the runtime directory '%s'", o->runtime_dir);
-  char **names = NULL;
-  int n = 0;
-  struct dirent *de;
-  while ((de = readdir(dp)) != NULL) {
-    size_t l = strlen(de->d_name);
-    if (l > 2 && strcmp(de->d_name + l - 2, ".h") == 0) {
-      names = xrealloc(names, (size_t)(n + 1) * sizeof(char *));
-      names[n++] = xstrdup(de->d_name);
+/* ---- the runtime headers a module needs ---------------------------------- */
+
+typedef struct hset {
+  char **v;
+  int n;
+} hset;
+
+static int hset_has(const hset *h, const char *name) {
+  for (int i = 0; i < h->n; i++)
+    if (strcmp(h->v[i], name) == 0) return 1;
+  return 0;
+}
+
+static void hset_add(hset *h, const char *name) {
+  if (hset_has(h, name)) return;
+  h->v = xrealloc(h->v, (size_t)(h->n + 1) * sizeof(char *));
+  h->v[h->n++] = xstrdup(name);
+}
+
+static void hset_free(hset *h) {
+  for (int i = 0; i < h->n; i++) free(h->v[i]);
+  free(h->v);
+}
+
+/* Adds the runtime headers text includes ("#include \"x\"" naming a file
+ * runtime/<basename of x>) to h. */
+static void add_includes(const cg_options *o, const char *text, hset *h) {
+  for (const char *p = strstr(text, "#include \""); p; p = strstr(p + 1, "#include \"")) {
+    const char *q = p + 10, *end = strchr(q, '"');
+    if (!end) break;
+    for (const char *s = q; s < end; s++)
+      if (*s == '/') q = s + 1;
+    char *name = xstrndup(q, (size_t)(end - q));
+    char *path = xasprintf("%s/%s", o->runtime_dir, name);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) hset_add(h, name);
+    free(path);
+    free(name);
+  }
+}
+
+static char *read_text(const char *path, aotc_diag *d) {
+  uint8_t *data;
+  size_t len;
+  if (read_file_all(path, &data, &len, d) != 0) return NULL;
+  char *t = xstrndup((const char *)data, len);
+  free(data);
+  return t;
+}
+
+/* The module's aot_kernels.h: the runtime's, with the family headers of
+ * kernels the module does not use left out. */
+static char *module_kernels_h(const char *runtime_text, const hset *used) {
+  strbuf b = {0};
+  for (const char *p = runtime_text; *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+    int keep = 1;
+    if (strncmp(p, "#include \"", 10) == 0) {
+      const char *q = p + 10, *end = memchr(q, '"', len - 10);
+      if (end) {
+        char *name = xstrndup(q, (size_t)(end - q));
+        keep = strcmp(name, "aot_common.h") == 0 || hset_has(used, name);
+        free(name);
+      }
     }
+    if (keep) sb_printf(&b, "%.*s", (int)len, p);
+    p += len;
   }
-  closedir(dp);
-  qsort(names, (size_t)n, sizeof(char *), cmp_str);
+  return b.s ? b.s : xstrdup("");
+}
+
+/* Copies into the module the runtime headers it needs: the family headers
+ * (and their support and internal headers) that its kernel files include, in
+ * full closure, and a module aot_kernels.h that includes only those families.
+ * Sorted for deterministic output. */
+int copy_runtime_headers(const cg_options *o, const char *dir, const char *const *kernels,
+                         int nkernels, aotc_diag *d) {
+  hset used = {0};
   int rc = 0;
-  for (int i = 0; i < n; i++) {
-    if (rc == 0 && copy_runtime_file(o, names[i], dir, d) != 0) rc = -1;
-    free(names[i]);
+  for (int i = 0; i < nkernels && rc == 0; i++) {
+    char *path = kernels[i][0] == '/' ? xstrdup(kernels[i])
+                                      : xasprintf("%s/%s", o->runtime_dir, kernels[i]);
+    char *t = read_text(path, d);
+    free(path);
+    if (!t) rc = -1;
+    else add_includes(o, t, &used);
+    free(t);
   }
-  free(names);
+  /* transitive closure: headers include each other */
+  for (int i = 0; i < used.n && rc == 0; i++) {
+    char *path = xasprintf("%s/%s", o->runtime_dir, used.v[i]);
+    char *t = read_text(path, d);
+    free(path);
+    if (!t) rc = -1;
+    else add_includes(o, t, &used);
+    free(t);
+  }
+  char *kpath = xasprintf("%s/aot_kernels.h", o->runtime_dir);
+  char *ktext = rc == 0 ? read_text(kpath, d) : NULL;
+  free(kpath);
+  if (!ktext) rc = -1;
+  char *mk = ktext ? module_kernels_h(ktext, &used) : NULL;
+  if (mk) hset_add(&used, "aot_common.h");
+  if (used.n > 0) qsort(used.v, (size_t)used.n, sizeof(char *), cmp_str);
+  for (int i = 0; i < used.n && rc == 0; i++)
+    if (strcmp(used.v[i], "aot_kernels.h") != 0 && copy_runtime_file(o, used.v[i], dir, d) != 0)
+      rc = -1;
+  if (rc == 0) {
+    char *m = module_text(mk);
+    if (write_text(dir, "src/aot_kernels.h", m, o->prefix, d) != 0) rc = -1;
+    free(m);
+  }
+  free(mk);
+  free(ktext);
+  hset_free(&used);
   return rc;
 }
 

@@ -58,7 +58,10 @@ void gen_tensors_c(const ir_graph *g, const cg_options *o, const cg_layout *L, s
 
 /* codegen_build.c: runtime files and build glue */
 int copy_runtime_file(const cg_options *o, const char *rel, const char *dir, aotc_diag *d);
-int copy_runtime_headers(const cg_options *o, const char *dir, aotc_diag *d);
+/* Copies the runtime headers the kernel files (runtime-relative or absolute
+ * user paths) need, and the module's aot_kernels.h. */
+int copy_runtime_headers(const cg_options *o, const char *dir, const char *const *kernels,
+                         int nkernels, aotc_diag *d);
 int cmp_str(const void *a, const void *b);
 /* Writes the build glue of o->module_type (CMakeLists.txt, module.mk,
  * zephyr/, nsx-module.yaml, .pdsc) into dir. */
