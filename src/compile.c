@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "compile.h"
 
+#include "ir/verify_control.h"
 #include "litert/hooks.h"
 #include "ops/op_custom.h"
 #include "passes/passes.h"
@@ -139,13 +140,18 @@ static int plan_program(const aotc_config *c, ir_graph *main, aotc_diag *d) {
                           s == 0 ? "is the main graph" : "does not exist", ns);
           break;
         }
-        if (all[s]) continue;
+        if (all[s]) {
+          /* called again: the same shapes, or a refusal (no per-caller copy) */
+          if (ir_check_call_io(g, &g->ops[i], all[s], s, d) != 0) rc = -1;
+          continue;
+        }
         ir_graph *sg = ir_from_litert(m, s, d);
         if (!sg) { rc = -1; break; }
         for (int j = 0; j < sg->nin; j++) sg->t[sg->inputs[j]].pinned = 1;
         main->subgraphs[s] = sg;
         all[s] = sg;
         if (ir_infer_callee_shapes(sg, g, &g->ops[i], d) < 0 ||
+            ir_check_call_io(g, &g->ops[i], sg, s, d) != 0 ||
             ir_run_transforms(sg, disabled, d) < 0 || plan_memory(sg, d) != 0)
           rc = -1;
       }
@@ -259,6 +265,12 @@ int compile_litert(const aotc_config *c, litert_model *m, const char *model_path
   }
   /* Flex, Vela and unknown CUSTOM ops are refused before any analysis */
   if (custom_ops_prepare(c, out->model, check_ops, d) != 0) {
+    compiled_free(out);
+    return -1;
+  }
+  /* control flow and wiring, on the model as read (the reference
+   * interpreter applies the same rules) */
+  if (ir_check_program(out->model, d) != 0) {
     compiled_free(out);
     return -1;
   }
@@ -568,6 +580,13 @@ out:
   return rc;
 }
 
+/* The temporary module directory of a running convert, removed on every
+ * failure path (also when aotc aborts for lack of memory). */
+static char *g_convert_tmp;
+static void remove_convert_tmp(void) {
+  if (g_convert_tmp) remove_tree(g_convert_tmp);
+}
+
 int compile_convert(const aotc_config *c, aotc_diag *d) {
   const char *outp = c->module_path;
   if (!outp || !*outp)
@@ -582,6 +601,8 @@ int compile_convert(const aotc_config *c, aotc_diag *d) {
   if (compile_model(c, c->model_path, 1, &cm, d) != 0) return -1;
   char *tmp = xasprintf("%s.aotc-tmp-%ld", outp, (long)getpid());
   remove_tree(tmp);
+  g_convert_tmp = tmp;
+  aotc_fatal_cleanup = remove_convert_tmp;
   int rc = compile_write_module(c, &cm, tmp, d);
   if (rc == 0) {
     char *old = NULL;
@@ -600,7 +621,8 @@ int compile_convert(const aotc_config *c, aotc_diag *d) {
     remove_tree(tmp);
     diag_replace(d, tmp, outp); /* name the user's path, not ours */
   }
-  free(tmp);
+  aotc_fatal_cleanup = NULL;
+  g_convert_tmp = NULL;  free(tmp);
   if (rc == 0 && cm.fused_gru_loops > 0)
     fprintf(stderr, "aotc: fused %d rolled GRU loop%s\n", cm.fused_gru_loops, cm.fused_gru_loops > 1 ? "s" : "");
   compiled_free(&cm);

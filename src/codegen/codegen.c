@@ -14,6 +14,11 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+/* Model text (names, paths) is wrapped in CG_TEXT_BEGIN / CG_TEXT_END: the
+ * prefix rename (codegen_rename_prefix) leaves it alone and drops the marks. */
+#define CG_TEXT_BEGIN '\001'
+#define CG_TEXT_END '\002'
+
 /* A model-supplied name made safe for a C comment: printable ASCII, no
  * comment terminator, cut at the first ';' (converters join several names)
  * and at 96 characters. Returns a static buffer. */
@@ -22,15 +27,49 @@ static const char *comment_text(const char *name) {
   static int which;
   char *b = buf[which ^= 1];
   size_t n = 0;
-  for (const char *p = name ? name : ""; *p && *p != ';' && n < 96; p++) {
+  b[n++] = CG_TEXT_BEGIN;
+  for (const char *p = name ? name : ""; *p && *p != ';' && n < 97; p++) {
     unsigned char ch = (unsigned char)*p;
     if (ch < 32 || ch > 126) continue;
     if (ch == '/' && n > 0 && b[n - 1] == '*') b[n++] = ' ';
     if (ch == '*' && n > 0 && b[n - 1] == '/') b[n++] = ' ';
     b[n++] = (char)ch;
   }
+  b[n++] = CG_TEXT_END;
   b[n] = 0;
   return b;
+}
+
+/* A model string as the body of a C99 string literal (printable ASCII; '"',
+ * '\\' and '?' escaped, so no trigraph forms), at most 1024 characters of the
+ * name and then "..." (C99 guarantees 4095 bytes per literal); wrapped for the
+ * renamer. */
+static void sb_literal_text(strbuf *b, const char *text) {
+  size_t n = 0;
+  sb_putc(b, CG_TEXT_BEGIN);
+  for (const char *p = text ? text : ""; *p; p++) {
+    if (n == 1024) {
+      sb_puts(b, "...");
+      break;
+    }
+    unsigned char ch = (unsigned char)*p;
+    if (ch < 32 || ch > 126) continue;
+    if (ch == '"' || ch == '\\' || ch == '?') sb_putc(b, '\\');
+    sb_putc(b, (char)ch);
+    n++;
+  }
+  sb_putc(b, CG_TEXT_END);
+}
+
+/* A model string as plain text (README, JSON): no control characters. */
+static void sb_plain_text(strbuf *b, const char *text, int json) {
+  sb_putc(b, CG_TEXT_BEGIN);
+  for (const char *p = text ? text : ""; *p; p++) {
+    if ((unsigned char)*p < 32) continue;
+    if (json && (*p == '"' || *p == '\\')) sb_putc(b, '\\');
+    sb_putc(b, *p);
+  }
+  sb_putc(b, CG_TEXT_END);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -42,6 +81,12 @@ char *codegen_rename_prefix(const char *text, const char *prefix) {
   for (size_t i = 0; i < pl; i++) up[i] = (char)toupper((unsigned char)up[i]);
   const char *p = text;
   while (*p) {
+    if (*p == CG_TEXT_BEGIN) {
+      /* model text: copied as is, marks dropped */
+      for (p++; *p && *p != CG_TEXT_END; p++) sb_putc(&b, *p);
+      if (*p) p++;
+      continue;
+    }
     int at_start = (p == text) || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
     if (at_start && strncmp(p, "aot_", 4) == 0) {
       sb_puts(&b, prefix);
@@ -135,6 +180,11 @@ static int check_graph(const ir_graph *g, strbuf *b, int bad) {
 }
 
 int codegen_check_supported(const ir_graph *g, aotc_diag *d) {
+  if (g->nin == 0 || g->nout == 0) {
+    diag_unsupported(d, "the model has %d inputs and %d outputs; a module needs at least one of each (add an input, or an output that returns a result)",
+                     g->nin, g->nout);
+    return 1;
+  }
   strbuf b = {0};
   int bad = check_graph(g, &b, 0);
   for (int i = 1; i < g->nsubgraphs; i++)
@@ -258,10 +308,7 @@ static void gen_tensor_info(const ir_graph *g, strbuf *b, const char *arr, int i
   emit_fmt_float(b, x->nq ? x->scale[0] : 0.0f);
   sb_printf(b, ";\n  ctx->%s[%d].zero_point = %d;\n", arr, i, x->nq ? x->zero_point[0] : 0);
   sb_printf(b, "  ctx->%s[%d].name = \"", arr, i);
-  for (const char *p = x->name; *p; p++) {
-    if (*p == '"' || *p == '\\') sb_putc(b, '\\');
-    if ((unsigned char)*p >= 32 && (unsigned char)*p < 127) sb_putc(b, *p);
-  }
+  sb_literal_text(b, x->name);
   sb_puts(b, "\";\n");
 }
 
@@ -388,11 +435,12 @@ static void gen_test_case(const ir_graph *g, const cg_options *o, strbuf *c, str
             "  for (i = 0; i < got->count; i++) {\n"
             "    double e = aot_test_value(got->dtype, exp, step * got->count + i);\n"
             "    double v = aot_test_value(got->dtype, got->data, i);\n"
-            "    double err = fabs(e - v);\n"
+            "    /* equal values (infinities too) and NaN where NaN is expected match */\n"
+            "    double err = (e == v || (e != e && v != v)) ? 0.0 : fabs(e - v);\n"
             "    double limit = is_float ? tol + 1e-4 * fabs(e) : tol;\n"
             "    if (err == 0.0) (*exact)++;\n"
             "    if (err > *max_err || err != err) *max_err = err;\n"
-            "    if (!(err <= limit)) {\n"
+            "    if (err != 0.0 && !(err <= limit)) {\n"
             "      ok = 0;\n"
             "      if (err != err || err - limit > worst_excess) { worst_excess = err - limit; worst = i; }\n"
             "    }\n"
@@ -470,8 +518,9 @@ static void gen_readme(const ir_graph *g, const cg_options *o, strbuf *r, size_t
     int n = pass ? g->nout : g->nin;
     for (int i = 0; i < n; i++) {
       const ir_tensor *t = &g->t[pass ? g->outputs[i] : g->inputs[i]];
-      sb_printf(r, "| %s | %d | `%s` | %s | [", pass ? "output" : "input", i, t->name,
-                dtype_name(t->dtype));
+      sb_printf(r, "| %s | %d | `", pass ? "output" : "input", i);
+      sb_plain_text(r, t->name, 0);
+      sb_printf(r, "` | %s | [", dtype_name(t->dtype));
       for (int k = 0; k < t->rank; k++) sb_printf(r, "%s%d", k ? ", " : "", t->shape[k]);
       sb_printf(r, "] | %.9g | %d |\n", t->nq ? (double)t->scale[0] : 0.0, t->nq ? t->zero_point[0] : 0);
     }
@@ -526,10 +575,7 @@ static void gen_residency(const ir_graph *g, strbuf *j, size_t const_bytes) {
       coff += t->data_bytes;
     }
     sb_printf(j, "%s\n    {\"id\": %d, \"name\": \"", first ? "" : ",", t->src_index);
-    for (const char *p = t->name; *p; p++) {
-      if (*p == '"' || *p == '\\') sb_putc(j, '\\');
-      if ((unsigned char)*p >= 32) sb_putc(j, *p);
-    }
+    sb_plain_text(j, t->name, 1);
     sb_printf(j, "\", \"role\": \"%s\", \"arena\": \"%s\", \"offset\": %zu, \"size\": %zu}",
               ir_role_name(t->role), arena, off, t->role == ROLE_CONST ? t->data_bytes : ir_bytes(t));
     first = 0;
@@ -551,6 +597,10 @@ static const ir_graph *callee(const emit_ctx *e, int sg) {
 /* memcpy/memmove of tensor a of graph ga into tensor b of graph gb. */
 static void emit_copy(emit_ctx *e, const ir_graph *gb, int b, const ir_graph *ga, int a,
                       const char *fn) {
+  if (a < 0 || b < 0) {  /* refused by ir_check_program; never a tensor[-1] */
+    e->failed = 1;
+    return;
+  }
   const ir_graph *save = e->g;
   e->g = ga;
   const char *src = emit_ptr(e, a);
@@ -773,9 +823,13 @@ int codegen_module(const ir_graph *g, const cg_options *o, const char *dir, aotc
           "  if (ctx->callback != NULL) ctx->callback((id), AOT_OP_STARTED, 0, ctx->user_data)\n"
           "#define AOT_OP_DONE(id) \\\n"
           "  if (ctx->callback != NULL) ctx->callback((id), AOT_OP_FINISHED, 0, ctx->user_data)\n\n"
-          "static int32_t aot_fail(aot_model_context_t *ctx, int32_t op_id, int32_t st) {\n"
-          "  if (ctx->callback != NULL) ctx->callback(op_id, AOT_OP_FINISHED, st, ctx->user_data);\n"
-          "  return AOT_STATUS_KERNEL_FAILURE;\n}\n\n");
+          "");
+  /* only with a kernel call (an unused static function breaks -Werror) */
+  if ((e.body.s && strstr(e.body.s, "aot_fail(")) || (funcs.s && strstr(funcs.s, "aot_fail(")))
+    sb_puts(&model,
+            "static int32_t aot_fail(aot_model_context_t *ctx, int32_t op_id, int32_t st) {\n"
+            "  if (ctx->callback != NULL) ctx->callback(op_id, AOT_OP_FINISHED, st, ctx->user_data);\n"
+            "  return AOT_STATUS_KERNEL_FAILURE;\n}\n\n");
   if (e.decls.s) {
     sb_puts(&model, "/* ---- precomputed operator parameters ---- */\n\n");
     sb_puts(&model, e.decls.s);
