@@ -7,9 +7,11 @@
  * eval() (the same portable kernels the generated modules use).
  *
  * The interpreter implements itself what has no kernel:
- *  - control flow: WHILE, IF, CALL (nested to any depth, no recursion) and
- *    CALL_ONCE (the init subgraph runs once per instance, on the first run
- *    after creation or reset);
+ *  - control flow: WHILE, IF, CALL (nested up to IR_MAX_CALL_DEPTH
+ *    subgraphs, no recursion) and CALL_ONCE (the init subgraph runs once per
+ *    instance, on the first run after creation or reset); which wirings are
+ *    valid is decided by ir_check_program (src/ir/verify_control.c), the
+ *    check the compiler applies too;
  *  - resource variables: VAR_HANDLE gives one slot per (container,
  *    shared_name) pair, shared by every subgraph of the instance; a resource
  *    tensor holds slot+1 as an int32 (0: no handle); READ_VARIABLE before any

@@ -157,6 +157,12 @@ static void mutate_once(litert_model *m) {
   litert_subgraph *g = &m->subgraphs[s];
   litert_op *op = g->nops > 0 ? &g->ops[pick(g->nops)] : NULL;
   litert_tensor *t = g->ntensors > 0 ? &g->tensors[pick(g->ntensors)] : NULL;
+  /* mostly a tensor the chosen op reads or writes */
+  if (op && pick(3)) {
+    int k = pick(op->ninputs + op->noutputs);
+    int ti = k < op->ninputs ? op->inputs[k] : (op->noutputs ? op->outputs[k - op->ninputs] : -1);
+    if (ti >= 0 && ti < g->ntensors) t = &g->tensors[ti];
+  }
   switch (pick(12)) {
     case 0:
     case 1: {
