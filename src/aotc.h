@@ -32,6 +32,7 @@ void diag_replace(aotc_diag *d, const char *from, const char *to);
 
 /* ---- memory ------------------------------------------------------------ */
 void *xmalloc(size_t n);               /* aborts on OOM; n==0 allowed */
+extern void (*aotc_fatal_cleanup)(void);   /* run before that abort (NULL: none) */
 void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);          /* NULL -> NULL */

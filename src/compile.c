@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "compile.h"
 
+#include "ir/verify_control.h"
 #include "litert/hooks.h"
 #include "ops/op_custom.h"
 #include "passes/passes.h"
@@ -139,13 +140,18 @@ static int plan_program(const aotc_config *c, ir_graph *main, aotc_diag *d) {
                           s == 0 ? "is the main graph" : "does not exist", ns);
           break;
         }
-        if (all[s]) continue;
+        if (all[s]) {
+          /* called again: the same shapes, or a refusal (no per-caller copy) */
+          if (ir_check_call_io(g, &g->ops[i], all[s], s, d) != 0) rc = -1;
+          continue;
+        }
         ir_graph *sg = ir_from_litert(m, s, d);
         if (!sg) { rc = -1; break; }
         for (int j = 0; j < sg->nin; j++) sg->t[sg->inputs[j]].pinned = 1;
         main->subgraphs[s] = sg;
         all[s] = sg;
         if (ir_infer_callee_shapes(sg, g, &g->ops[i], d) < 0 ||
+            ir_check_call_io(g, &g->ops[i], sg, s, d) != 0 ||
             ir_run_transforms(sg, disabled, d) < 0 || plan_memory(sg, d) != 0)
           rc = -1;
       }
@@ -259,6 +265,12 @@ int compile_litert(const aotc_config *c, litert_model *m, const char *model_path
   }
   /* Flex, Vela and unknown CUSTOM ops are refused before any analysis */
   if (custom_ops_prepare(c, out->model, check_ops, d) != 0) {
+    compiled_free(out);
+    return -1;
+  }
+  /* control flow and wiring, on the model as read (the reference
+   * interpreter applies the same rules) */
+  if (ir_check_program(out->model, d) != 0) {
     compiled_free(out);
     return -1;
   }

@@ -113,8 +113,11 @@ void diag_warn(aotc_diag *d, const char *fmt, ...) {
   if (d) d->nwarn++;
 }
 
+void (*aotc_fatal_cleanup)(void);
+
 static void oom(void) {
   fputs("aotc: out of memory\n", stderr);
+  if (aotc_fatal_cleanup) aotc_fatal_cleanup();  /* e.g. convert's temporary directory */
   abort();
 }
 

@@ -21,17 +21,29 @@ const char *comment_text(const char *name) {
   static int which;
   char *b = buf[which ^= 1];
   size_t n = 0;
-  for (const char *p = name ? name : ""; *p && *p != ';' && n < 96; p++) {
+  b[n++] = CG_TEXT_BEGIN;
+  for (const char *p = name ? name : ""; *p && *p != ';' && n < 97; p++) {
     unsigned char ch = (unsigned char)*p;
     if (ch < 32 || ch > 126) continue;
     if (ch == '/' && n > 0 && b[n - 1] == '*') b[n++] = ' ';
     if (ch == '*' && n > 0 && b[n - 1] == '/') b[n++] = ' ';
     b[n++] = (char)ch;
   }
+  b[n++] = CG_TEXT_END;
   b[n] = 0;
   return b;
 }
 
+
+void sb_plain_text(strbuf *b, const char *text, int json) {
+  sb_putc(b, CG_TEXT_BEGIN);
+  for (const char *p = text ? text : ""; *p; p++) {
+    if ((unsigned char)*p < 32) continue;
+    if (json && (*p == '"' || *p == '\\')) sb_putc(b, '\\');
+    sb_putc(b, *p);
+  }
+  sb_putc(b, CG_TEXT_END);
+}
 
 /* ---------------------------------------------------------------------- */
 
@@ -42,6 +54,12 @@ char *codegen_rename_prefix(const char *text, const char *prefix) {
   for (size_t i = 0; i < pl; i++) up[i] = (char)toupper((unsigned char)up[i]);
   const char *p = text;
   while (*p) {
+    if (*p == CG_TEXT_BEGIN) {
+      /* model text: copied as is, marks dropped */
+      for (p++; *p && *p != CG_TEXT_END; p++) sb_putc(&b, *p);
+      if (*p) p++;
+      continue;
+    }
     int at_start = (p == text) || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
     if (at_start && strncmp(p, "aot_", 4) == 0) {
       sb_puts(&b, prefix);
@@ -135,6 +153,11 @@ static int check_graph(const ir_graph *g, strbuf *b, int bad) {
 }
 
 int codegen_check_supported(const ir_graph *g, aotc_diag *d) {
+  if (g->nin == 0 || g->nout == 0) {
+    diag_unsupported(d, "the model has %d inputs and %d outputs; a module needs at least one of each (add an input, or an output that returns a result)",
+                     g->nin, g->nout);
+    return 1;
+  }
   strbuf b = {0};
   int bad = check_graph(g, &b, 0);
   for (int i = 1; i < g->nsubgraphs; i++)
@@ -176,6 +199,10 @@ static const ir_graph *callee(const emit_ctx *e, int sg) {
 /* memcpy/memmove of tensor a of graph ga into tensor b of graph gb. */
 static void emit_copy(emit_ctx *e, const ir_graph *gb, int b, const ir_graph *ga, int a,
                       const char *fn) {
+  if (a < 0 || b < 0) {  /* refused by ir_check_program; never a tensor[-1] */
+    e->failed = 1;
+    return;
+  }
   const ir_graph *save = e->g;
   e->g = ga;
   const char *src = emit_ptr(e, a);
@@ -439,10 +466,13 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
           "#define AOT_OP_START(id) \\\n"
           "  if (ctx->callback != NULL) ctx->callback((id), aot_op_state_run_started, 0, ctx->user_data)\n"
           "#define AOT_OP_DONE(id) \\\n"
-          "  if (ctx->callback != NULL) ctx->callback((id), aot_op_state_run_finished, 0, ctx->user_data)\n\n"
-          "static int32_t aot_fail(aot_model_context_t *ctx, int32_t op_id, int32_t st) {\n"
-          "  if (ctx->callback != NULL) ctx->callback(op_id, aot_op_state_run_finished, st, ctx->user_data);\n"
-          "  return aot_status_kernel_failure;\n}\n\n");
+          "  if (ctx->callback != NULL) ctx->callback((id), aot_op_state_run_finished, 0, ctx->user_data)\n\n");
+  /* only with a kernel call (an unused static function breaks -Werror) */
+  if ((e.body.s && strstr(e.body.s, "aot_fail(")) || (funcs.s && strstr(funcs.s, "aot_fail(")))
+    sb_puts(&model,
+            "static int32_t aot_fail(aot_model_context_t *ctx, int32_t op_id, int32_t st) {\n"
+            "  if (ctx->callback != NULL) ctx->callback(op_id, aot_op_state_run_finished, st, ctx->user_data);\n"
+            "  return aot_status_kernel_failure;\n}\n\n");
   if (e.decls.s) {
     sb_puts(&model, "/* ---- precomputed operator parameters ---- */\n\n");
     sb_puts(&model, e.decls.s);

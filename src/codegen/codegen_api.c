@@ -355,12 +355,26 @@ void gen_model_h(const cg_options *o, strbuf *h) {
   sb_puts(h, "#endif\n");
 }
 
+/* A model string as a C99 string literal: printable ASCII; '"', '\\' and '?'
+ * escaped (no trigraph forms); at most 1024 characters of the name and then
+ * "..." (C99 guarantees 4095 bytes per literal); wrapped for the prefix
+ * renamer, which leaves model text alone. */
 static void put_string(strbuf *b, const char *s) {
+  size_t n = 0;
   sb_putc(b, '"');
-  for (const char *p = s; *p; p++) {
-    if (*p == '"' || *p == '\\') sb_putc(b, '\\');
-    if ((unsigned char)*p >= 32 && (unsigned char)*p < 127) sb_putc(b, *p);
+  sb_putc(b, CG_TEXT_BEGIN);
+  for (const char *p = s ? s : ""; *p; p++) {
+    if (n == 1024) {
+      sb_puts(b, "...");
+      break;
+    }
+    unsigned char ch = (unsigned char)*p;
+    if (ch < 32 || ch > 126) continue;
+    if (ch == '"' || ch == '\\' || ch == '?') sb_putc(b, '\\');
+    sb_putc(b, (char)ch);
+    n++;
   }
+  sb_putc(b, CG_TEXT_END);
   sb_putc(b, '"');
 }
 

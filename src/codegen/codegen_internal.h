@@ -8,8 +8,18 @@
 #include "codegen.h"
 #include "../ops/emit.h"
 
+/* Model text (names, paths) is wrapped in CG_TEXT_BEGIN / CG_TEXT_END: the
+ * prefix rename (codegen_rename_prefix, applied by write_text) leaves it alone
+ * and drops the marks. */
+#define CG_TEXT_BEGIN '\001'
+#define CG_TEXT_END '\002'
+
 /* codegen.c */
+/* A model name made safe for a C comment (marked as model text). */
 const char *comment_text(const char *name);
+/* A model string as plain text for the README (json = 0) or a JSON string
+ * body (json = 1): no control characters, marked as model text. */
+void sb_plain_text(strbuf *b, const char *text, int json);
 const char *op_dtypes(const ir_graph *g, const ir_op *op, char *buf, size_t n);
 int write_text(const char *dir, const char *rel, const char *text, const char *prefix,
                aotc_diag *d);

@@ -29,8 +29,9 @@ void gen_readme(const ir_graph *g, const cg_options *o, const cg_layout *L, strb
     int n = pass ? g->nout : g->nin;
     for (int i = 0; i < n; i++) {
       const ir_tensor *t = &g->t[pass ? g->outputs[i] : g->inputs[i]];
-      sb_printf(r, "| %s | %d | `%s` | %s | [", pass ? "output" : "input", i, t->name,
-                dtype_name(t->dtype));
+      sb_printf(r, "| %s | %d | `", pass ? "output" : "input", i);
+      sb_plain_text(r, t->name, 0);
+      sb_printf(r, "` | %s | [", dtype_name(t->dtype));
       for (int k = 0; k < t->rank; k++) sb_printf(r, "%s%d", k ? ", " : "", t->shape[k]);
       sb_printf(r, "] | %.9g | %d |\n", t->nq ? (double)t->scale[0] : 0.0, t->nq ? t->zero_point[0] : 0);
     }
@@ -113,10 +114,7 @@ void gen_residency(const ir_graph *g, const cg_options *o, const cg_layout *L, s
     const char *id = e->ident + strlen("aot_tensor_");
     sb_printf(j, "%s\n    {\"id\": \"%s\", \"memory\": \"%s\", \"name\": \"", i ? "," : "", id, R->mem);
     const char *nm = e->t >= 0 ? g->t[e->t].name : "";
-    for (const char *p = nm; *p; p++) {
-      if (*p == '"' || *p == '\\') sb_putc(j, '\\');
-      if ((unsigned char)*p >= 32 && (unsigned char)*p < 127) sb_putc(j, *p);
-    }
+    sb_plain_text(j, nm, 1);
     sb_printf(j, "\", \"offset\": %zu, \"role\": \"%s\", \"size\": %zu, \"source_memory\": \"%s\"}", e->offset,
               roles[e->type == 0 ? 2 : e->type == 1 ? 1 : 0], e->size, R->mem);
   }

@@ -45,7 +45,7 @@ static int dequantize_hybrid_weights(ir_graph *g, aotc_diag *d) {
     for (size_t e = 0; e < n; e++) {
       int c = qdim >= 0 ? (int)((e / inner) % dimlen) : 0;
       int32_t q = w->dtype == DT_INT8 ? (int32_t)(int8_t)w->data[e] : (int32_t)w->data[e];
-      out[e] = (float)((double)(q - w->zero_point[c]) * (double)w->scale[c]);
+      out[e] = (float)(((double)q - (double)w->zero_point[c]) * (double)w->scale[c]);  /* no int overflow for hostile zero points */
     }
     free(w->owned_data);
     w->owned_data = (uint8_t *)out;

@@ -7,9 +7,11 @@
  * eval() (the same portable kernels the generated modules use).
  *
  * The interpreter implements itself what has no kernel:
- *  - control flow: WHILE, IF, CALL (nested to any depth, no recursion) and
- *    CALL_ONCE (the init subgraph runs once per instance, on the first run
- *    after creation or reset);
+ *  - control flow: WHILE, IF, CALL (nested up to IR_MAX_CALL_DEPTH
+ *    subgraphs, no recursion) and CALL_ONCE (the init subgraph runs once per
+ *    instance, on the first run after creation or reset); which wirings are
+ *    valid is decided by ir_check_program (src/ir/verify_control.c), the
+ *    check the compiler applies too;
  *  - resource variables: VAR_HANDLE gives one slot per (container,
  *    shared_name) pair, shared by every subgraph of the instance; a resource
  *    tensor holds slot+1 as an int32 (0: no handle); READ_VARIABLE before any
@@ -39,6 +41,7 @@
 #include <string.h>
 
 #include "../ir/ir.h"
+#include "../ir/verify_control.h"
 #include "../ops/ops.h"
 
 /* ---- instance ------------------------------------------------------------ */
@@ -77,7 +80,7 @@ typedef struct rinst {
   aotc_diag *d;
 } rinst;
 
-enum { MAX_DEPTH = 64 };
+enum { MAX_DEPTH = IR_MAX_CALL_DEPTH };
 static const long MAX_WHILE_ITERATIONS = 100000000L;
 
 static size_t tbytes(const ir_tensor *t) {
@@ -646,7 +649,7 @@ static int run_while(rinst *I, rsg *r, const ir_op *op) {
   for (int i = 0; i < n && ret == 0; i++)
     if (op->out[i] >= 0) ret = val_to_tensor(I, r, op->out[i], &vals[i], "WHILE output");
   vals_free(vals, n);
-  vals_free(cv, n);
+  vals_free(cv, n + 1);  /* cv[0] holds the condition even with no loop variables */
   return ret;
 }
 
@@ -861,6 +864,8 @@ int ref_run(const litert_model *m, const npy_array *inputs, int nin, const ref_o
   ref_options defo = {1, 0, NULL, 0, 0, NULL};
   if (!o) o = &defo;
   if (!m || m->nsubgraphs < 1) return diag_error(d, "model has no subgraphs");
+  /* the validity rules the compiler applies (src/ir/verify_control.c) */
+  if (ir_check_program(m, d) != 0) return -1;
   int iters = o->iterations > 0 ? o->iterations : 1;
   rinst *I = inst_new(m, d);
   rsg *r = get_sg(I, 0);
