@@ -21,12 +21,12 @@ fails=0 n=0
 fail() { echo "FAIL $1: $2"; fails=$((fails + 1)); }
 while read -r name expect word prefix; do
   n=$((n + 1))
-  m=$W/$name.tflite out=$W/out_$name
+  m=$W/$name.tflite out=$W/out_$name mod=$W/out_$name/m
   pf=(); [ -n "$prefix" ] && pf=(--module.prefix "$prefix")
   p=${prefix:-aot}
-  "$AOTC" convert --model.path "$m" --module.path "$out" "${pf[@]}" > "$W/$name.log" 2>&1
+  "$AOTC" convert --model.path "$m" --module.path "$out" --module.name m "${pf[@]}" > "$W/$name.log" 2>&1
   rc=$?
-  if ls -d "$out".aotc-* > /dev/null 2>&1; then fail "$name" "temporary directory left behind"; fi
+  if ls -d "$out".aotc-* "$out"/.*aotc* "$W"/.*aotc* > /dev/null 2>&1; then fail "$name" "temporary directory left behind"; fi
   if grep -q "Sanitizer\|runtime error" "$W/$name.log"; then fail "$name" "sanitizer report"; head -5 "$W/$name.log"; continue; fi
   if [ "$expect" = refuse ]; then
     lines=$(wc -l < "$W/$name.log")
@@ -37,27 +37,29 @@ while read -r name expect word prefix; do
     continue
   fi
   if [ $rc -ne 0 ]; then fail "$name" "refused, expected a module"; cat "$W/$name.log"; continue; fi
-  if ! (cd "$out" && for f in src/*.c; do
-          $CC -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -Isrc -c "$f" -o /dev/null || exit 1
+  if ! (cd "$mod" && for f in src/*.c; do
+          $CC -std=c99 -Wall -Wextra -Werror -pedantic -Iincludes-api -Isrc -c "$f" -o /dev/null || exit 1
         done) > "$W/$name.cc" 2>&1; then
     fail "$name" "module does not compile with its own flags"; head -5 "$W/$name.cc"
   fi
-  if [ "$word" != - ] && ! grep -qF -- "$word" "$out/src/${p}_model.c"; then fail "$name" "src/${p}_model.c lacks '$word'"; fi
+  if [ "$word" != - ] && ! cat "$mod"/src/*.c | grep -qF -- "$word"; then fail "$name" "src/${p}_*.c lack '$word'"; fi
   "$AOTC" verify --model.path "$m" "${pf[@]}" > "$W/$name.verify" 2>&1 || { fail "$name" "verify failed"; tail -5 "$W/$name.verify"; }
 done < "$W/manifest"
 # the prefix rename keeps model text: the tensor named 'aot_x AOT_Y' keeps its name
-if [ -d "$W/out_name_2" ]; then
-  grep -qF '"aot_x AOT_Y"' "$W/out_name_2/src/kws_model.c" || fail name_2 "tensor name renamed by the prefix"
-  grep -q "aot_model\|AOT_STATUS" "$W/out_name_2/src/kws_model.c" && fail name_2 "a generated identifier kept the aot prefix"
+if [ -d "$W/out_name_2/m" ]; then
+  cat "$W"/out_name_2/m/src/kws_*.c | grep -qF '"aot_x AOT_Y"' || fail name_2 "tensor name renamed by the prefix"
+  cat "$W"/out_name_2/m/src/kws_*.c "$W"/out_name_2/m/includes-api/*.h | grep -q "aot_model\|aot_status" &&
+    fail name_2 "a generated identifier kept the aot prefix"
 fi
 # a 1 MB name is cut (C99: 4095 bytes per literal)
-if [ -d "$W/out_name_1mb" ]; then
-  len=$(grep -o 'name = "[^"]*"' "$W/out_name_1mb/src/aot_model.c" | awk '{ if (length($0) > m) m = length($0) } END { print m }')
+if [ -d "$W/out_name_1mb/m" ]; then
+  len=$(cat "$W"/out_name_1mb/m/src/*.c | grep -o 'name = "[^"]*"' | awk '{ if (length($0) > m) m = length($0) } END { print m }')
   [ "${len:-0}" -lt 4000 ] || fail name_1mb "name literal of $len bytes"
 fi
 # trigraphs: the module must also compile with trigraphs explicitly on
-if [ -d "$W/out_name_0" ]; then
-  (cd "$W/out_name_0" && $CC -std=c99 -trigraphs -Wall -Werror -Iinclude -Isrc -c src/aot_model.c -o /dev/null) ||
+if [ -d "$W/out_name_0/m" ]; then
+  (cd "$W/out_name_0/m" && for f in src/*.c; do
+     $CC -std=c99 -trigraphs -Wall -Werror -Iincludes-api -Isrc -c "$f" -o /dev/null || exit 1; done) ||
     fail name_0 "trigraph in a generated string"
 fi
 echo "hostile models: $n cases, $fails failures"
