@@ -44,15 +44,21 @@ AOT_INLINE int32_t aot_srdhm(int32_t a, int32_t b) {
 AOT_INLINE int32_t aot_rdbpot(int32_t x, int exponent) {
   int32_t mask, remainder, threshold;
   if (exponent <= 0) return x;
+  /* |x| / 2^exponent <= 1/2: 0, or -1 for the tie INT32_MIN / 2^32 (rounded
+   * away from zero as gemmlowp's 64-bit arithmetic does) */
+  if (exponent > 31) return (x == INT32_MIN && exponent == 32) ? -1 : 0;
   mask = (int32_t)(((int64_t)1 << exponent) - 1);
   remainder = x & mask;
   threshold = (mask >> 1) + (x < 0 ? 1 : 0);
   return (x >> exponent) + (remainder > threshold ? 1 : 0);
 }
 
-/* x << s with wrap-around semantics (no signed-overflow UB). */
+/* x << s with wrap-around semantics (no signed-overflow UB); s >= 32 gives
+ * 0 (all bits shifted out). The conversion back to int32 is done without
+ * implementation-defined behaviour. */
 AOT_INLINE int32_t aot_shl_i32(int32_t x, int s) {
-  return (int32_t)((uint32_t)x << s);
+  const uint32_t u = s > 31 ? 0u : (uint32_t)x << s;
+  return u <= (uint32_t)INT32_MAX ? (int32_t)u : (int32_t)(u - 2147483648u) + INT32_MIN;
 }
 
 /* TFLite MultiplyByQuantizedMultiplier (int32 accumulator, double rounding as
@@ -66,9 +72,13 @@ AOT_INLINE int32_t aot_mbqm(int32_t x, int32_t qm, int32_t shift) {
 /* TFLite MultiplyByQuantizedMultiplier for int64 accumulators (int16x8). */
 AOT_INLINE int32_t aot_mbqm64(int64_t x, int32_t qm, int32_t shift) {
   int32_t reduced = (qm < 0x7FFF0000) ? ((qm + (1 << 15)) >> 16) : 0x7FFF;
-  int total_shift = 15 - shift;
+  /* aotc emits shifts in [-48, 14]; anything else is clamped so the shift
+   * stays defined (TFLite's own expression is undefined there) */
+  int total_shift = 15 - (shift > 14 ? 14 : (shift < -47 ? -47 : shift));
   int64_t round = (int64_t)1 << (total_shift - 1);
-  int64_t r = x * (int64_t)reduced + round;
+  /* wrapping product: an accumulator near 2^63 cannot overflow */
+  uint64_t u = (uint64_t)x * (uint64_t)(int64_t)reduced + (uint64_t)round;
+  int64_t r = u <= (uint64_t)INT64_MAX ? (int64_t)u : (int64_t)(u - 9223372036854775808u) + INT64_MIN;
   r = r >> total_shift;
   return (int32_t)r;
 }

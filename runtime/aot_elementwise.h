@@ -118,6 +118,12 @@ AOT_INLINE int32_t aot_wrap_add_i32(int32_t a, int32_t b) {
   return u <= (uint32_t)INT32_MAX ? (int32_t)u : (int32_t)(u - 2147483648u) + INT32_MIN;
 }
 
+/* Two's complement truncation of an int64 to int32 (the low 32 bits). */
+AOT_INLINE int32_t aot_wrap_i64_i32(int64_t x) {
+  uint32_t u = (uint32_t)((uint64_t)x & 0xFFFFFFFFu);
+  return u <= (uint32_t)INT32_MAX ? (int32_t)u : (int32_t)(u - 2147483648u) + INT32_MIN;
+}
+
 /* Two's complement truncation of an int32 to int16 (as a C++ static_cast). */
 AOT_INLINE int16_t aot_wrap_i16(int32_t x) {
   uint32_t u = (uint32_t)x & 0xFFFFu;

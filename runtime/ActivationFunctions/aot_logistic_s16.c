@@ -9,14 +9,17 @@ int32_t aot_logistic_s16(const aot_sigmoid_s16_params *p, const int16_t *in, int
   int32_t mult = p->mult, shift = p->left_shift;
   int64_t round;
   int32_t i;
-  if (shift < 0 || shift > 31) return AOT_KERNEL_BAD_PARAM;
+  if (shift < 0 || shift > 31 || mult < 0) return AOT_KERNEL_BAD_PARAM;
   if (mult == 0) { /* power-of-two input scale */
+    if (shift > 1) return AOT_KERNEL_BAD_PARAM;
     mult = 3 << shift;
     shift = 0;
   }
   round = shift > 0 ? (int64_t)1 << (shift - 1) : 0;
   for (i = 0; i < p->size; i++) {
-    const int32_t x = (int32_t)aot_asr_i64((int64_t)in[i] * mult + round, shift);
+    /* TFLM computes in * mult + round in int32: for multipliers above 2^16
+     * (input scale > ~5.33) that wraps, and the wrap is reproduced. */
+    const int32_t x = aot_asr_i32(aot_wrap_i64_i32((int64_t)in[i] * mult + round), shift);
     const uint32_t ax = x < 0 ? (uint32_t)0 - (uint32_t)x : (uint32_t)x;
     const uint32_t uh = ax >> 9;
     uint32_t r;

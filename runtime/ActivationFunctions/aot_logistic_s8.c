@@ -3,8 +3,17 @@
  * is rounded to the output scale 1/256 with zero point -128. */
 #include "aot_elementwise.h"
 
+/* With a range radius of 0 (input scale >= 8, where TFLM's
+ * floor(15 * 2^27 / 2^left_shift) is 0) the comparisons below send an input
+ * equal to the zero point to -128, as TFLM's reference kernel does (LiteRT's
+ * optimized kernel gives the midpoint there); aotc follows TFLM. */
+
 int32_t aot_logistic_s8(const aot_sigmoid_s8_params *p, const int8_t *in, int8_t *out) {
   int32_t i;
+  /* in - in_zp must not overflow; a radius >= 1 implies left_shift <= 30 */
+  if (p->in_zp < INT8_MIN || p->in_zp > INT8_MAX) return AOT_KERNEL_BAD_PARAM;
+  if (p->range_radius > 0 && (p->left_shift < 0 || p->left_shift > 30))
+    return AOT_KERNEL_BAD_PARAM;
   for (i = 0; i < p->size; i++) {
     const int32_t x = (int32_t)in[i] - p->in_zp;
     if (x <= -p->range_radius) {

@@ -11,6 +11,7 @@ int32_t aot_dequantize_pc_s8(const aot_dequantize_pc_params *p, const int8_t *in
     for (c = 0; c < p->channels; c++) {
       const float s = p->scales[c];
       const int32_t zp = p->zero_points[c];
+      if (zp < INT8_MIN || zp > INT8_MAX) return AOT_KERNEL_BAD_PARAM;
       for (i = 0; i < p->inner; i++, k++) out[k] = s * (float)((int32_t)in[k] - zp);
     }
   return AOT_KERNEL_OK;
@@ -24,6 +25,7 @@ int32_t aot_dequantize_pc_s16(const aot_dequantize_pc_params *p, const int16_t *
     for (c = 0; c < p->channels; c++) {
       const float s = p->scales[c];
       const int32_t zp = p->zero_points[c];
+      if (zp < INT16_MIN || zp > INT16_MAX) return AOT_KERNEL_BAD_PARAM;
       for (i = 0; i < p->inner; i++, k++) out[k] = s * (float)((int32_t)in[k] - zp);
     }
   return AOT_KERNEL_OK;

@@ -7,6 +7,8 @@ int32_t aot_dequantize_s16(const aot_dequantize_params *p, const int16_t *in, fl
   const float scale = p->scale;
   const int32_t zp = p->zero_point;
   int32_t i;
+  /* x - zero point must not overflow int32 */
+  if (zp < INT16_MIN || zp > INT16_MAX) return AOT_KERNEL_BAD_PARAM;
   for (i = 0; i < p->size; i++) out[i] = scale * (float)((int32_t)in[i] - zp);
   return AOT_KERNEL_OK;
 }

@@ -7,6 +7,8 @@ int32_t aot_dequantize_s8(const aot_dequantize_params *p, const int8_t *in, floa
   const float scale = p->scale;
   const int32_t zp = p->zero_point;
   int32_t i;
+  /* x - zero point must not overflow int32 */
+  if (zp < INT8_MIN || zp > INT8_MAX) return AOT_KERNEL_BAD_PARAM;
   for (i = 0; i < p->size; i++) out[i] = scale * (float)((int32_t)in[i] - zp);
   return AOT_KERNEL_OK;
 }

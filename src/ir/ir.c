@@ -177,7 +177,10 @@ ir_graph *ir_from_litert(const litert_model *m, int sgi, aotc_diag *d) {
       t->zero_point = xcalloc((size_t)t->nq, sizeof(int32_t));
       for (int k = 0; k < t->nq; k++) {
         t->scale[k] = lt->q.scale[k];
-        t->zero_point[k] = k < lt->q.nzero ? (int32_t)lt->q.zero_point[k] : 0;
+        /* a zero point beyond int32 becomes INT32_MIN, which every operator's
+         * range check refuses (a plain cast would wrap it to a valid value) */
+        const int64_t z = k < lt->q.nzero ? lt->q.zero_point[k] : 0;
+        t->zero_point[k] = z < INT32_MIN || z > INT32_MAX ? INT32_MIN : (int32_t)z;
       }
       t->qdim = lt->q.quantized_dimension;
     }

@@ -43,8 +43,31 @@ static int unary_f32(ew_plan *pl, const ir_op *op, const ir_tensor *y, const cha
 /* LOGISTIC / TANH                                                           */
 /* ======================================================================== */
 
+/* TFLM logistic_common.cc / tanh.cc Prepare, reproduced bit for bit at every
+ * input scale (issue 10):
+ *  - int8: Q4.27 input multiplier from frexp(scale * 2^27) without
+ *    renormalisation, input_range_radius = floor(15 * 2^27 / 2^left_shift).
+ *    From left_shift 31 on (input scale >= 8) the radius is 0 and the
+ *    kernel's two comparisons decide every input:
+ *    input <= 0 (the zero point included) gives -128, input > 0 gives 127.
+ *    That is TFLM's (and MCU runtimes') answer; LiteRT's optimized kernels
+ *    give the mathematically correct midpoint for the zero point. aotc follows
+ *    TFLM so integer outputs are bit-exact with the runtime MCU users compare
+ *    against. TFLM evaluates 1LL << left_shift, undefined from left_shift 63
+ *    (scale >= 2^35); aotc uses the value the formula defines there (0).
+ *    Scales below 2^-28 give a negative left_shift, for which TFLM's radius is
+ *    undefined: refused.
+ *  - int16: multiplier trunc(scale * 3 * 4096 * 2^k) with k the smallest
+ *    shift making it > 32767/2 (k <= 31), or the power-of-two shortcut. For
+ *    scales above 32767 / 12288 (~2.67) k is 0 and the multiplier exceeds 15
+ *    bits (TFLM only DCHECKs it); above 65536 / 12288 (~5.33) TFLM's int32
+ *    product in * multiplier wraps for large |in| (a 32-bit MUL on every MCU
+ *    and host; the kernel reproduces that wrap, so such outputs match TFLM,
+ *    not the real function). A multiplier that does not fit
+ *    int32 (scale >= 2^31 / 12288 ~ 174763) or truncates to 0 (scale below
+ *    ~3.8e-14) makes TFLM's arithmetic undefined: refused. */
 static int sigmoid_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
-  const ir_tensor *x, *y;
+  const ir_tensor *x = NULL, *y = NULL;
   const int is_tanh = op->builtin == OP_TANH;
   if (io1(g, op, &x, &y, why, n)) return -1;
   if (x->dtype == DT_FLOAT32)
@@ -55,7 +78,11 @@ static int sigmoid_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
     return -1;
   if (x->dtype == DT_INT8) {
     if (!is_tanh && y->zero_point[0] != -128)
-      return ew_fail(why, n, "int8 LOGISTIC needs output zero point -128");
+      return ew_fail(why, n, "int8 LOGISTIC needs output zero point -128 (has %d)",
+                     (int)y->zero_point[0]);
+    if (x->zero_point[0] < INT8_MIN || x->zero_point[0] > INT8_MAX)
+      return ew_fail(why, n, "input zero point %d outside int8 [-128, 127]",
+                     (int)x->zero_point[0]);
     ew_plan_init(pl, is_tanh ? "aot_tanh_s8" : "aot_logistic_s8", op->in[0], -1, -1,
                  op->out[0]);
     aot_sigmoid_s8_params *p = &pl->u.s8;
@@ -64,17 +91,24 @@ static int sigmoid_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
     int shift;
     const double q = frexp(m, &shift);
     const double qm = round(q * (double)(1LL << 31));
+    if (shift < 0)
+      return ew_fail(why, n,
+                     "input scale %g below 2^-28 (TFLM's int8 input radius is undefined there); "
+                     "requantize the input to a larger scale",
+                     (double)x->scale[0]);
     p->size = numel32(y);
     p->in_zp = x->zero_point[0];
+    /* q * 2^31 rounds to 2^31 just below a power of two: Arm's conversion
+     * saturates to INT32_MAX (x86's would give INT32_MIN). */
     p->mult = qm >= 2147483647.0 ? INT32_MAX : (int32_t)qm;
     p->left_shift = shift;
-    if (shift < 0 || shift > 31) return ew_fail(why, n, "input scale out of range");
-    p->range_radius = ew_input_radius(4, shift);
+    p->range_radius = shift >= 31 ? 0 : ew_input_radius(4, shift);
     return 0;
   }
   /* int16: TFLM logistic_common.cc / tanh.cc */
   if (x->zero_point[0] != 0 || y->zero_point[0] != 0)
-    return ew_fail(why, n, "int16 needs zero points 0");
+    return ew_fail(why, n, "int16 needs zero points 0 (input %d, output %d)",
+                   (int)x->zero_point[0], (int)y->zero_point[0]);
   int l2in, l2out;
   int pot = ew_checked_log2(x->scale[0], &l2in);
   int32_t left_shift = (15 - 3) + l2in, mult;
@@ -88,11 +122,20 @@ static int sigmoid_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
       left_shift++;
       m = m * 2.0;
     }
-    if (m > 32767.0) return ew_fail(why, n, "int16 input scale too large");
+    if (!(m < 2147483648.0))
+      return ew_fail(why, n,
+                     "int16 input scale %g: TFLM's multiplier scale*12288 = %g does not fit "
+                     "int32 (allowed scale < %.6g)",
+                     (double)x->scale[0], (double)x->scale[0] * 12288.0, 2147483648.0 / 12288.0);
     mult = (int32_t)m;
+    if (mult < 1)
+      return ew_fail(why, n,
+                     "int16 input scale %g too small: TFLM's multiplier truncates to 0 "
+                     "(allowed scale >= %.3g)",
+                     (double)x->scale[0], 1.0 / (12288.0 * 2147483648.0));
   }
   if (!ew_checked_log2(y->scale[0], &l2out) || l2out != -15)
-    return ew_fail(why, n, "int16 output scale must be 2^-15");
+    return ew_fail(why, n, "int16 output scale must be 2^-15 (has %g)", (double)y->scale[0]);
   ew_plan_init(pl, is_tanh ? "aot_tanh_s16" : "aot_logistic_s16", op->in[0], -1, -1,
                op->out[0]);
   pl->u.s16.size = numel32(y);
@@ -385,11 +428,17 @@ EW_GLUE(elu, elu_plan)
 EW_GLUE(softmax, softmax_plan)
 
 EW_OPDEF(logistic, OP_LOGISTIC, "LOGISTIC", sigmoid, 1, "int8, int16, float32",
-      "int8: output zero point -128 (scale 1/256), gemmlowp fixed point; int16: zero points 0, "
-      "output scale 2^-15, table interpolation")
+      "int8: output zero point -128 (scale 1/256), gemmlowp fixed point, any input scale >= "
+      "2^-28; from input scale 8 on TFLM's input radius is 0 and, as in TFLM (LiteRT's optimized "
+      "kernel differs), an input at the zero point gives -128; int16: zero points 0, output "
+      "scale 2^-15, table interpolation, input scale 3.8e-14 .. 174762 with TFLM's int32 "
+      "wrap-around above 5.33")
 EW_OPDEF(tanh, OP_TANH, "TANH", sigmoid, 1, "int8, int16, float32",
-      "int8: output scale 1/128 zero point 0, gemmlowp fixed point; int16: zero points 0, "
-      "output scale 2^-15, table interpolation")
+      "int8: output scale 1/128 zero point 0, gemmlowp fixed point, any input scale >= 2^-28; "
+      "from input scale 8 on TFLM's input radius is 0 and, as in TFLM (LiteRT's optimized kernel "
+      "differs), an input at the zero point gives -128; int16: zero points 0, output scale "
+      "2^-15, table interpolation, input scale 3.8e-14 .. 174762 with TFLM's int32 wrap-around "
+      "above 5.33")
 EW_OPDEF(relu, OP_RELU, "RELU", relu, 1, "int8, int16, float32",
       "quantized input is requantized to the output; int16 zero points 0")
 EW_OPDEF(relu6, OP_RELU6, "RELU6", relu, 1, "int8, int16, float32",

@@ -231,6 +231,10 @@ static int conv_prepare(const ir_graph *g, const ir_op *op, conv_plan *cp, char 
     if (conv_out_and_pad(op->opts.padding, p->stride_h, 1, p->out_h, p->filter_h, &ih, &p->pad_h) ||
         conv_out_and_pad(op->opts.padding, p->stride_w, 1, p->out_w, p->filter_w, &iw, &p->pad_w))
       return fail(why, n, "unsupported padding");
+    if (cf_check_window("height", p->in_h, p->out_h, p->filter_h, p->stride_h, 1, p->pad_h, why,
+                        n) ||
+        cf_check_window("width", p->in_w, p->out_w, p->filter_w, p->stride_w, 1, p->pad_w, why, n))
+      return -1;
   } else {
     if (conv_out_and_pad(op->opts.padding, p->stride_h, p->dilation_h, p->in_h, p->filter_h, &oh,
                          &p->pad_h) ||
@@ -242,6 +246,11 @@ static int conv_prepare(const ir_graph *g, const ir_op *op, conv_plan *cp, char 
                (int)p->out_w, oh, ow);
       return -1;
     }
+    if (cf_check_window("height", p->in_h, p->out_h, p->filter_h, p->stride_h, p->dilation_h,
+                        p->pad_h, why, n) ||
+        cf_check_window("width", p->in_w, p->out_w, p->filter_w, p->stride_w, p->dilation_w,
+                        p->pad_w, why, n))
+      return -1;
   }
 
   if (cp->kind == K_F32 || cp->kind == K_HYB) {
@@ -249,6 +258,8 @@ static int conv_prepare(const ir_graph *g, const ir_op *op, conv_plan *cp, char 
   } else {
     act_range_quant(out, op->opts.fused_act, &p->act_min, &p->act_max);
     if (p->act_min > p->act_max) return fail(why, n, "empty activation range");
+    if (cf_check_multipliers(in, f, out, p->out_c, cp->kind == K_S8 ? 31 : 14, why, n))
+      return -1;
     p->input_offset = cp->kind == K_S8 ? -in->zero_point[0] : 0;
     p->output_offset = cp->kind == K_S8 ? out->zero_point[0] : 0;
     cp->mult = xcalloc((size_t)p->out_c, sizeof(int32_t));

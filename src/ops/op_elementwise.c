@@ -490,6 +490,7 @@ static int dequantize_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY)
     if ((x->dtype != DT_INT8 && x->dtype != DT_INT16) || x->qdim < 0 || x->qdim >= x->rank ||
         x->shape[x->qdim] != x->nq)
       return ew_fail(why, n, "per-channel quantization does not match the tensor shape");
+    if (quant_check_tensor(x, "input", 1, why, n)) return -1;
     ew_plan_init(pl, x->dtype == DT_INT8 ? "aot_dequantize_pc_s8" : "aot_dequantize_pc_s16",
                  op->in[0], -1, -1, op->out[0]);
     int32_t outer = 1, inner = 1;

@@ -141,6 +141,7 @@ static int fc_prepare(const ir_graph *g, const ir_op *op, fc_plan *fp, char *why
     p->per_channel = 1;
     fp->mult = xcalloc((size_t)odepth, sizeof(int32_t));
     fp->shift = xcalloc((size_t)odepth, sizeof(int32_t));
+    if (cf_check_multipliers(in, w, out, odepth, fp->kind == K_S8 ? 31 : 14, why, n)) return -1;
     conv_channel_multipliers(in, w, out, odepth, fp->mult, fp->shift);
   } else {
     /* TFLite GetQuantizedConvolutionMultipler: the scale product is rounded
@@ -148,6 +149,9 @@ static int fc_prepare(const ir_graph *g, const ir_op *op, fc_plan *fp, char *why
     float prod = (float)(in->scale[0] * w->scale[0]);
     double real = (double)prod / (double)out->scale[0];
     int s;
+    if (quant_check_multiplier(real, fp->kind == K_S8 ? 31 : 14, "input x weights / output scale",
+                               why, n))
+      return -1;
     fp->nmult = 1;
     fp->mult = xcalloc(1, sizeof(int32_t));
     fp->shift = xcalloc(1, sizeof(int32_t));
@@ -333,6 +337,9 @@ static int bmm_prepare(const ir_graph *g, const ir_op *op, bmm_plan *bp, char *w
   /* TFLite GetQuantizedConvolutionMultipler (float product, double division) */
   float prod = (float)(l->scale[0] * r->scale[0]);
   int s;
+  if (quant_check_multiplier((double)prod / (double)out->scale[0], bp->kind == K_S8 ? 31 : 14,
+                             "lhs x rhs / output scale", why, n))
+    return -1;
   quantize_multiplier((double)prod / (double)out->scale[0], &p->out_mult, &s);
   p->out_shift = s;
   p->lhs_offset = -l->zero_point[0];

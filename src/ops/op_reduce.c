@@ -113,12 +113,17 @@ static int reduce_prepare(const ir_graph *g, const ir_op *op, int rop, rd_plan *
   if (dt == DT_INT8 || dt == DT_INT16) {
     if (in->nq != 1 || out->nq != 1)
       return mv_fail(why, wl, "quantized %s needs per-tensor quantization", dtype_name(dt));
+    if (quant_check_tensor(in, "input", 0, why, wl) || quant_check_tensor(out, "output", 0, why, wl))
+      return -1;
     if (rop == AOT_REDUCE_MAX || rop == AOT_REDUCE_MIN) {
       if (in->scale[0] != out->scale[0] || in->zero_point[0] != out->zero_point[0])
         return mv_fail(why, wl, "input and output quantization differ");
     } else {
       int32_t mult;
       int shift;
+      if (quant_check_multiplier((double)in->scale[0] / (double)out->scale[0], 31,
+                                 "input / output scale", why, wl))
+        return -1;
       quantize_multiplier((double)in->scale[0] / (double)out->scale[0], &mult, &shift);
       if (rop == AOT_REDUCE_MEAN && nred > 0) {
         int s = 0;

@@ -79,5 +79,16 @@ void shape4(const ir_tensor *t, int32_t d[4]);
 /* Common check helpers: return 0 if ok else fill why. */
 int check_dtype(const ir_tensor *t, int dt, const char *what, char *why, size_t n);
 int check_fused_act_supported(int fused_act, char *why, size_t n);
+/* Quantization parameters an integer kernel is exact for (issue 11): every
+ * scale finite and at least FLT_MIN (allow_zero_scale: 0 accepted too, for
+ * filters whose zero scale gives a zero multiplier), every zero point within
+ * the tensor's dtype (int32: -INT32_MAX .. INT32_MAX; int64: 0). Returns 0 or
+ * -1 with "WHAT scale VALUE ..." / "WHAT zero point VALUE outside [LO, HI]". */
+int quant_check_tensor(const ir_tensor *t, const char *what, int allow_zero_scale, char *why,
+                       size_t n);
+/* A real multiplier (ratio of scales) for a kernel whose left shift may be at
+ * most max_shift (31 for aot_mbqm / aot_conv_mbqm, 14 for aot_mbqm64):
+ * finite, >= 0, and QuantizeMultiplier's shift <= max_shift. */
+int quant_check_multiplier(double real, int max_shift, const char *what, char *why, size_t n);
 
 #endif

@@ -1,6 +1,10 @@
-/* quant_conv.c - helpers shared by the convolution-family operators. */
+/* quant_conv.c - helpers shared by the convolution-family operators:
+ * output size and padding, per-channel multipliers, and the checks that keep
+ * quantization parameters and window geometry inside what the int32 kernel
+ * arithmetic is exact for. */
 #include "quant_conv.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,6 +63,36 @@ int cf_numel(const ir_tensor *t, size_t *n) {
   return 0;
 }
 
+int cf_check_multipliers(const ir_tensor *in, const ir_tensor *filter, const ir_tensor *out,
+                         int nch, int max_shift, char *why, size_t n) {
+  for (int c = 0; c < nch; c++) {
+    const float fs = filter->nq > 1 ? filter->scale[c] : filter->scale[0];
+    const double eff = (double)in->scale[0] * (double)fs / (double)out->scale[0];
+    char what[96];
+    snprintf(what, sizeof what, "input x filter / output scale%s", nch > 1 ? " of a channel" : "");
+    if (quant_check_multiplier(eff, max_shift, what, why, n)) return -1;
+  }
+  return 0;
+}
+
+int cf_check_window(const char *dim, int64_t in, int64_t out, int64_t filter, int64_t stride,
+                    int64_t dilation, int64_t pad, char *why, size_t n) {
+  /* the kernels form out * stride - pad + f * dilation (and the transposed
+   * in * stride - pad + f) in int: every such term must fit */
+  const int64_t lim = INT32_MAX;
+  if (stride > lim || dilation > lim || filter > lim || pad > lim || in > lim || out > lim ||
+      (out > 0 ? (out - 1) : 0) * stride + (filter > 0 ? filter - 1 : 0) * dilation + pad + in >
+          lim) {
+    snprintf(why, n,
+             "%s window out of range: input %lld, output %lld, filter %lld, stride %lld, "
+             "dilation %lld, padding %lld (the positions it spans must stay below 2^31)",
+             dim, (long long)in, (long long)out, (long long)filter, (long long)stride,
+             (long long)dilation, (long long)pad);
+    return -1;
+  }
+  return 0;
+}
+
 int cf_check_per_tensor(const ir_tensor *t, const char *what, char *why, size_t n) {
   if (t->nq < 1 || !t->scale || !t->zero_point) {
     snprintf(why, n, "%s is not quantized", what);
@@ -72,7 +106,7 @@ int cf_check_per_tensor(const ir_tensor *t, const char *what, char *why, size_t 
     snprintf(why, n, "%s scale is not positive", what);
     return -1;
   }
-  return 0;
+  return quant_check_tensor(t, what, 0, why, n);
 }
 
 int cf_check_filter_quant(const ir_tensor *f, int nch, int qdim, char *why, size_t n) {
@@ -90,8 +124,9 @@ int cf_check_filter_quant(const ir_tensor *f, int nch, int qdim, char *why, size
       snprintf(why, n, "filter zero point %d not supported (must be 0)", (int)f->zero_point[i]);
       return -1;
     }
-    if (f->scale[i] < 0.0f) {
-      snprintf(why, n, "filter scale is negative");
+    if (!(f->scale[i] >= 0.0f) || !isfinite(f->scale[i])) {
+      snprintf(why, n, "filter scale %g is not a finite non-negative number",
+               (double)f->scale[i]);
       return -1;
     }
   }

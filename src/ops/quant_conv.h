@@ -18,6 +18,16 @@ void conv_channel_multipliers(const ir_tensor *in, const ir_tensor *filter,
                               const ir_tensor *out, int nch, int32_t *mult,
                               int32_t *shift);
 
+/* Checks that every channel's in_scale * filter_scale / out_scale (computed
+ * as conv_channel_multipliers does) is finite and its QuantizeMultiplier
+ * shift at most max_shift (31: int8 kernels, 14: int16x8 kernels). */
+int cf_check_multipliers(const ir_tensor *in, const ir_tensor *filter, const ir_tensor *out,
+                         int nch, int max_shift, char *why, size_t n);
+/* Window geometry of one spatial dimension (dim: "height" / "width"): the
+ * int positions the kernels compute must stay below 2^31 (64-bit check). */
+int cf_check_window(const char *dim, int64_t in, int64_t out, int64_t filter, int64_t stride,
+                    int64_t dilation, int64_t pad, char *why, size_t n);
+
 /* Tensor i of an op's inputs / outputs, or NULL if absent. */
 const ir_tensor *cf_in(const ir_graph *g, const ir_op *op, int i);
 const ir_tensor *cf_out(const ir_graph *g, const ir_op *op, int i);

@@ -135,10 +135,33 @@ void ew_i32_text(strbuf *sb, int32_t v) {
 
 /* ---- quantization helpers ------------------------------------------------ */
 
+/* A multiplier no kernel can apply exactly (non-finite, or a left shift of
+ * 32 or more: a scale ratio of 2^31 and above) seen by ew_qm since the plan
+ * function started; ew_run_* refuse the op with it. aotc is single-threaded. */
+static int ew_qm_bad;
+static double ew_qm_bad_m;
+
 void ew_qm(double m, int32_t *q, int32_t *shift) {
   int s = 0;
   quantize_multiplier(m, q, &s);
   *shift = s;
+  if ((!isfinite(m) || s > 31) && !ew_qm_bad) {
+    ew_qm_bad = 1;
+    ew_qm_bad_m = m;
+  }
+}
+
+static int ew_run_plan(ew_plan_fn f, const ir_graph *g, const ir_op *op, ew_plan *pl, char *why,
+                       size_t n) {
+  ew_qm_bad = 0;
+  int rc = f(g, op, pl, why, n);
+  if (rc == 0 && ew_qm_bad)
+    rc = ew_fail(why, n,
+                 "scale ratio %g is outside what the integer kernel computes exactly (it must "
+                 "be finite and below 2^31)",
+                 ew_qm_bad_m);
+  ew_qm_bad = 0;
+  return rc;
 }
 
 int ew_qm_smaller_than_one(double m, int32_t *q, int32_t *shift) {
@@ -554,7 +577,7 @@ int ew_check_per_tensor(const ir_tensor *t, const char *what, char *why, size_t 
     snprintf(why, n, "%s has scale %g", what, (double)t->scale[0]);
     return -1;
   }
-  return 0;
+  return quant_check_tensor(t, what, 0, why, n);
 }
 
 int ew_fail(char *why, size_t n, const char *fmt, ...) {
@@ -570,7 +593,7 @@ int ew_fail(char *why, size_t n, const char *fmt, ...) {
 int ew_run_check(ew_plan_fn f, const ir_graph *g, const ir_op *op, char *why, size_t n) {
   ew_plan pl;
   memset(&pl, 0, sizeof pl);
-  int rc = f(g, op, &pl, why, n);
+  int rc = ew_run_plan(f, g, op, &pl, why, n);
   ew_plan_release(&pl);
   return rc;
 }
@@ -579,7 +602,7 @@ int ew_run_emit(ew_plan_fn f, emit_ctx *e, const ir_graph *g, const ir_op *op) {
   ew_plan pl;
   char why[256];
   memset(&pl, 0, sizeof pl);
-  int rc = f(g, op, &pl, why, sizeof why) ? -1 : ew_plan_emit(e, &pl);
+  int rc = ew_run_plan(f, g, op, &pl, why, sizeof why) ? -1 : ew_plan_emit(e, &pl);
   ew_plan_release(&pl);
   return rc;
 }
@@ -588,7 +611,7 @@ int ew_run_eval(ew_plan_fn f, const ir_graph *g, const ir_op *op, void *const *d
   ew_plan pl;
   char why[256];
   memset(&pl, 0, sizeof pl);
-  int rc = f(g, op, &pl, why, sizeof why) ? -1 : ew_plan_eval(&pl, data);
+  int rc = ew_run_plan(f, g, op, &pl, why, sizeof why) ? -1 : ew_plan_eval(&pl, data);
   ew_plan_release(&pl);
   return rc;
 }

@@ -1,0 +1,279 @@
+/* make_quant_model.c - single-operator quantized models for the arithmetic
+ * tests (issues 10 and 11), written with aotc's LiteRT writer.
+ *
+ *   make_quant_model sigmoid OUT.tflite logistic|tanh int8|int16 SCALE ZP
+ *     LOGISTIC / TANH with the given input scale and zero point (output
+ *     quantization as TFLM requires), input [1, 256] (int8) or [1, 4096].
+ *   make_quant_model hostile OUT.tflite INDEX
+ *     case INDEX of the hostile-quantization matrix: a valid model of one
+ *     quantized op (FC, CONV_2D, DEPTHWISE_CONV_2D, MUL, ADD, DEQUANTIZE,
+ *     QUANTIZE, LOGISTIC, TANH int8/int16, AVERAGE_POOL_2D, MEAN, int16x8 FC,
+ *     LEAKY_RELU, RELU, SOFTMAX) with ONE quantization parameter replaced by
+ *     a hostile value (zero points INT32_MIN / INT32_MAX / 2^40 / just outside
+ *     the dtype; scales 0, -1, NaN, inf, denormal, 1e30; scale ratios 2^31 ..
+ *     2^60), or a CONV / DEPTHWISE / AVERAGE_POOL with a hostile dilation,
+ *     stride or pool size. Prints a one-line description; exit 3 past the end.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "litert/litert.h"
+
+static litert_model *M;
+
+static int tensor(const char *name, int dt, int rank, const int32_t *shape, const void *data,
+                  size_t bytes, float scale, int64_t zp) {
+  int b = data ? litert_add_buffer(M, data, bytes) : 0;
+  int t = litert_add_tensor(M, 0, name, dt, rank, shape, b);
+  if (scale == scale && scale != -12345.0f) litert_tensor_set_quant(M, 0, t, 1, &scale, &zp, 0);
+  return t;
+}
+
+static void set_q(int t, float scale, int64_t zp) { litert_tensor_set_quant(M, 0, t, 1, &scale, &zp, 0); }
+
+static int write_out(const char *path) {
+  aotc_diag d = {0};
+  int rc = litert_write_file(M, path, &d);
+  if (rc) fprintf(stderr, "%s\n", d.msg);
+  litert_model_free(M);
+  return rc ? 1 : 0;
+}
+
+static int sigmoid_model(const char *out, const char *opn, const char *dtn, float scale, long zp) {
+  const int is_tanh = strcmp(opn, "tanh") == 0;
+  const int is16 = strcmp(dtn, "int16") == 0;
+  const int dt = is16 ? DT_INT16 : DT_INT8;
+  M = litert_model_new();
+  litert_add_subgraph(M, "main");
+  const int32_t shp[2] = {1, is16 ? 4096 : 256};
+  int x = tensor("gate_preact", dt, 2, shp, NULL, 0, scale, zp);
+  int y = tensor(is_tanh ? "gate_tanh" : "gate_sigmoid", dt, 2, shp, NULL, 0,
+                 is16 ? 1.0f / 32768.0f : (is_tanh ? 1.0f / 128.0f : 1.0f / 256.0f),
+                 is16 ? 0 : (is_tanh ? 0 : -128));
+  litert_options o;
+  litert_options_default(&o);
+  o.type = litert_builtin_options_type(is_tanh ? OP_TANH : OP_LOGISTIC);
+  litert_add_op(M, 0, is_tanh ? OP_TANH : OP_LOGISTIC, NULL, 1, (int32_t[]){x}, 1, (int32_t[]){y},
+                &o);
+  litert_set_io(M, 0, 1, (int32_t[]){x}, 1, (int32_t[]){y});
+  return write_out(out);
+}
+
+/* ---- hostile matrix ----------------------------------------------------- */
+
+enum { T_FC, T_CONV, T_DW, T_MUL, T_ADD, T_DEQ, T_QUANT, T_LOG8, T_TANH8, T_LOG16, T_TANH16,
+       T_AVGPOOL, T_MEAN, T_FC16, T_LEAKY, T_RELU, T_SOFTMAX, T_NTEMPL };
+static const char *const templ_name[T_NTEMPL] = {
+    "FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "MUL", "ADD", "DEQUANTIZE", "QUANTIZE",
+    "LOGISTIC int8", "TANH int8", "LOGISTIC int16", "TANH int16", "AVERAGE_POOL_2D", "MEAN",
+    "FULLY_CONNECTED int16x8", "LEAKY_RELU", "RELU", "SOFTMAX"};
+
+/* roles: 0 input, 1 second operand / weights, 2 output */
+typedef struct { int kind; double v; const char *what; } hval;
+enum { H_ZP, H_SCALE, H_RATIO };
+static const hval hvals[] = {
+    {H_ZP, -2147483648.0, "zero point INT32_MIN"},  {H_ZP, 2147483647.0, "zero point INT32_MAX"},
+    {H_ZP, 1099511627776.0, "zero point 2^40"},     {H_ZP, 128.0, "zero point 128 (int8 max + 1)"},
+    {H_ZP, -129.0, "zero point -129"},              {H_ZP, 40000.0, "zero point 40000"},
+    {H_SCALE, 0.0, "scale 0"},                      {H_SCALE, -1.0, "scale -1"},
+    {H_SCALE, NAN, "scale NaN"},                    {H_SCALE, INFINITY, "scale inf"},
+    {H_SCALE, 1e-45, "scale 1e-45 (denormal)"},     {H_SCALE, 1e-39, "scale 1e-39 (denormal)"},
+    {H_SCALE, 1e30, "scale 1e30"},                  {H_RATIO, 31, "scale ratio 2^31"},
+    {H_RATIO, 32, "scale ratio 2^32"},              {H_RATIO, 40, "scale ratio 2^40"},
+    {H_RATIO, 60, "scale ratio 2^60"},
+};
+#define NHV ((int)(sizeof hvals / sizeof hvals[0]))
+
+typedef struct { int field; int64_t v; const char *what; } gval;
+static const gval gvals[] = {
+    {0, 1 << 30, "dilation_h 2^30"}, {0, 2147483647, "dilation_h INT32_MAX"},
+    {1, 1 << 30, "dilation_w 2^30 + SAME"}, {2, 1 << 30, "stride_h 2^30"},
+    {2, 2147483647, "stride_h INT32_MAX"}, {3, 65536, "stride_w 65536"},
+};
+#define NGV ((int)(sizeof gvals / sizeof gvals[0]))
+
+static int opt_type(int b) { return litert_builtin_options_type(b); }
+
+/* Builds template k with the hostile value applied to role (or geometry gv). */
+static int build(int k, int role, const hval *hv, const gval *gv, const char *out) {
+  M = litert_model_new();
+  litert_add_subgraph(M, "main");
+  litert_options o;
+  litert_options_default(&o);
+  int in[3] = {-1, -1, -1}, nin = 1, y, builtin = 0;
+  float si = 0.05f, s2 = 0.02f, so = 0.1f;
+  int64_t zi = 3, z2 = 0, zo = -2;
+  int dt = DT_INT8, rt[3] = {-1, -1, -1}; /* tensors per role */
+  static int8_t w8[3 * 3 * 3 * 2];
+  static int32_t b32[8];
+  static int64_t b64[8];
+  for (size_t i = 0; i < sizeof w8; i++) w8[i] = (int8_t)((int)(i * 37 % 255) - 127);
+  for (int i = 0; i < 8; i++) b32[i] = 100 * i - 300, b64[i] = 1000 * i - 3000;
+  switch (k) {
+    case T_FC: case T_FC16: {
+      const int is16 = k == T_FC16;
+      dt = is16 ? DT_INT16 : DT_INT8;
+      if (is16) zi = 0, zo = 0;
+      const int32_t sx[2] = {1, 8}, sw[2] = {4, 8}, sb[1] = {4}, sy[2] = {1, 4};
+      in[0] = tensor("x", dt, 2, sx, NULL, 0, si, zi);
+      in[1] = tensor("w", DT_INT8, 2, sw, w8, 32, s2, 0);
+      in[2] = is16 ? tensor("b", DT_INT64, 1, sb, b64, 32, si * s2, 0)
+                   : tensor("b", DT_INT32, 1, sb, b32, 16, si * s2, 0);
+      y = tensor("y", dt, 2, sy, NULL, 0, so, zo);
+      nin = 3;
+      builtin = OP_FULLY_CONNECTED;
+      break;
+    }
+    case T_CONV: case T_DW: {
+      const int dw = k == T_DW;
+      const int32_t sx[4] = {1, 5, 5, 2}, sf[4] = {dw ? 1 : 3, 3, 3, dw ? 2 : 2},
+                    sb[1] = {dw ? 2 : 3}, sy[4] = {1, 5, 5, dw ? 2 : 3};
+      in[0] = tensor("x", DT_INT8, 4, sx, NULL, 0, si, zi);
+      in[1] = tensor("filter", DT_INT8, 4, sf, w8, (size_t)sf[0] * 18, s2, 0);
+      in[2] = tensor("b", DT_INT32, 1, sb, b32, (size_t)sb[0] * 4, si * s2, 0);
+      y = tensor("y", DT_INT8, 4, sy, NULL, 0, so, zo);
+      nin = 3;
+      builtin = dw ? OP_DEPTHWISE_CONV_2D : OP_CONV_2D;
+      o.padding = PAD_SAME;
+      o.stride_h = o.stride_w = 1;
+      o.dilation_h = o.dilation_w = 1;
+      if (dw) o.depth_multiplier = 1;
+      break;
+    }
+    case T_MUL: case T_ADD: {
+      const int32_t s[2] = {1, 8};
+      in[0] = tensor("a", DT_INT8, 2, s, NULL, 0, si, zi);
+      in[1] = tensor("b", DT_INT8, 2, s, NULL, 0, s2, 5);
+      z2 = 5;
+      y = tensor("y", DT_INT8, 2, s, NULL, 0, so, zo);
+      nin = 2;
+      builtin = k == T_MUL ? OP_MUL : OP_ADD;
+      break;
+    }
+    case T_DEQ: {
+      const int32_t s[2] = {1, 8};
+      in[0] = tensor("q", DT_INT8, 2, s, NULL, 0, si, zi);
+      y = tensor("f", DT_FLOAT32, 2, s, NULL, 0, -12345.0f, 0);
+      builtin = OP_DEQUANTIZE;
+      break;
+    }
+    case T_QUANT: case T_LEAKY: case T_RELU: {
+      const int32_t s[2] = {1, 8};
+      in[0] = tensor("x", DT_INT8, 2, s, NULL, 0, si, zi);
+      y = tensor("y", DT_INT8, 2, s, NULL, 0, so, zo);
+      builtin = k == T_QUANT ? OP_QUANTIZE : (k == T_LEAKY ? OP_LEAKY_RELU : OP_RELU);
+      o.alpha = 0.2f;
+      break;
+    }
+    case T_LOG8: case T_TANH8: case T_LOG16: case T_TANH16: {
+      const int is16 = k >= T_LOG16, is_tanh = k == T_TANH8 || k == T_TANH16;
+      dt = is16 ? DT_INT16 : DT_INT8;
+      const int32_t s[2] = {1, 8};
+      si = is16 ? 0.001f : 0.05f;
+      zi = is16 ? 0 : zi;
+      so = is16 ? 1.0f / 32768.0f : (is_tanh ? 1.0f / 128.0f : 1.0f / 256.0f);
+      zo = is16 ? 0 : (is_tanh ? 0 : -128);
+      in[0] = tensor("x", dt, 2, s, NULL, 0, si, zi);
+      y = tensor("y", dt, 2, s, NULL, 0, so, zo);
+      builtin = is_tanh ? OP_TANH : OP_LOGISTIC;
+      break;
+    }
+    case T_AVGPOOL: {
+      const int32_t sx[4] = {1, 4, 4, 2}, sy[4] = {1, 4, 4, 2};
+      in[0] = tensor("x", DT_INT8, 4, sx, NULL, 0, si, zi);
+      y = tensor("y", DT_INT8, 4, sy, NULL, 0, si, zi);
+      so = si, zo = zi;
+      builtin = OP_AVERAGE_POOL_2D;
+      o.padding = PAD_SAME;
+      o.stride_h = o.stride_w = 1;
+      o.filter_h = o.filter_w = 2;
+      break;
+    }
+    case T_MEAN: {
+      const int32_t sx[4] = {1, 4, 4, 2}, sy[4] = {1, 1, 1, 2}, sa[1] = {2};
+      const int32_t axes[2] = {1, 2};
+      in[0] = tensor("x", DT_INT8, 4, sx, NULL, 0, si, zi);
+      in[1] = tensor("axes", DT_INT32, 1, sa, axes, 8, -12345.0f, 0);
+      y = tensor("y", DT_INT8, 4, sy, NULL, 0, so, zo);
+      nin = 2;
+      builtin = OP_MEAN;
+      o.keep_dims = 1;
+      break;
+    }
+    case T_SOFTMAX: {
+      const int32_t s[2] = {1, 8};
+      in[0] = tensor("x", DT_INT8, 2, s, NULL, 0, si, zi);
+      y = tensor("y", DT_INT8, 2, s, NULL, 0, 1.0f / 256.0f, -128);
+      so = 1.0f / 256.0f, zo = -128;
+      builtin = OP_SOFTMAX;
+      o.beta = 1.0f;
+      break;
+    }
+    default: return 3;
+  }
+  o.type = opt_type(builtin);
+  rt[0] = in[0];
+  rt[1] = (k == T_MEAN) ? -1 : in[1];
+  rt[2] = y;
+  if (hv) {
+    const int t = rt[role];
+    float sc = role == 0 ? si : (role == 1 ? s2 : so);
+    int64_t zp = role == 0 ? zi : (role == 1 ? z2 : zo);
+    if (hv->kind == H_ZP) zp = (int64_t)hv->v;
+    else if (hv->kind == H_SCALE) sc = (float)hv->v;
+    /* ratio: the role's scale made 2^k larger (input, weights) or smaller (output) */
+    else sc = role == 2 ? (float)ldexp((double)sc, -(int)hv->v) : (float)ldexp((double)sc, (int)hv->v);
+    set_q(t, sc, zp);
+  }
+  if (gv) {
+    if (gv->field == 0) o.dilation_h = (int)gv->v;
+    if (gv->field == 1) o.dilation_w = (int)gv->v;
+    if (gv->field == 2) o.stride_h = (int)gv->v;
+    if (gv->field == 3) o.stride_w = (int)gv->v;
+    if (k == T_AVGPOOL && gv->field <= 1) { /* pool: the window itself */
+      if (gv->field == 0) o.filter_h = (int)gv->v;
+      else o.filter_w = (int)gv->v;
+    }
+  }
+  litert_add_op(M, 0, builtin, NULL, nin, in, 1, (int32_t[]){y}, &o);
+  litert_set_io(M, 0, 1, (int32_t[]){in[0]}, 1, (int32_t[]){y});
+  if (k == T_MUL || k == T_ADD) litert_set_io(M, 0, 2, (int32_t[]){in[0], in[1]}, 1, (int32_t[]){y});
+  return write_out(out);
+}
+
+static int hostile(const char *out, int idx) {
+  int i = 0;
+  for (int k = 0; k < T_NTEMPL; k++)
+    for (int role = 0; role < 3; role++) {
+      if (role == 1 && (k == T_DEQ || k == T_QUANT || k == T_LOG8 || k == T_TANH8 ||
+                        k == T_LOG16 || k == T_TANH16 || k == T_AVGPOOL || k == T_MEAN ||
+                        k == T_LEAKY || k == T_RELU || k == T_SOFTMAX))
+        continue;
+      if (role == 2 && k == T_DEQ) continue; /* float output */
+      for (int h = 0; h < NHV; h++, i++)
+        if (i == idx) {
+          printf("%s, %s: %s\n", templ_name[k], role == 0 ? "input" : (role == 1 ? "operand 2" : "output"),
+                 hvals[h].what);
+          return build(k, role, &hvals[h], NULL, out);
+        }
+    }
+  const int gk[3] = {T_CONV, T_DW, T_AVGPOOL};
+  for (int j = 0; j < 3; j++)
+    for (int g = 0; g < NGV; g++, i++)
+      if (i == idx) {
+        printf("%s: %s\n", templ_name[gk[j]], gvals[g].what);
+        return build(gk[j], 0, NULL, &gvals[g], out);
+      }
+  return 3;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 7 && strcmp(argv[1], "sigmoid") == 0)
+    return sigmoid_model(argv[2], argv[3], argv[4], strtof(argv[5], NULL), strtol(argv[6], NULL, 10));
+  if (argc == 4 && strcmp(argv[1], "hostile") == 0) return hostile(argv[2], atoi(argv[3]));
+  fprintf(stderr, "usage: make_quant_model sigmoid OUT logistic|tanh int8|int16 SCALE ZP\n"
+                  "       make_quant_model hostile OUT INDEX\n");
+  return 2;
+}
