@@ -18,6 +18,7 @@ while :; do
   desc=$("$GEN" hostile "$W/m.tflite" "$i"); rc=$?
   [ $rc -eq 3 ] && break
   [ $rc -eq 0 ] || { echo "case $i: generator failed"; fail=1; i=$((i + 1)); continue; }
+  rm -rf "$W/mod"
   out=$("$AOTC" convert --model.path "$W/m.tflite" --module.path "$W/mod" 2>"$W/err"); rc=$?
   err=$(cat "$W/err")
   if grep -qE "runtime error|AddressSanitizer|LeakSanitizer|UndefinedBehavior" "$W/err"; then

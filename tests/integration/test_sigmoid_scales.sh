@@ -28,6 +28,7 @@ for dt in int8 int16; do
 done
 refuse() {
   "$GEN" sigmoid "$W/m.tflite" "$2" "$1" "$3" 0 || { fail=1; return; }
+  rm -rf "$W/mod"
   msg=$("$AOTC" convert --model.path "$W/m.tflite" --module.path "$W/mod" 2>&1); rc=$?
   if [ $rc -ne 0 ] && [ ! -e "$W/mod" ] && [ "$(printf '%s\n' "$msg" | grep -c .)" -eq 1 ] &&
      printf '%s' "$msg" | grep -q "$4"; then echo "refused $1 $2 $3: $msg"
