@@ -65,7 +65,7 @@ refuse "unknown custom" 2 "$W/unknown.tflite" -- "subgraph 0 op 1" "CUSTOM 'MyMy
 
 # 3. graph structure: recursion, a tensor no op writes (with a 5,000-character
 # name: the message keeps its reason and fix), two writers
-refuse recursion 2 "$W/recursive.tflite" -- "subgraph 2 op 0 (WHILE body) -> subgraph 2" "call tree" "re-export"
+refuse recursion 2 "$W/recursive.tflite" -- "recursion 0 (op 0 WHILE) -> 2 (op 0 WHILE) -> 2" "call tree" "break the cycle"
 refuse "unwritten tensor" 1 "$W/unwritten.tflite" -- "subgraph 0 op 0 (ADD)" "tensor 1 'ghost_" "(input 1)" "no op writes" "re-export it"
 [ "$(wc -c <"$W/msg")" -lt 1100 ] && ok "long name shortened" || bad "long message: $(wc -c <"$W/msg") bytes"
 refuse "two writers" 1 "$W/twowriters.tflite" -- "subgraph 0" "tensor 1 'y'" "op 0 (ADD) and op 1 (MUL)" "one writer"
