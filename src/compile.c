@@ -319,6 +319,7 @@ int compile_litert(const aotc_config *c, litert_model *m, const char *model_path
     compiled_free(out);
     return -1;
   }
+  pass_name_constants(out->graph);
   if (check_ops && codegen_check_supported(out->graph, d) != 0) {
     compiled_free(out);
     return -1;

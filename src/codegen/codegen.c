@@ -205,16 +205,23 @@ static void emit_copy(emit_ctx *e, const ir_graph *gb, int b, const ir_graph *ga
   }
   const ir_graph *save = e->g;
   e->g = ga;
-  const char *src = emit_ptr(e, a);
+  const char *src_at = emit_addr(e, a);
   e->g = gb;
-  const char *dst = emit_ptr(e, b);
-  e->g = save;
+  const char *dst_at = emit_addr(e, b);
   size_t n = ir_bytes(&gb->t[b]);
   if (ir_bytes(&ga->t[a]) < n) n = ir_bytes(&ga->t[a]);
-  if (strcmp(src, dst) != 0) sb_printf(&e->body, "  %s(%s, %s, %zu);\n", fn, dst, src, n);
+  if (strcmp(src_at, dst_at) != 0) {  /* tensors sharing storage need no copy */
+    e->g = ga;
+    const char *src = emit_ptr(e, a);
+    e->g = gb;
+    const char *dst = emit_ptr(e, b);
+    sb_printf(&e->body, "  %s(%s, %s, %zu);\n", fn, dst, src, n);
+  }
+  e->g = save;
 }
 
 static void emit_subgraph_call(emit_ctx *e, int sg) {
+  e->uses_st = 1;
   sb_printf(&e->body, "  st = aot_subgraph_%d(ctx);\n  if (st != 0) return st;\n", sg);
 }
 
@@ -231,6 +238,7 @@ static int emit_control(emit_ctx *e, const ir_graph *g, const ir_op *op, aotc_di
       int t = op->builtin == OP_READ_VARIABLE ? op->out[0] : op->in[1];
       size_t n = ir_bytes(&g->t[t]);
       const char *p = emit_ptr(e, t);
+      e->uses_P = 1;
       if (op->builtin == OP_READ_VARIABLE)
         sb_printf(&e->body, "  memcpy(%s, P + %zu, %zu);  /* read variable %s */\n", p, var->offset, n, comment_text(var->key));
       else
@@ -240,6 +248,7 @@ static int emit_control(emit_ctx *e, const ir_graph *g, const ir_op *op, aotc_di
     case OP_CALL_ONCE: {
       int sg = op->opts.init_subgraph;
       if (!callee(e, sg)) return diag_error(d, "subgraph %d op %d (CALL_ONCE): init subgraph %d was not built; the model is malformed, re-export it", g->sg, op->id, sg);
+      e->uses_st = 1;
       sb_printf(&e->body, "  if (ctx->once_done == 0) {\n    ctx->once_done = 1;\n");
       sb_printf(&e->body, "    st = aot_subgraph_%d(ctx);\n    if (st != 0) return st;\n  }\n", sg);
       return 0;
@@ -356,19 +365,26 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
     if (!sg) continue;
     strbuf saved = e.body;
     memset(&e.body, 0, sizeof e.body);
+    emit_fn_begin(&e);
     if (emit_graph_ops(&e, sg, d) != 0) {
       sb_free(&e.body);
       e.body = saved;
       goto out;
     }
-    sb_printf(&funcs, "/* subgraph %d '%s' */\nstatic int32_t aot_subgraph_%d(aot_model_context_t *ctx) {\n"
-                      "  uint8_t *S = AOT_SCRATCH(ctx);\n  uint8_t *P = AOT_PERSISTENT(ctx);\n  int32_t st = 0;\n"
-                      "  (void)S;\n  (void)P;\n  (void)st;\n%s\n  return aot_status_ok;\n}\n\n",
-              i, comment_text(g->src->subgraphs[i].name), i, e.body.s ? e.body.s : "");
+    char *decls = emit_fn_decls(&e, "  ");
+    sb_printf(&funcs, "/* subgraph %d '%s' */\nstatic int32_t aot_subgraph_%d(aot_model_context_t *ctx) {\n",
+              i, comment_text(g->src->subgraphs[i].name), i);
+    if (e.uses_S) sb_puts(&funcs, "  uint8_t *const S = AOT_SCRATCH(ctx);\n");
+    if (e.uses_P) sb_puts(&funcs, "  uint8_t *const P = AOT_PERSISTENT(ctx);\n");
+    if (e.uses_st) sb_puts(&funcs, "  int32_t st;\n");
+    sb_printf(&funcs, "%s%s%s\n  return aot_status_ok;\n}\n\n", decls, e.body.s ? "" : "  (void)ctx;\n",
+              e.body.s ? e.body.s : "");
+    free(decls);
     sb_free(&e.body);
     e.body = saved;
   }
   /* operators of the main graph */
+  emit_fn_begin(&e);
   if (emit_graph_ops(&e, g, d) != 0) goto out;
   e.g = g;
   /* inputs/outputs must have storage */
@@ -461,7 +477,7 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
                   "#include \"aot_constants.h\"\n#include \"aot_kernels.h\"\n\n");
   sb_printf(&model, "#define AOT_SCRATCH(ctx) ((uint8_t *)(ctx)->arena_buffers[%s])\n", SR);
   if (PR) sb_printf(&model, "#define AOT_PERSISTENT(ctx) ((uint8_t *)(ctx)->arena_buffers[%s])\n\n", PR);
-  else sb_puts(&model, "#define AOT_PERSISTENT(ctx) ((uint8_t *)NULL)\n\n");
+  else sb_puts(&model, "/* no persistent arena: the model keeps no state */\n\n");
   sb_puts(&model,
           "#define AOT_OP_START(id) \\\n"
           "  if (ctx->callback != NULL) ctx->callback((id), aot_op_state_run_started, 0, ctx->user_data)\n"
@@ -492,15 +508,16 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
     if (!g->ops[i].dead) sb_printf(&model, "%s%ld", nops_live++ ? ", " : "", emit_op_uid(g, &g->ops[i]));
   if (!nops_live) sb_puts(&model, "0");
   sb_printf(&model, "};\n#define AOT_NUM_OPS %d\n\n", nops_live);
-  sb_puts(&model, "int32_t aot_model_init(aot_model_context_t *ctx) {\n  uint8_t *P;\n  int32_t st;\n  int i;\n"
+  sb_printf(&model, "int32_t aot_model_init(aot_model_context_t *ctx) {\n%s  int32_t st;\n  int i;\n", PR ? "  uint8_t *P;\n" : "");
+  sb_puts(&model, ""
                   "  if (ctx == NULL) return aot_status_null_context;\n"
                   "  st = aot_context_init(ctx);\n  if (st != aot_status_ok) return st;\n"
                   "  /* operators keep no init state: their parameters are precomputed */\n"
                   "  for (i = 0; i < AOT_NUM_OPS; i++) {\n"
                   "    if (ctx->callback != NULL) ctx->callback(aot_op_ids[i], aot_op_state_init_started, 0, ctx->user_data);\n"
                   "    if (ctx->callback != NULL) ctx->callback(aot_op_ids[i], aot_op_state_init_finished, 0, ctx->user_data);\n"
-                  "  }\n  P = AOT_PERSISTENT(ctx);\n  (void)P;\n");
-  if (PR) sb_printf(&model, "  memset(P, 0, %s_size);  /* state starts at zero */\n", PR);
+                  "  }\n");
+  if (PR) sb_printf(&model, "  P = AOT_PERSISTENT(ctx);\n  memset(P, 0, %s_size);  /* state starts at zero */\n", PR);
   /* int8 variable tensors start at their zero point (as LiteRT/TFLM reset them) */
   for (int gi = 0; gi < nsg; gi++) {
     const ir_graph *vg = gi == 0 ? g : g->subgraphs[gi];
@@ -513,11 +530,18 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
     }
   }
   sb_puts(&model, "  ctx->once_done = 0;\n  ctx->_lifecycle_state = 1;\n  return aot_status_ok;\n}\n\n");
-  sb_puts(&model, "int32_t aot_model_run(aot_model_context_t *ctx) {\n  uint8_t *S;\n  uint8_t *P;\n"
-                  "  int32_t st;\n"
-                  "  if (ctx == NULL) return aot_status_null_context;\n"
-                  "  if (ctx->_lifecycle_state != 1) return aot_status_not_initialized;\n"
-                  "  S = AOT_SCRATCH(ctx);\n  P = AOT_PERSISTENT(ctx);\n  (void)S;\n  (void)P;\n  st = 0;\n  (void)st;\n");
+  sb_puts(&model, "int32_t aot_model_run(aot_model_context_t *ctx) {\n");
+  if (e.uses_st) sb_puts(&model, "  int32_t st;\n");
+  sb_puts(&model, "  if (ctx == NULL) return aot_status_null_context;\n"
+                  "  if (ctx->_lifecycle_state != 1) return aot_status_not_initialized;\n");
+  {
+    /* activations by name: each tensor the run uses is a named pointer */
+    char *decls = emit_fn_decls(&e, "  ");
+    if (e.uses_S) sb_puts(&model, "  uint8_t *const S = AOT_SCRATCH(ctx);\n");
+    if (e.uses_P) sb_puts(&model, "  uint8_t *const P = AOT_PERSISTENT(ctx);\n");
+    sb_puts(&model, decls);
+    free(decls);
+  }
   if (e.body.s) sb_puts(&model, e.body.s);
   sb_puts(&model, "\n  return aot_status_ok;\n}\n");
   /* files */
@@ -590,7 +614,7 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
       goto out;
     }
   }
-  gen_readme(g, o, &L, &rd, const_bytes);
+  gen_readme(g, o, &L, &rd, const_bytes, e.param_bytes);
   if (write_text(dir, "README.md", rd.s, o->prefix, d)) {
     cg_layout_free(&L);
     goto out;
@@ -610,6 +634,8 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
 out:
   for (int i = 0; i < e.npool; i++) free(e.pool[i]);
   free(e.pool);
+  free(e.fn_names);
+  free(e.fn_decls);
   free(e.kernels);
   for (int i = 0; i < nsg; i++) free(e.const_used[i]);
   free(e.const_used);

@@ -107,7 +107,7 @@ void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_
   for (int t = 0; t < g->nt; t++) {
     L->tensor_ent[t] = -1;
     const ir_tensor *x = &g->t[t];
-    char id[96];
+    char id[160];
     /* the .tflite index; tensors the compiler made (src_index < 0) by their
      * C name, as helia-aot names its synthesised tensors */
     int dup = 0;
@@ -117,7 +117,7 @@ void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_
     if (x->role == ROLE_CONST) {
       int ow = emit_const_owner(g, t);
       if (!const_used[ow]) continue;
-      char expr[128];
+      char expr[192];
       snprintf(expr, sizeof expr, "offsetof(aot_constants_t, c_%s)", g->t[ow].cname);
       L->tensor_ent[t] = L->nents;
       add_ent(L, id, 0, L->r_const, coff[ow], x->data_bytes, t, expr);
@@ -259,7 +259,8 @@ void gen_tensors_h(const ir_graph *g, const cg_options *o, const cg_layout *L, s
   sb_puts(h, "/* Element types (values of the .tflite TensorType enum). */\n"
              "typedef enum {\n  aot_dtype_float32 = 0,\n  aot_dtype_float16 = 1,\n  aot_dtype_int32 = 2,\n"
              "  aot_dtype_uint8 = 3,\n  aot_dtype_int64 = 4,\n  aot_dtype_bool = 6,\n  aot_dtype_int16 = 7,\n"
-             "  aot_dtype_int8 = 9\n} aot_dtype_t;\n\n");
+             "  aot_dtype_int8 = 9,\n  aot_dtype_float64 = 10,\n  aot_dtype_uint64 = 12,\n"
+             "  aot_dtype_uint32 = 15,\n  aot_dtype_uint16 = 16\n} aot_dtype_t;\n\n");
   sb_printf(h, "#define AOT_MAX_RANK %d\n\n", max_rank(g));
   sb_puts(h, "/* A model input or output. size counts ELEMENTS: helia-aot documents it as\n"
              " * bytes but fills in elements (its issue #390) and its callers rely on that;\n"
@@ -491,8 +492,17 @@ void gen_tensors_c(const ir_graph *g, const cg_options *o, const cg_layout *L, s
                    "  ctx->%s[%d].size = (size_t)aot_%s_len[%d];\n  ctx->%s[%d].zero_point = aot_%s_zero_point[%d];\n"
                    "  ctx->%s[%d].scale = aot_%s_scale[%d];\n",
                 w, i, w, i, w, i, w, i, w, i, w, i, w, i, w, i, w, i, w, i);
-      sb_printf(c, "  ctx->%s[%d].bytes = %zu;\n  ctx->%s[%d].dtype = (aot_dtype_t)%d;\n  ctx->%s[%d].rank = %d;\n", w, i,
-                ir_bytes(x), w, i, x->dtype, w, i, x->rank);
+      sb_printf(c, "  ctx->%s[%d].bytes = %zu;\n", w, i, ir_bytes(x));
+      switch (x->dtype) {
+        case DT_FLOAT32: case DT_FLOAT16: case DT_INT32: case DT_UINT8: case DT_INT64: case DT_BOOL:
+        case DT_INT16: case DT_INT8: case DT_FLOAT64: case DT_UINT64: case DT_UINT32: case DT_UINT16:
+          sb_printf(c, "  ctx->%s[%d].dtype = aot_dtype_%s;\n", w, i, dtype_name(x->dtype));
+          break;
+        default:
+          sb_printf(c, "  ctx->%s[%d].dtype = (aot_dtype_t)%d;  /* %s */\n", w, i, x->dtype,
+                    dtype_name(x->dtype));
+      }
+      sb_printf(c, "  ctx->%s[%d].rank = %d;\n", w, i, x->rank);
       for (int k = 0; k < x->rank; k++) sb_printf(c, "  ctx->%s[%d].shape[%d] = %d;\n", w, i, k, x->shape[k]);
       sb_printf(c, "  ctx->%s[%d].name = ", w, i);
       put_string(c, x->name);

@@ -36,12 +36,12 @@ typedef struct cg_region {
   int align;
 } cg_region;
 typedef struct cg_ent {  /* one tensor descriptor */
-  char ident[96];      /* aot_tensor_<index> | aot_tensor_<op>_<id>_scratch */
+  char ident[160];    /* aot_tensor_<index> | aot_tensor_<op>_<id>_scratch */
   int type;            /* 0 constant, 1 persistent, 2 scratch */
   int region;
   size_t offset, size;
   int t;               /* main-graph tensor, -1 for op scratch */
-  char off_expr[128];  /* C expression of the offset (constants: offsetof) or "" */
+  char off_expr[192];  /* C expression of the offset (constants: offsetof) or "" */
 } cg_ent;
 typedef struct cg_layout {
   int nregions;
@@ -82,7 +82,8 @@ int gen_build_glue(const ir_graph *g, const cg_options *o, const char *const *ke
 void gen_test_case(const ir_graph *g, const cg_options *o, strbuf *c, strbuf *h);
 
 /* codegen_report.c: README and residency report */
-void gen_readme(const ir_graph *g, const cg_options *o, const cg_layout *L, strbuf *r, size_t const_bytes);
+void gen_readme(const ir_graph *g, const cg_options *o, const cg_layout *L, strbuf *r, size_t const_bytes,
+                size_t param_bytes);
 void gen_residency(const ir_graph *g, const cg_options *o, const cg_layout *L, strbuf *j);
 
 #endif

@@ -17,10 +17,15 @@ const char *ir_role_name(ir_role r) {
 
 void ir_set_cname(ir_graph *g, int t) {
   ir_tensor *x = &g->t[t];
-  char base[33];
-  c_identifier(x->name, base, 32);
-  if (g->sg > 0) snprintf(x->cname, sizeof x->cname, "s%d_t%d_%.32s", g->sg, t, base);
-  else snprintf(x->cname, sizeof x->cname, "t%d_%.32s", t, base);
+  /* converters join several names with ';': the first one names the tensor */
+  char first[97];
+  size_t n = 0;
+  for (const char *p = x->name ? x->name : ""; *p && *p != ';' && n < 96; p++) first[n++] = *p;
+  first[n] = 0;
+  char base[97];
+  c_identifier(first, base, 64);
+  if (g->sg > 0) snprintf(x->cname, sizeof x->cname, "s%d_t%d_%s", g->sg, t, base);
+  else snprintf(x->cname, sizeof x->cname, "t%d_%s", t, base);
 }
 
 int ir_add_tensor(ir_graph *g, char *name, int dtype, int rank, const int32_t *shape) {

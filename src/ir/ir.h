@@ -22,7 +22,7 @@ const char *ir_role_name(ir_role r);
 
 typedef struct ir_tensor {
   char *name;               /* model tensor name ("" if none) */
-  char cname[64];           /* unique C identifier derived from name */
+  char cname[128];          /* unique C identifier derived from name (or role) */
   int dtype;                /* aotc_dtype */
   int rank;
   int32_t shape[IR_MAX_RANK];

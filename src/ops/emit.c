@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,44 @@ int emit_const_owner(const ir_graph *g, int t) {
   return t;
 }
 
+const char *emit_addr(emit_ctx *e, int t) {
+  const ir_graph *g = e->g;
+  if (t < 0) return "NULL";
+  const ir_tensor *x = &g->t[t];
+  const char *ct = dtype_ctype(x->dtype);
+  if (!ct) ct = "uint8_t";
+  if (x->role == ROLE_CONST) {
+    int o = emit_const_owner(g, t);
+    return pool_add(e, xasprintf("aot_constants.c_%s", g->t[o].cname));
+  }
+  if (x->arena == 0)
+    return pool_add(e, xasprintf("((%s *)(S + %zu))", ct, g->scratch_base + x->offset));
+  if (x->arena == 1)
+    return pool_add(e, xasprintf("((%s *)(P + %zu))", ct, g->persistent_base + x->offset));
+  return "NULL";
+}
+
+/* Declares (once per function) the named pointer name = (ctype *)(base + off). */
+static const char *named_ptr(emit_ctx *e, const char *name, const char *ctype, char base,
+                             size_t off) {
+  if (base == 'S') e->uses_S = 1;
+  else e->uses_P = 1;
+  for (int i = 0; i < e->fn_n; i++)
+    if (strcmp(e->fn_names[i], name) == 0) return e->fn_names[i];
+  if (e->fn_n == e->fn_cap) {
+    e->fn_cap = e->fn_cap ? 2 * e->fn_cap : 32;
+    e->fn_names = xrealloc(e->fn_names, (size_t)e->fn_cap * sizeof(char *));
+    e->fn_decls = xrealloc(e->fn_decls, (size_t)e->fn_cap * sizeof(char *));
+  }
+  char *nm = xstrdup(name);
+  char *dc = xasprintf("%s *const %s = (%s *)(%c + %zu);", ctype, name, ctype, base, off);
+  pool_add(e, nm);
+  pool_add(e, dc);
+  e->fn_names[e->fn_n] = nm;
+  e->fn_decls[e->fn_n] = dc;
+  return e->fn_names[e->fn_n++];
+}
+
 const char *emit_ptr(emit_ctx *e, int t) {
   const ir_graph *g = e->g;
   if (t < 0) return "NULL";
@@ -47,16 +86,27 @@ const char *emit_ptr(emit_ctx *e, int t) {
     e->const_used[g->sg][o] = 1;
     return pool_add(e, xasprintf("aot_constants.c_%s", g->t[o].cname));
   }
-  if (x->arena == 0)
-    return pool_add(e, xasprintf("((%s *)(S + %zu))", ct, g->scratch_base + x->offset));
-  if (x->arena == 1)
-    return pool_add(e, xasprintf("((%s *)(P + %zu))", ct, g->persistent_base + x->offset));
+  if (x->arena == 0) return named_ptr(e, x->cname, ct, 'S', g->scratch_base + x->offset);
+  if (x->arena == 1) return named_ptr(e, x->cname, ct, 'P', g->persistent_base + x->offset);
   e->failed = 1;
   return "NULL";
 }
 
 const char *emit_scratch_ptr(emit_ctx *e) {
-  return pool_add(e, xasprintf("((void *)(S + %zu))", e->g->scratch_base + e->op->scratch_offset));
+  char name[96];
+  snprintf(name, sizeof name, "%s_scratch", e->opname);
+  return named_ptr(e, name, "void", 'S', e->g->scratch_base + e->op->scratch_offset);
+}
+
+void emit_fn_begin(emit_ctx *e) {
+  e->fn_n = 0;
+  e->uses_S = e->uses_P = e->uses_st = 0;
+}
+
+char *emit_fn_decls(emit_ctx *e, const char *indent) {
+  strbuf b = {0};
+  for (int i = 0; i < e->fn_n; i++) sb_printf(&b, "%s%s\n", indent, e->fn_decls[i]);
+  return b.s ? b.s : xstrdup("");
 }
 
 const char *emit_opname(emit_ctx *e) { return e->opname; }
@@ -73,6 +123,7 @@ void emit_stmt(emit_ctx *e, const char *fmt, ...) {
 void emit_call(emit_ctx *e, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
+  e->uses_st = 1;
   sb_puts(&e->body, "  st = ");
   sb_vprintf(&e->body, fmt, ap);
   sb_printf(&e->body, ";\n  if (st != 0) return aot_fail(ctx, %ld, st);\n", emit_op_uid(e->g, e->op));
@@ -134,6 +185,7 @@ void emit_fmt_values(strbuf *b, int dtype, const void *data, size_t n) {
 
 static const char *emit_array(emit_ctx *e, const char *suffix, int dt, const void *v, size_t n) {
   char *name = xasprintf("%s_%s", e->opname, suffix);
+  e->param_bytes += (n ? n : 1) * dtype_size(dt);
   sb_printf(&e->decls, "static const %s %s[%zu] = {\n", dtype_ctype(dt), name, n ? n : 1);
   emit_fmt_values(&e->decls, dt, v, n);
   sb_puts(&e->decls, "};\n");

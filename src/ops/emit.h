@@ -20,7 +20,24 @@ struct emit_ctx {
   const char **kernels;    /* runtime files needed */
   int nkernels, capkernels;
   int failed;
+  /* the C function being emitted (the run function or a called subgraph's):
+   * the named pointers it declares ("int8_t *const t12_conv = (int8_t *)(S +
+   * 8000);") and whether it uses S, P and st */
+  char **fn_names, **fn_decls;
+  int fn_n, fn_cap;
+  int uses_S, uses_P, uses_st;
+  size_t param_bytes;      /* bytes of the operators' constant parameter arrays */
 };
+
+/* Starts a new C function (forgets the named pointers of the previous one). */
+void emit_fn_begin(emit_ctx *e);
+/* The declarations of the named pointers the function uses, one per line with
+ * the given indentation (malloc'd; "" if none). */
+char *emit_fn_decls(emit_ctx *e, const char *indent);
+/* Address expression of tensor t in the current graph ("((int8_t *)(S +
+ * 8000))", the constant's name), without declaring a named pointer: for
+ * comparing whether two tensors share storage. */
+const char *emit_addr(emit_ctx *e, int t);
 
 /* Operator id seen by the callback: the op index in the model for the main
  * subgraph, (subgraph << 16) | index for ops of called subgraphs. */

@@ -33,6 +33,11 @@ void pass_make_const(ir_tensor *o, void *data);
  * decides beforehand which outputs it accepts as constants. */
 int pass_fold_op(ir_graph *g, ir_op *op, int *status);
 
+/* ---- naming (name_constants.c) ---- */
+/* Names every constant a live op reads after its first reader and its role
+ * there (op0_conv_2d_filter, ...), in main and its called subgraphs. */
+void pass_name_constants(ir_graph *main);
+
 /* ---- transforms ---- */
 typedef struct ir_transform {
   const char *name;
