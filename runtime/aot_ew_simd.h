@@ -54,6 +54,8 @@ typedef struct aot_ews_addsub {
   int32_t off1, off2;      /* input offsets */
   int32_t ls;              /* left shift of the offset inputs */
   int32_t out_off, lo, hi;
+  int32_t fast;            /* contiguous rows may use the FAST variant */
+  int32_t swap;            /* inputs swapped (commutative operator) */
 } aot_ews_addsub;
 
 typedef struct aot_ews_mul {
@@ -92,6 +94,8 @@ AOT_INLINE int aot_ews_addsub_setup(const aot_addsub_q_params *p, int32_t max_ab
   q->out_off = p->out_offset;
   q->lo = p->act_min;
   q->hi = p->act_max;
+  q->swap = 0;
+  q->fast = 0;
   return 1;
 }
 
@@ -168,67 +172,182 @@ AOT_INLINE int32x4_t aot_ews_mve_out(int32x4_t sum, const aot_ews_addsub *q) {
                     (Q)->out_off,                                                     \
                 (Q)->lo, (Q)->hi)
 
-/* Row function NAME(q, a, sa, b, sb, o, n) for element type T with OP + or -
- * (VOP vaddq_s32 / vsubq_s32), Helium load/store LD / ST (4 lanes widened to
- * int32), BOUNDED as above. sa, sb are 0 or 1. */
+/* Contiguous rows (both inner strides 1). FAST (a constant 0 or 1): the
+ * variant for in1.e == 0 with in1.mult == 2^30 (the input with the larger
+ * scale: its multiplier is exactly 0.5, so its rescaled value is
+ * (v + off) << (ls - 1) exactly as ls >= 1), in2.e > 0, out.e > 0 (no
+ * masks), and (|out_off| + 1) << out.e <= 2^30 (the output offset is added
+ * before the rounding shift). */
 #ifdef AOT_EWS_MVE
-#define AOT_EWS_ROW_VEC(T, OP, VOP, LD, ST, BOUNDED)                                               \
+/* unpredicated / predicated (pr) forms of the 4-lane loads and stores */
+#define AOT_EWS_LDU_vldrbq_z_s32(P) vldrbq_s32(P)
+#define AOT_EWS_LDU_vldrhq_z_s32(P) vldrhq_s32(P)
+#define AOT_EWS_STU_vstrbq_p_s32(P, V) vstrbq_s32((P), (V))
+#define AOT_EWS_STU_vstrhq_p_s32(P, V) vstrhq_s32((P), (V))
+#define AOT_EWS_LDP_vldrbq_z_s32(P) vldrbq_z_s32((P), pr)
+#define AOT_EWS_LDP_vldrhq_z_s32(P) vldrhq_z_s32((P), pr)
+#define AOT_EWS_STP_vstrbq_p_s32(P, V) vstrbq_p_s32((P), (V), pr)
+#define AOT_EWS_STP_vstrhq_p_s32(P, V) vstrhq_p_s32((P), (V), pr)
+#define AOT_EWS_CONTIG_STEP(FAST, VOP, LDX, STX)                                     \
   {                                                                                   \
-    const int32x4_t pw = vdupq_n_s32((int32_t)1 << q->ls);                            \
-    const int32_t o1 = aot_shl_i32(q->off1, q->ls), o2 = aot_shl_i32(q->off2, q->ls); \
-    int32_t i;                                                                        \
-    if (sa && sb) {                                                                   \
-      for (i = 0; i < n; i += 4) {                                                    \
-        const mve_pred16_t pr = vctp32q((uint32_t)(n - i));                           \
-        const int32x4_t x1 = aot_ews_mve_in(LD(a + i, pr), pw, o1, &q->in1);          \
-        const int32x4_t x2 = aot_ews_mve_in(LD(b + i, pr), pw, o2, &q->in2);          \
-        ST(o + i, aot_ews_mve_out(VOP(x1, x2), q), pr);                               \
-      }                                                                               \
-    } else if (sa) {                                                                  \
-      const int32x4_t x2 = vdupq_n_s32(AOT_EWS_IN(b[0], q->off2, q, &q->in2, 0));     \
-      for (i = 0; i < n; i += 4) {                                                    \
-        const mve_pred16_t pr = vctp32q((uint32_t)(n - i));                           \
-        const int32x4_t x1 = aot_ews_mve_in(LD(a + i, pr), pw, o1, &q->in1);          \
-        ST(o + i, aot_ews_mve_out(VOP(x1, x2), q), pr);                               \
-      }                                                                               \
+    int32x4_t x1 = vmlasq_n_s32(LDX(a), p1, o1);                                      \
+    int32x4_t x2 = vqrdmulhq_n_s32(vmlasq_n_s32(LDX(b), p2, o2), m2);                 \
+    int32x4_t y;                                                                      \
+    if (!(FAST)) {                                                                    \
+      x1 = vqrdmulhq_n_s32(x1, m1);                                                   \
+      x1 = vrshlq_n_s32(vqaddq_s32(x1, vandq_s32(vshrq_n_s32(x1, 31), k1)), r1);      \
+      x2 = vqaddq_s32(x2, vandq_s32(vshrq_n_s32(x2, 31), k2));                        \
     } else {                                                                          \
-      const int32x4_t x1 = vdupq_n_s32(AOT_EWS_IN(a[0], q->off1, q, &q->in1, 0));     \
-      for (i = 0; i < n; i += 4) {                                                    \
-        const mve_pred16_t pr = vctp32q((uint32_t)(n - i));                           \
-        const int32x4_t x2 = aot_ews_mve_in(LD(b + i, pr), pw, o2, &q->in2);          \
-        ST(o + i, aot_ews_mve_out(VOP(x1, x2), q), pr);                               \
-      }                                                                               \
+      x2 = vqaddq_s32(x2, vshrq_n_s32(x2, 31));                                       \
+    }                                                                                 \
+    x2 = vrshlq_n_s32(x2, r2);                                                        \
+    y = vqrdmulhq_n_s32(VOP(x1, x2), mo);                                             \
+    y = vqaddq_s32(y, (FAST) ? vshrq_n_s32(y, 31) : vandq_s32(vshrq_n_s32(y, 31), ko)); \
+    y = vaddq_n_s32(vrshlq_n_s32(y, ro), zo);                                         \
+    STX(o, vminq_s32(vmaxq_s32(y, lo), hi));                                          \
+  }
+#define AOT_EWS_CONTIG(FAST, T, OP, VOP, LD, ST, BOUNDED)                                    \
+  {                                                                                   \
+    const int32_t ls1 = (FAST) ? q->ls - 1 : q->ls;                                   \
+    const int32x4_t p1 = vdupq_n_s32((int32_t)1 << ls1);                              \
+    const int32x4_t p2 = vdupq_n_s32((int32_t)1 << q->ls);                            \
+    const int32_t o1 = aot_shl_i32(q->off1, ls1), o2 = aot_shl_i32(q->off2, q->ls);   \
+    const int32_t m1 = q->in1.mult, m2 = q->in2.mult, mo = q->out.mult;               \
+    const int32_t r1 = -q->in1.e, r2 = -q->in2.e, ro = -q->out.e, zo = q->out_off;    \
+    const int32x4_t k1 = vdupq_n_s32(q->in1.mask), k2 = vdupq_n_s32(q->in2.mask);     \
+    const int32x4_t ko = vdupq_n_s32(q->out.mask);                                    \
+    const int32x4_t lo = vdupq_n_s32(q->lo), hi = vdupq_n_s32(q->hi);                 \
+    for (; n >= 4; n -= 4, a += 4, b += 4, o += 4)                                    \
+      AOT_EWS_CONTIG_STEP(FAST, VOP, AOT_EWS_LDU_##LD, AOT_EWS_STU_##ST)              \
+    if (n > 0) {                                                                      \
+      const mve_pred16_t pr = vctp32q((uint32_t)n);                                   \
+      AOT_EWS_CONTIG_STEP(FAST, VOP, AOT_EWS_LDP_##LD, AOT_EWS_STP_##ST)              \
     }                                                                                 \
   }
 #else
-#define AOT_EWS_ROW_VEC(T, OP, VOP, LD, ST, BOUNDED)                                               \
+#define AOT_EWS_CONTIG(FAST, T, OP, VOP, LD, ST, BOUNDED)                                    \
   {                                                                                   \
+    const aot_ews_rq q1 = q->in1, q2 = q->in2, qo = q->out;                           \
+    const int32_t ls = q->ls, off1 = q->off1, off2 = q->off2, zo = q->out_off;        \
+    const int32_t lo = q->lo, hi = q->hi;                                             \
+    const int32_t rzo = qo.rnd + (int32_t)((uint32_t)zo << qo.e);                     \
     int32_t i;                                                                        \
-    if (sa && sb) {                                                                   \
-      for (i = 0; i < n; i++) {                                                       \
-        const int32_t x1 = AOT_EWS_IN(a[i], q->off1, q, &q->in1, BOUNDED);            \
-        const int32_t x2 = AOT_EWS_IN(b[i], q->off2, q, &q->in2, BOUNDED);            \
-        o[i] = (T)AOT_EWS_OUT(x1 OP x2, q, BOUNDED);                                  \
+    for (i = 0; i < n; i++) {                                                         \
+      int32_t x1, x2, y;                                                              \
+      if (FAST) {                                                                     \
+        x1 = aot_shl_i32((int32_t)a[i] + off1, ls - 1);                               \
+        x2 = aot_ews_srdhm_b(aot_shl_i32((int32_t)b[i] + off2, ls), q2.mult);         \
+        x2 = (x2 + (x2 >> 31) + q2.rnd) >> q2.e;                                      \
+        y = aot_ews_srdhm_b(x1 OP x2, qo.mult);                                       \
+        y = (y + (y >> 31) + rzo) >> qo.e;                                            \
+      } else {                                                                        \
+        x1 = AOT_EWS_IN(a[i], off1, q, &q1, BOUNDED);                                 \
+        x2 = AOT_EWS_IN(b[i], off2, q, &q2, BOUNDED);                                 \
+        y = ((BOUNDED) ? aot_ews_rdb(aot_ews_srdhm_b(x1 OP x2, qo.mult), &qo)         \
+                       : aot_rdbpot(aot_ews_srdhm(x1 OP x2, qo.mult), qo.e)) +        \
+            zo;                                                                       \
       }                                                                               \
-    } else if (sa) {                                                                  \
-      const int32_t x2 = AOT_EWS_IN(b[0], q->off2, q, &q->in2, BOUNDED);              \
+      o[i] = (T)aot_ews_clamp(y, lo, hi);                                             \
+    }                                                                                 \
+  }
+#endif
+
+#ifdef AOT_EWS_MVE
+#define AOT_EWS_FAST_OK(BOUNDED) 1
+#else
+#define AOT_EWS_FAST_OK(BOUNDED) (BOUNDED)
+#endif
+
+/* Whether the FAST contiguous variant applies (scalar: BOUNDED only). */
+AOT_INLINE int aot_ews_is_fast(const aot_ews_addsub *q) {
+  const int32_t az = q->out_off < 0 ? -q->out_off : q->out_off;
+  return q->ls >= 1 && q->in1.e == 0 && q->in1.mult == (int32_t)1 << 30 && q->in2.e > 0 &&
+         q->out.e > 0 && q->out.e < 30 && ((int64_t)(az + 1) << q->out.e) <= ((int64_t)1 << 30);
+}
+
+/* For a commutative operator: puts the input that allows the FAST variant
+ * first (q->swap = 1 when the row functions must swap their inputs). */
+AOT_INLINE void aot_ews_prefer_fast(aot_ews_addsub *q) {
+  aot_ews_addsub t = *q;
+  q->swap = 0;
+  if (aot_ews_is_fast(q)) return;
+  t.in1 = q->in2;
+  t.in2 = q->in1;
+  t.off1 = q->off2;
+  t.off2 = q->off1;
+  if (aot_ews_is_fast(&t)) {
+    *q = t;
+    q->swap = 1;
+  }
+}
+
+/* Broadcast rows (one inner stride 0): the stride-0 input is rescaled once. */
+#ifdef AOT_EWS_MVE
+#define AOT_EWS_BCAST_ROW(T, OP, VOP, LD, ST, BOUNDED)                                \
+  {                                                                                   \
+    const int32x4_t pw = vdupq_n_s32((int32_t)1 << q->ls);                            \
+    const aot_ews_rq q1 = q->in1, q2 = q->in2;                                        \
+    const aot_ews_addsub qc = *q;                                                     \
+    const int32_t o1 = aot_shl_i32(q->off1, q->ls), o2 = aot_shl_i32(q->off2, q->ls); \
+    const int vary1 = sa != 0;                                                        \
+    const int32x4_t c = vdupq_n_s32(vary1 ? AOT_EWS_IN(b[0], q->off2, q, &q2, 0)      \
+                                          : AOT_EWS_IN(a[0], q->off1, q, &q1, 0));    \
+    const T *v = vary1 ? a : b;                                                       \
+    const aot_ews_rq qv = vary1 ? q1 : q2;                                            \
+    const int32_t ov = vary1 ? o1 : o2;                                               \
+    int32_t i;                                                                        \
+    for (i = 0; i < n; i += 4) {                                                      \
+      const mve_pred16_t pr = vctp32q((uint32_t)(n - i));                             \
+      const int32x4_t x = aot_ews_mve_in(LD(v + i, pr), pw, ov, &qv);                 \
+      ST(o + i, aot_ews_mve_out(vary1 ? VOP(x, c) : VOP(c, x), &qc), pr);             \
+    }                                                                                 \
+  }
+#else
+#define AOT_EWS_BCAST_ROW(T, OP, VOP, LD, ST, BOUNDED)                                \
+  {                                                                                   \
+    const aot_ews_addsub qc = *q;                                                     \
+    int32_t i;                                                                        \
+    if (sa) {                                                                         \
+      const int32_t x2 = AOT_EWS_IN(b[0], qc.off2, &qc, &qc.in2, BOUNDED);            \
       for (i = 0; i < n; i++) {                                                       \
-        const int32_t x1 = AOT_EWS_IN(a[i], q->off1, q, &q->in1, BOUNDED);            \
-        o[i] = (T)AOT_EWS_OUT(x1 OP x2, q, BOUNDED);                                  \
+        const int32_t x1 = AOT_EWS_IN(a[i], qc.off1, &qc, &qc.in1, BOUNDED);          \
+        o[i] = (T)AOT_EWS_OUT(x1 OP x2, &qc, BOUNDED);                                \
       }                                                                               \
     } else {                                                                          \
-      const int32_t x1 = AOT_EWS_IN(a[0], q->off1, q, &q->in1, BOUNDED);              \
+      const int32_t x1 = AOT_EWS_IN(a[0], qc.off1, &qc, &qc.in1, BOUNDED);            \
       for (i = 0; i < n; i++) {                                                       \
-        const int32_t x2 = AOT_EWS_IN(b[i], q->off2, q, &q->in2, BOUNDED);            \
-        o[i] = (T)AOT_EWS_OUT(x1 OP x2, q, BOUNDED);                                  \
+        const int32_t x2 = AOT_EWS_IN(b[i], qc.off2, &qc, &qc.in2, BOUNDED);          \
+        o[i] = (T)AOT_EWS_OUT(x1 OP x2, &qc, BOUNDED);                                \
       }                                                                               \
     }                                                                                 \
   }
 #endif
 
+/* Row function NAME(q, a, sa, b, sb, o, n) for element type T with OP + or -
+ * (VOP vaddq_s32 / vsubq_s32), Helium load/store LD / ST (4 lanes widened to
+ * int32), BOUNDED as above (|x| < 2^30 everywhere: int8). sa, sb are 0 or 1,
+ * not both 0. */
 #define AOT_EWS_ADDSUB_ROW(NAME, T, OP, VOP, LD, ST, BOUNDED)                         \
+  static void NAME##_contig(const aot_ews_addsub *q, const T *a, const T *b, T *o,    \
+                            int32_t n) {                                              \
+    if ((AOT_EWS_FAST_OK(BOUNDED)) && q->fast) AOT_EWS_CONTIG(1, T, OP, VOP, LD, ST, BOUNDED)                 \
+    else AOT_EWS_CONTIG(0, T, OP, VOP, LD, ST, BOUNDED)                                      \
+  }                                                                                   \
+  static void NAME##_bcast(const aot_ews_addsub *q, const T *a, int32_t sa, const T *b, \
+                           T *o, int32_t n) AOT_EWS_BCAST_ROW(T, OP, VOP, LD, ST, BOUNDED) \
   static void NAME(const aot_ews_addsub *q, const T *a, int32_t sa, const T *b,       \
-                   int32_t sb, T *o, int32_t n) AOT_EWS_ROW_VEC(T, OP, VOP, LD, ST, BOUNDED)
+                   int32_t sb, T *o, int32_t n) {                                     \
+    if (q->swap) {                                                                    \
+      const T *t = a;                                                                 \
+      int32_t s = sa;                                                                 \
+      a = b;                                                                          \
+      b = t;                                                                          \
+      sa = sb;                                                                        \
+      sb = s;                                                                         \
+    }                                                                                 \
+    if (sa && sb) NAME##_contig(q, a, b, o, n);                                       \
+    else NAME##_bcast(q, a, sa, b, o, n);                                             \
+  }
 
 /* Walks the rows of the broadcast BC: ROW(Q, ...) where both inner strides
  * are 0 or 1 (not both 0), else the portable ELEM(P, a, b) per element. */

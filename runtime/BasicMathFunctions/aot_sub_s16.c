@@ -23,6 +23,7 @@ int32_t aot_sub_s16(const aot_addsub_q_params *p, const int16_t *in1, const int1
 #ifdef AOT_EWS
   aot_ews_addsub q;
   if (aot_ews_addsub_setup(p, 65535, 15, &q)) {
+    q.fast = aot_ews_is_fast(&q);
     AOT_EWS_ROWS(&p->bc, in1, in2, out, aot_sub_s16_row, &q, aot_sub_s16_elem, p);
     return AOT_KERNEL_OK;
   }

@@ -23,6 +23,7 @@ int32_t aot_sub_s8(const aot_addsub_q_params *p, const int8_t *in1, const int8_t
 #ifdef AOT_EWS
   aot_ews_addsub q;
   if (aot_ews_addsub_setup(p, 255, 20, &q)) {
+    q.fast = aot_ews_is_fast(&q);
     AOT_EWS_ROWS(&p->bc, in1, in2, out, aot_sub_s8_row, &q, aot_sub_s8_elem, p);
     return AOT_KERNEL_OK;
   }
