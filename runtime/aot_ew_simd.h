@@ -129,6 +129,17 @@ AOT_INLINE int32_t aot_ews_srdhm_b(int32_t x, int32_t m) {
 #endif
 }
 
+/* floor((x*m + 2^31) / 2^32) (SMMULR); = srdhm(x / 2, m) for even x. */
+AOT_INLINE int32_t aot_ews_smmulr(int32_t x, int32_t m) {
+#ifdef AOT_EWS_DSP
+  int32_t r;
+  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(x), "r"(m));
+  return r;
+#else
+  return (int32_t)(((int64_t)x * m + ((int64_t)1 << 31)) >> 32);
+#endif
+}
+
 AOT_INLINE int32_t aot_ews_rdb(int32_t y, const aot_ews_rq *q) {
   return (y + q->rnd + ((y >> 31) & q->mask)) >> q->e;
 }
@@ -228,17 +239,19 @@ AOT_INLINE int32x4_t aot_ews_mve_out(int32x4_t sum, const aot_ews_addsub *q) {
 #define AOT_EWS_CONTIG(FAST, T, OP, VOP, LD, ST, BOUNDED)                                    \
   {                                                                                   \
     const aot_ews_rq q1 = q->in1, q2 = q->in2, qo = q->out;                           \
-    const int32_t ls = q->ls, off1 = q->off1, off2 = q->off2, zo = q->out_off;        \
+    const int32_t off1 = q->off1, off2 = q->off2, zo = q->out_off;        \
     const int32_t lo = q->lo, hi = q->hi;                                             \
     const int32_t rzo = qo.rnd + (int32_t)((uint32_t)zo << qo.e);                     \
+    const int32_t c1 = aot_shl_i32(off1, 20), c2 = aot_shl_i32(off2, 21);             \
     int32_t i;                                                                        \
     for (i = 0; i < n; i++) {                                                         \
       int32_t x1, x2, y;                                                              \
       if (FAST) {                                                                     \
-        x1 = aot_shl_i32((int32_t)a[i] + off1, ls - 1);                               \
-        x2 = aot_ews_srdhm_b(aot_shl_i32((int32_t)b[i] + off2, ls), q2.mult);         \
+        /* ls == 20: doubled values, SMMULR(2x, m) = srdhm(x, m) */                    \
+        x2 = aot_ews_smmulr(aot_shl_i32((int32_t)b[i], 21) + c2, q2.mult);            \
         x2 = (x2 + (x2 >> 31) + q2.rnd) >> q2.e;                                      \
-        y = aot_ews_srdhm_b(x1 OP x2, qo.mult);                                       \
+        x1 = aot_shl_i32((int32_t)a[i], 20) + c1;                                     \
+        y = aot_ews_smmulr(x1 OP x2 * 2, qo.mult);                                    \
         y = (y + (y >> 31) + rzo) >> qo.e;                                            \
       } else {                                                                        \
         x1 = AOT_EWS_IN(a[i], off1, q, &q1, BOUNDED);                                 \
@@ -261,6 +274,9 @@ AOT_INLINE int32x4_t aot_ews_mve_out(int32x4_t sum, const aot_ews_addsub *q) {
 /* Whether the FAST contiguous variant applies (scalar: BOUNDED only). */
 AOT_INLINE int aot_ews_is_fast(const aot_ews_addsub *q) {
   const int32_t az = q->out_off < 0 ? -q->out_off : q->out_off;
+#ifndef AOT_EWS_MVE
+  if (q->ls != 20) return 0; /* the scalar FAST variant has ls = 20 built in */
+#endif
   return q->ls >= 1 && q->in1.e == 0 && q->in1.mult == (int32_t)1 << 30 && q->in2.e > 0 &&
          q->out.e > 0 && q->out.e < 30 && ((int64_t)(az + 1) << q->out.e) <= ((int64_t)1 << 30);
 }
