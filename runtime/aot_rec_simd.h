@@ -9,7 +9,8 @@
  *  - Arm DSP: four products per two SMLAD on SXTB16 halves, x_off added to
  *    the int16 halves with SADD16 (|x + x_off| <= 255 fits int16; other
  *    offsets take the portable loop).
- * aot_rec_mbqm is an exact, cheaper form of aot_mbqm (every target).
+ * aot_rec_mbqm is an exact 64-bit form of aot_mbqm (aot_mbqm itself with
+ * AOT_NO_SIMD).
  * tests/target/ew_rec_kernels.c compares the SVDF and LSTM kernels built
  * with these paths against the portable build. */
 #ifndef AOT_REC_SIMD_H
@@ -38,6 +39,9 @@ AOT_INLINE int32_t aot_rec_dot_s8_ref(const int8_t *w, const int8_t *x, int32_t 
  * m >= 0, SaturatingRoundingDoublingHighMul(x, m) = floor((x*m + 2^30) /
  * 2^31) and RoundingDivideByPOT(y, e) = floor((y + 2^(e-1) - [y < 0]) / 2^e)
  * (e > 0). Negative multipliers use aot_mbqm. */
+#if defined(AOT_NO_SIMD)
+#define aot_rec_mbqm aot_mbqm
+#else
 AOT_INLINE int32_t aot_rec_mbqm(int32_t x, int32_t m, int32_t shift) {
   int64_t y;
   if (m < 0 || shift > 31 || shift < -31) return aot_mbqm(x, m, shift);
@@ -46,6 +50,7 @@ AOT_INLINE int32_t aot_rec_mbqm(int32_t x, int32_t m, int32_t shift) {
   if (shift >= 0) return (int32_t)y;
   return (int32_t)((y + ((int64_t)1 << (-shift - 1)) - (y < 0)) >> -shift);
 }
+#endif
 
 #if defined(AOT_REC_MVE)
 AOT_INLINE int32_t aot_rec_dot_s8(const int8_t *w, const int8_t *x, int32_t n, int32_t x_off) {

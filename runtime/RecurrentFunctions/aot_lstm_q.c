@@ -104,7 +104,7 @@ static void aot_lstm_mul16(const int16_t *a, const int16_t *b, int32_t mult, int
                            int16_t *out, int32_t n) {
   int32_t i;
   for (i = 0; i < n; i++)
-    out[i] = aot_lstm_sat16(aot_mbqm((int32_t)a[i] * (int32_t)b[i], mult, shift));
+    out[i] = aot_lstm_sat16(aot_rec_mbqm((int32_t)a[i] * (int32_t)b[i], mult, shift));
 }
 
 /* FC int8 x int8 (+ int32 bias) -> int16 Q3.12, rows x cols weights. */
@@ -199,7 +199,7 @@ static void aot_lstm_fc_s16(const int16_t *x, int32_t x_zp, int32_t nrows, int32
       /* hidden = tanh(cell) * o */                                                       \
       aot_lstm_tanh16(p->cell_scale_power, c, b0, n);                                     \
       for (i = 0; i < n; i++) {                                                           \
-        int32_t v = aot_mbqm((int32_t)b0[i] * (int32_t)b1[i], p->hid_mult, p->hid_shift) + \
+        int32_t v = aot_rec_mbqm((int32_t)b0[i] * (int32_t)b1[i], p->hid_mult, p->hid_shift) + \
                     p->hidden_zp;                                                         \
         h[i] = (ACT_T)aot_clamp_i32(v, HMIN, HMAX);                                       \
       }                                                                                   \
