@@ -5,8 +5,11 @@
  * Per step: each gate = act(sat16(FC_in(x)) +sat sat16(FC_rec(h))) where the
  * FCs produce Q3.12 and act is the int16 LUT sigmoid/tanh (Q0.15 out);
  * cell = sat16(mul(f, cell) + mul(i, g)) (optionally clipped);
- * hidden = mul(tanh(cell), o) requantized to the hidden state's scale. */
+ * hidden = mul(tanh(cell), o) requantized to the hidden state's scale.
+ * The int8 FC dot products use aot_rec_dot_s8 (Helium / Arm DSP paths) and
+ * aot_rec_mbqm (aot_rec_simd.h). */
 #include "../aot_recurrent.h"
+#include "../aot_rec_simd.h"
 
 /* sigmoid(i / 24) in 0.16 fixed point: TFLite's shared sigmoid/tanh table. */
 static const uint16_t aot_lstm_sigmoid_lut[256] = {
@@ -101,22 +104,21 @@ static void aot_lstm_mul16(const int16_t *a, const int16_t *b, int32_t mult, int
                            int16_t *out, int32_t n) {
   int32_t i;
   for (i = 0; i < n; i++)
-    out[i] = aot_lstm_sat16(aot_mbqm((int32_t)a[i] * (int32_t)b[i], mult, shift));
+    out[i] = aot_lstm_sat16(aot_rec_mbqm((int32_t)a[i] * (int32_t)b[i], mult, shift));
 }
 
 /* FC int8 x int8 (+ int32 bias) -> int16 Q3.12, rows x cols weights. */
 static void aot_lstm_fc_s8(const int8_t *x, int32_t x_zp, int32_t nrows, int32_t ncols,
                            const int8_t *w, const int32_t *bias, int32_t nout, int32_t mult,
                            int32_t shift, int16_t *out) {
-  int32_t b, j, k;
+  int32_t b, j;
   for (b = 0; b < nrows; b++) {
     const int8_t *xb = x + (size_t)b * ncols;
     for (j = 0; j < nout; j++) {
       const int8_t *wj = w + (size_t)j * ncols;
-      int32_t acc = 0;
-      for (k = 0; k < ncols; k++) acc += (int32_t)wj[k] * ((int32_t)xb[k] - x_zp);
+      int32_t acc = aot_rec_dot_s8(wj, xb, ncols, -x_zp);
       if (bias) acc += bias[j];
-      out[(size_t)b * nout + j] = aot_lstm_sat16(aot_mbqm(acc, mult, shift));
+      out[(size_t)b * nout + j] = aot_lstm_sat16(aot_rec_mbqm(acc, mult, shift));
     }
   }
 }
@@ -197,7 +199,7 @@ static void aot_lstm_fc_s16(const int16_t *x, int32_t x_zp, int32_t nrows, int32
       /* hidden = tanh(cell) * o */                                                       \
       aot_lstm_tanh16(p->cell_scale_power, c, b0, n);                                     \
       for (i = 0; i < n; i++) {                                                           \
-        int32_t v = aot_mbqm((int32_t)b0[i] * (int32_t)b1[i], p->hid_mult, p->hid_shift) + \
+        int32_t v = aot_rec_mbqm((int32_t)b0[i] * (int32_t)b1[i], p->hid_mult, p->hid_shift) + \
                     p->hidden_zp;                                                         \
         h[i] = (ACT_T)aot_clamp_i32(v, HMIN, HMAX);                                       \
       }                                                                                   \

@@ -1,0 +1,112 @@
+/* aot_rec_simd.h - dot products of the integer recurrent kernels (SVDF,
+ * LSTM): sum_k w[k] * (x[k] + x_off) over int8 w and x, in int32.
+ *
+ * The portable loop is the reference. Unless AOT_NO_SIMD is defined:
+ *  - Helium (MVE): sixteen products per VMLADAVA, with x_off * sum_k w[k]
+ *    added once (VADDVA sums the weights); int32 arithmetic is modular, so
+ *    this is the same integer as the portable sum (which never exceeds the
+ *    int32 range for the shapes the kernels accept);
+ *  - Arm DSP: four products per two SMLAD on SXTB16 halves, x_off added to
+ *    the int16 halves with SADD16 (|x + x_off| <= 255 fits int16; other
+ *    offsets take the portable loop).
+ * aot_rec_mbqm is an exact 64-bit form of aot_mbqm (aot_mbqm itself with
+ * AOT_NO_SIMD).
+ * tests/target/ew_rec_kernels.c compares the SVDF and LSTM kernels built
+ * with these paths against the portable build. */
+#ifndef AOT_REC_SIMD_H
+#define AOT_REC_SIMD_H
+
+#include "aot_common.h"
+
+#if !defined(AOT_NO_SIMD) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+#define AOT_REC_MVE 1
+#elif !defined(AOT_NO_SIMD) && defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32)
+#include <arm_acle.h>
+#include <string.h>
+#define AOT_REC_DSP 1
+#endif
+
+AOT_INLINE int32_t aot_rec_dot_s8_ref(const int8_t *w, const int8_t *x, int32_t n,
+                                      int32_t x_off) {
+  int32_t k, acc = 0;
+  for (k = 0; k < n; k++) acc += (int32_t)w[k] * ((int32_t)x[k] + x_off);
+  return acc;
+}
+
+/* aot_mbqm (TFLite MultiplyByQuantizedMultiplier, double rounding) with
+ * 64-bit arithmetic instead of the reference's nudge-and-divide: for
+ * m >= 0, SaturatingRoundingDoublingHighMul(x, m) = floor((x*m + 2^30) /
+ * 2^31) and RoundingDivideByPOT(y, e) = floor((y + 2^(e-1) - [y < 0]) / 2^e)
+ * (e > 0). Negative multipliers use aot_mbqm. */
+#if defined(AOT_NO_SIMD)
+#define aot_rec_mbqm aot_mbqm
+#else
+AOT_INLINE int32_t aot_rec_mbqm(int32_t x, int32_t m, int32_t shift) {
+  int64_t y;
+  if (m < 0 || shift > 31 || shift < -31) return aot_mbqm(x, m, shift);
+  if (shift > 0) x = aot_shl_i32(x, shift);
+  y = ((int64_t)x * m + ((int64_t)1 << 30)) >> 31;
+  if (shift >= 0) return (int32_t)y;
+  return (int32_t)((y + ((int64_t)1 << (-shift - 1)) - (y < 0)) >> -shift);
+}
+#endif
+
+#if defined(AOT_REC_MVE)
+AOT_INLINE int32_t aot_rec_dot_s8(const int8_t *w, const int8_t *x, int32_t n, int32_t x_off) {
+  int32_t acc = 0, ws = 0;
+  for (; n >= 16; n -= 16, w += 16, x += 16) {
+    const int8x16_t wv = vldrbq_s8(w);
+    acc = vmladavaq_s8(acc, wv, vldrbq_s8(x));
+    ws = vaddvaq_s8(ws, wv);
+  }
+  if (n > 0) {
+    const mve_pred16_t p = vctp8q((uint32_t)n);
+    const int8x16_t wv = vldrbq_z_s8(w, p);
+    acc = vmladavaq_s8(acc, wv, vldrbq_z_s8(x, p));
+    ws = vaddvaq_s8(ws, wv);
+  }
+  return (int32_t)((uint32_t)acc + (uint32_t)x_off * (uint32_t)ws);
+}
+#elif defined(AOT_REC_DSP)
+AOT_INLINE int16x2_t aot_rec_hi16(uint32_t v) {
+  int16x2_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+  return r;
+}
+AOT_INLINE int32_t aot_rec_dot_s8(const int8_t *w, const int8_t *x, int32_t n, int32_t x_off) {
+  int32_t acc = 0, k = 0;
+  if (x_off >= -32768 + 128 && x_off <= 32767 - 128) {
+    const int16x2_t off2 = (int16x2_t)(((uint32_t)x_off & 0xFFFFu) * 0x10001u);
+    for (; k + 4 <= n; k += 4) {
+      uint32_t wv, xv;
+      memcpy(&wv, w + k, 4);
+      memcpy(&xv, x + k, 4);
+      acc = __smlad(__sxtb16((int8x4_t)wv), __sadd16(__sxtb16((int8x4_t)xv), off2), acc);
+      acc = __smlad(aot_rec_hi16(wv), __sadd16(aot_rec_hi16(xv), off2), acc);
+    }
+  }
+  for (; k < n; k++) acc += (int32_t)w[k] * ((int32_t)x[k] + x_off);
+  return acc;
+}
+#else
+#define aot_rec_dot_s8 aot_rec_dot_s8_ref
+#endif
+
+/* Moves bytes [1, n) of buf to [0, n - 1) (forward, in chunks that read
+ * ahead of what they write). */
+AOT_INLINE void aot_rec_shift_bytes(uint8_t *buf, size_t n, size_t by) {
+  size_t i = 0;
+#if defined(AOT_REC_MVE)
+  for (; i + 16 + by <= n; i += 16) vstrbq_u8(buf + i, vldrbq_u8(buf + i + by));
+#elif defined(AOT_REC_DSP)
+  for (; i + 4 + by <= n; i += 4) {
+    uint32_t v;
+    memcpy(&v, buf + i + by, 4);
+    memcpy(buf + i, &v, 4);
+  }
+#endif
+  for (; i + by < n; i++) buf[i] = buf[i + by];
+}
+
+#endif

@@ -1,0 +1,382 @@
+/* ew_rec_kernels.c - check of the fast quantized ADD / SUB / MUL (int8 and
+ * int16) kernels of runtime/aot_ew_simd.h against the portable kernels.
+ *
+ * The kernels as built for this target (aot_*: Helium on Cortex-M55, Arm DSP
+ * on Cortex-M4, the fast scalar paths on the host) are compared byte for
+ * byte with the same files compiled with AOT_NO_SIMD (ref_*,
+ * ew_rec_ref_kernels.c) on random cases: output shapes of rank 0-4 with
+ * every input dimension either full or broadcast (scalars, innermost
+ * contiguous blocks, outer broadcasts, both inputs broadcast), strides that
+ * are not 0/1 (the portable fallback), row lengths that are not multiples of
+ * 4, random zero points, scales that give every shift (the larger input's
+ * multiplier of exactly 0.5), power-of-two scale ratios (exact multipliers,
+ * many rounding ties), fused activation ranges, in-place operation
+ * (output = input 1), and the bytes after the output (nothing written past
+ * it). Prints one line per failure and "N passed, M failed"; exit status 0
+ * when everything passed. Built and run by tests/integration/test_simd_ew_rec.sh
+ * on the host, Cortex-M4 and Cortex-M55. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "aot_ew_simd.h"
+#include "aot_rec_simd.h"
+#include "aot_recurrent.h"
+
+int32_t ref_add_s8(const aot_addsub_q_params *p, const int8_t *a, const int8_t *b, int8_t *o);
+int32_t ref_sub_s8(const aot_addsub_q_params *p, const int8_t *a, const int8_t *b, int8_t *o);
+int32_t ref_mul_s8(const aot_mul_q_params *p, const int8_t *a, const int8_t *b, int8_t *o);
+int32_t ref_add_s16(const aot_addsub_q_params *p, const int16_t *a, const int16_t *b,
+                    int16_t *o);
+int32_t ref_sub_s16(const aot_addsub_q_params *p, const int16_t *a, const int16_t *b,
+                    int16_t *o);
+int32_t ref_mul_s16(const aot_mul_q_params *p, const int16_t *a, const int16_t *b,
+                    int16_t *o);
+
+int32_t ref_svdf_s8_s8(const aot_svdf_params *p, const int8_t *input, const int8_t *wf,
+                       const int8_t *wt, const int32_t *bias, int8_t *state, int8_t *output,
+                       int32_t *scratch);
+int32_t ref_svdf_s8_s16(const aot_svdf_params *p, const int8_t *input, const int8_t *wf,
+                        const int16_t *wt, const int32_t *bias, int16_t *state, int8_t *output,
+                        int32_t *scratch);
+int32_t ref_lstm_s8(const aot_lstm_q_params *p, const aot_lstm_s8_tensors *t, int16_t *scratch);
+
+static uint32_t rng = 0x2545F491u;
+static uint32_t rnd(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 17;
+  rng ^= rng << 5;
+  return rng;
+}
+static int32_t rr(int32_t lo, int32_t hi) {
+  return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1));
+}
+static double runit(void) { return (double)(rnd() & 0xFFFFFF) / 16777216.0; }
+
+static int passed, failed;
+static void check(int ok, const char *what, int idx) {
+  if (ok) {
+    passed++;
+  } else {
+    failed++;
+    if (failed < 30) printf("FAIL %s #%d\n", what, idx);
+  }
+}
+
+/* TFLite QuantizeMultiplier (shift > 0 = left). */
+static void qm(double r, int32_t *m, int32_t *s) {
+  int e;
+  double f;
+  int64_t q;
+  if (r == 0.0) {
+    *m = 0;
+    *s = 0;
+    return;
+  }
+  f = frexp(r, &e);
+  q = (int64_t)llround(f * 2147483648.0);
+  if (q == ((int64_t)1 << 31)) {
+    q /= 2;
+    e++;
+  }
+  if (e < -31) {
+    e = 0;
+    q = 0;
+  }
+  *m = (int32_t)q;
+  *s = e;
+}
+
+#define MAXN 700
+#define GUARD 16
+static int8_t a8[2 * MAXN], b8[2 * MAXN], o8[MAXN + GUARD], r8[MAXN + GUARD];
+static int16_t a16[2 * MAXN], b16[2 * MAXN], o16[MAXN + GUARD], r16[MAXN + GUARD];
+
+/* A random broadcast: returns the output size; na, nb the input sizes. */
+static int32_t make_bcast(aot_bcast *bc, int32_t *na, int32_t *nb) {
+  int32_t nd = rr(0, 4), d, k, shp[4], size = 1;
+  memset(bc, 0, sizeof *bc);
+  if (nd == 0) {
+    size = rr(1, 300);
+    bc->size = size;
+    *na = *nb = size;
+    return size;
+  }
+  for (d = 0; d < nd; d++) {
+    shp[d] = rr(1, d == nd - 1 ? 40 : 6);
+    size *= shp[d];
+  }
+  if (size > MAXN) return make_bcast(bc, na, nb);
+  bc->ndims = nd;
+  bc->size = size;
+  for (d = 0; d < nd; d++) bc->shape[d] = shp[d];
+  for (k = 0; k < 2; k++) {
+    int32_t st = 1, mode = rr(0, 4), scale = rr(0, 5) == 0 ? 2 : 1;
+    for (d = nd - 1; d >= 0; d--) {
+      int bcast = mode == 0 ? 0 : mode == 1 ? 1 : (int)(rnd() & 1);
+      if (bcast && shp[d] > 1) {
+        bc->stride[k][d] = 0;
+      } else {
+        bc->stride[k][d] = st * scale; /* scale 2: a strided (non-contiguous) input */
+        st *= shp[d];
+      }
+    }
+    if (k == 0) *na = st * scale;
+    else *nb = st * scale;
+  }
+  return size;
+}
+
+static void fill8(int8_t *v, int32_t n) {
+  int32_t i;
+  for (i = 0; i < n; i++) v[i] = (int8_t)rr(-128, 127);
+}
+static void fill16(int16_t *v, int32_t n) {
+  int32_t i;
+  for (i = 0; i < n; i++) v[i] = (int16_t)(rr(0, 7) == 0 ? (rr(0, 1) ? 32767 : -32768) : rr(-32768, 32767));
+}
+
+static void act_range(int32_t qmin, int32_t qmax, int32_t zo, int32_t *lo, int32_t *hi) {
+  int kind = rr(0, 3);
+  *lo = qmin;
+  *hi = qmax;
+  if (kind == 1) *lo = zo; /* RELU */
+  if (kind == 2) {
+    *lo = rr(qmin, zo);
+    *hi = rr(zo, qmax);
+  }
+}
+
+static void addsub_params(aot_addsub_q_params *p, int is16) {
+  const int32_t qmin = is16 ? -32768 : -128, qmax = is16 ? 32767 : 127;
+  double s1 = 0.001 + runit() * 0.1, s2 = rr(0, 3) == 0 ? s1 : 0.001 + runit() * 0.1, so;
+  double tm, r1, r2, ro;
+  int32_t z1 = is16 ? (rr(0, 3) ? 0 : rr(-300, 300)) : rr(-128, 127);
+  int32_t z2 = is16 ? (rr(0, 3) ? 0 : rr(-300, 300)) : rr(-128, 127);
+  int32_t zo = is16 ? (rr(0, 3) ? 0 : rr(-300, 300)) : rr(-128, 127);
+  if (rr(0, 4) == 0) s2 = s1 * (0.001 + runit() * 0.01); /* very different scales */
+  so = (s1 > s2 ? s1 : s2) * (0.2 + runit() * 3.0);
+  if (rr(0, 2) == 0) {
+    /* power-of-two scale ratios: exact multipliers, so rounding ties are frequent */
+    static const double k[4] = {1.0, 3.0, 5.0, 7.0};
+    s1 = ldexp(1.0, -rr(3, 10));
+    s2 = s1 * k[rr(0, 3)] / ldexp(1.0, rr(0, 1) ? rr(1, 6) : rr(19, 25));
+    if (rnd() & 1) {
+      const double t = s1;
+      s1 = s2;
+      s2 = t;
+    }
+    so = (s1 > s2 ? s1 : s2) * ldexp(1.0, rr(-3, 2)) * k[rr(0, 3)];
+  }
+  p->left_shift = is16 ? 15 : 20;
+  tm = 2.0 * (s1 > s2 ? s1 : s2);
+  r1 = s1 / tm;
+  r2 = s2 / tm;
+  ro = tm / ((double)(1 << p->left_shift) * so);
+  qm(r1, &p->in1_mult, &p->in1_shift);
+  qm(r2, &p->in2_mult, &p->in2_shift);
+  qm(ro, &p->out_mult, &p->out_shift);
+  p->in1_offset = -z1;
+  p->in2_offset = -z2;
+  p->out_offset = zo;
+  act_range(qmin, qmax, zo, &p->act_min, &p->act_max);
+}
+
+static void mul_params(aot_mul_q_params *p, int is16) {
+  const int32_t qmin = is16 ? -32768 : -128, qmax = is16 ? 32767 : 127;
+  double s1 = 0.001 + runit() * 0.1, s2 = 0.001 + runit() * 0.1;
+  double so = s1 * s2 * (rr(0, 1) ? (0.001 + runit()) : (1.0 + runit() * 3000.0));
+  int32_t zo = is16 ? 0 : rr(-128, 127);
+  if (rr(0, 2) == 0) so = s1 * s2 * ldexp(1.0, rr(-6, 6)) * (double)rr(1, 7);
+  qm(s1 * s2 / so, &p->out_mult, &p->out_shift);
+  p->in1_offset = is16 ? 0 : -rr(-128, 127);
+  p->in2_offset = is16 ? 0 : -rr(-128, 127);
+  p->out_offset = zo;
+  act_range(qmin, qmax, zo, &p->act_min, &p->act_max);
+}
+
+#define RUN_CASE(T, A, B, O, R, FILL, KERNEL, REF, PARAMS, PTYPE, IS16, NAME)          \
+  do {                                                                                 \
+    PTYPE p;                                                                           \
+    int32_t na, nb, size, inplace;                                                     \
+    memset(&p, 0, sizeof p);                                                           \
+    PARAMS(&p, IS16);                                                                  \
+    size = make_bcast(&p.bc, &na, &nb);                                                \
+    inplace = p.bc.ndims == 0 && (rnd() & 1);                                          \
+    FILL(A, na);                                                                       \
+    FILL(B, nb);                                                                       \
+    memset(O, 0x5A, sizeof O);                                                         \
+    memset(R, 0x5A, sizeof R);                                                         \
+    if (inplace) {                                                                     \
+      REF(&p, A, B, R);                                                                \
+      memcpy(O, A, (size_t)size * sizeof(T));                                          \
+      KERNEL(&p, O, B, O);                                                             \
+    } else {                                                                           \
+      REF(&p, A, B, R);                                                                \
+      KERNEL(&p, A, B, O);                                                             \
+    }                                                                                  \
+    check(memcmp(O, R, sizeof O) == 0, NAME, c);                                       \
+  } while (0)
+
+
+/* ---- SVDF / LSTM ---------------------------------------------------------- */
+static int8_t wf8[4096], wt8[2048], in8[512], st8a[4096], st8b[4096], out8a[256], out8b[256];
+static int16_t wt16[2048], st16a[4096], st16b[4096];
+static int32_t bias32[4][128], scr_a[1024], scr_b[1024];
+static int16_t lscr_a[2048], lscr_b[2048];
+
+static void rand_mult(int32_t *m, int32_t *s, int32_t lo, int32_t hi) {
+  *m = (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu));
+  *s = rr(lo, hi);
+}
+
+static void svdf_case(int c) {
+  aot_svdf_params p;
+  int32_t i, step, nf, tot, is16 = (int32_t)(rnd() & 1);
+  memset(&p, 0, sizeof p);
+  p.batch = rr(1, 2);
+  p.input_size = rr(1, 50);
+  p.rank = rr(1, 2);
+  p.num_units = rr(1, 40);
+  p.num_filters = nf = p.num_units * p.rank;
+  p.memory_size = rr(1, 25);
+  p.input_zp = rr(-128, 127);
+  p.state_zp = is16 ? 0 : rr(-128, 127);
+  p.output_zp = rr(-128, 127);
+  rand_mult(&p.mult1, &p.shift1, -14, 2);
+  rand_mult(&p.mult2, &p.shift2, -14, 2);
+  tot = p.batch * nf * p.memory_size;
+  fill8(wf8, nf * p.input_size);
+  fill8(wt8, nf * p.memory_size);
+  fill16(wt16, nf * p.memory_size);
+  for (i = 0; i < nf * p.memory_size; i++) wt16[i] = (int16_t)(wt16[i] / 16);
+  for (i = 0; i < p.num_units; i++) bias32[0][i] = rr(-40000, 40000);
+  fill8(st8a, tot);
+  memcpy(st8b, st8a, sizeof st8a);
+  fill16(st16a, tot);
+  for (i = 0; i < tot; i++) st16a[i] = (int16_t)(st16a[i] / 64);
+  memcpy(st16b, st16a, sizeof st16a);
+  for (step = 0; step < 3; step++) {
+    const int32_t *bias = (rnd() & 3) ? bias32[0] : 0;
+    fill8(in8, p.batch * p.input_size);
+    memset(out8a, 0x5A, sizeof out8a);
+    memset(out8b, 0x5A, sizeof out8b);
+    if (is16) {
+      ref_svdf_s8_s16(&p, in8, wf8, wt16, bias, st16a, out8a, scr_a);
+      aot_svdf_s8_s16(&p, in8, wf8, wt16, bias, st16b, out8b, scr_b);
+      check(memcmp(st16a, st16b, sizeof st16a) == 0, "svdf_s8_s16 state", c);
+    } else {
+      ref_svdf_s8_s8(&p, in8, wf8, wt8, bias, st8a, out8a, scr_a);
+      aot_svdf_s8_s8(&p, in8, wf8, wt8, bias, st8b, out8b, scr_b);
+      check(memcmp(st8a, st8b, sizeof st8a) == 0, "svdf_s8_s8 state", c);
+    }
+    check(memcmp(out8a, out8b, sizeof out8a) == 0, is16 ? "svdf_s8_s16 out" : "svdf_s8_s8 out", c);
+  }
+}
+
+static int8_t lw_in[4][2048], lw_rec[4][2048], lh_a[128], lh_b[128], lo_a[4096], lo_b[4096];
+static int16_t lc_a[128], lc_b[128];
+
+static void lstm_case(int c) {
+  aot_lstm_q_params p;
+  aot_lstm_s8_tensors ta, tb;
+  int32_t g, ns, ni, nb, nt, seq;
+  memset(&p, 0, sizeof p);
+  p.batch = nb = rr(1, 2);
+  p.time_steps = nt = rr(1, 6);
+  p.input_size = ni = rr(1, 50);
+  p.state_size = ns = rr(1, 40);
+  p.time_major = (int32_t)(rnd() & 1);
+  p.input_zp = rr(-128, 127);
+  p.hidden_zp = rr(-128, 127);
+  p.cell_act = (rnd() & 3) ? AOT_ACT_TANH : AOT_ACT_SIGMOID;
+  for (g = 0; g < 4; g++) {
+    rand_mult(&p.gate[g].in_mult, &p.gate[g].in_shift, -12, -2);
+    rand_mult(&p.gate[g].rec_mult, &p.gate[g].rec_shift, -12, -2);
+    fill8(lw_in[g], ns * ni);
+    fill8(lw_rec[g], ns * ns);
+    for (seq = 0; seq < ns; seq++) bias32[g][seq] = rr(-30000, 30000);
+  }
+  rand_mult(&p.fc_mult, &p.fc_shift, -16, -14);
+  rand_mult(&p.ig_mult, &p.ig_shift, -20, -16);
+  rand_mult(&p.hid_mult, &p.hid_shift, -24, -20);
+  p.cell_scale_power = -rr(9, 13);
+  p.cell_clip = (rnd() & 1) ? rr(1, 32767) : 0;
+  fill8(in8, nb * nt * ni > 512 ? 512 : nb * nt * ni);
+  fill8(lh_a, nb * ns);
+  memcpy(lh_b, lh_a, sizeof lh_a);
+  fill16(lc_a, nb * ns);
+  memcpy(lc_b, lc_a, sizeof lc_a);
+  memset(lo_a, 0x5A, sizeof lo_a);
+  memset(lo_b, 0x5A, sizeof lo_b);
+  memset(&ta, 0, sizeof ta);
+  ta.input = in8;
+  for (g = 0; g < 4; g++) {
+    ta.w_in[g] = lw_in[g];
+    ta.w_rec[g] = lw_rec[g];
+    ta.bias[g] = (rnd() & 3) ? bias32[g] : 0;
+  }
+  tb = ta;
+  ta.hidden = lh_a;
+  ta.cell = lc_a;
+  ta.output = lo_a;
+  tb.hidden = lh_b;
+  tb.cell = lc_b;
+  tb.output = lo_b;
+  if (nb * nt * ni > 512) return;
+  ref_lstm_s8(&p, &ta, lscr_a);
+  aot_lstm_s8(&p, &tb, lscr_b);
+  check(memcmp(lo_a, lo_b, sizeof lo_a) == 0, "lstm_s8 out", c);
+  check(memcmp(lh_a, lh_b, sizeof lh_a) == 0, "lstm_s8 hidden", c);
+  check(memcmp(lc_a, lc_b, sizeof lc_a) == 0, "lstm_s8 cell", c);
+}
+
+/* aot_rec_mbqm against aot_mbqm on random and edge values. */
+static void mbqm_cases(void) {
+  static const int32_t edge[] = {0, 1, -1, 2, -2, 3, -3, 1 << 30, -(1 << 30), INT32_MAX, INT32_MIN,
+                                 INT32_MAX - 1, INT32_MIN + 1, 0x10000, -0x10000};
+  int i, j, s, bad = 0;
+  for (i = 0; i < (int)(sizeof edge / sizeof edge[0]); i++)
+    for (s = -31; s <= 8; s++)
+      for (j = 0; j < 4; j++) {
+        const int32_t m = j == 0 ? INT32_MAX : j == 1 ? 1 << 30 : j == 2 ? 0 : (int32_t)(rnd() >> 1);
+        if (aot_rec_mbqm(edge[i], m, s) != aot_mbqm(edge[i], m, s)) bad++;
+      }
+  for (i = 0; i < 20000; i++) {
+    const int32_t x = (int32_t)rnd() >> rr(0, 31), m = (int32_t)(rnd() >> 1), sh = rr(-31, 4);
+    if (aot_rec_mbqm(x, m, sh) != aot_mbqm(x, m, sh)) bad++;
+  }
+  check(bad == 0, "aot_rec_mbqm", bad);
+}
+
+int main(void) {
+  int c;
+#if defined(AOT_EWS_MVE)
+  printf("EW kernels (Helium)\n");
+#elif defined(AOT_EWS_DSP)
+  printf("EW kernels (Arm DSP)\n");
+#else
+  printf("EW kernels (fast scalar)\n");
+#endif
+  for (c = 0; c < 400; c++) {
+    RUN_CASE(int8_t, a8, b8, o8, r8, fill8, aot_add_s8, ref_add_s8, addsub_params,
+             aot_addsub_q_params, 0, "add_s8");
+    RUN_CASE(int8_t, a8, b8, o8, r8, fill8, aot_sub_s8, ref_sub_s8, addsub_params,
+             aot_addsub_q_params, 0, "sub_s8");
+    RUN_CASE(int8_t, a8, b8, o8, r8, fill8, aot_mul_s8, ref_mul_s8, mul_params,
+             aot_mul_q_params, 0, "mul_s8");
+    RUN_CASE(int16_t, a16, b16, o16, r16, fill16, aot_add_s16, ref_add_s16, addsub_params,
+             aot_addsub_q_params, 1, "add_s16");
+    RUN_CASE(int16_t, a16, b16, o16, r16, fill16, aot_sub_s16, ref_sub_s16, addsub_params,
+             aot_addsub_q_params, 1, "sub_s16");
+    RUN_CASE(int16_t, a16, b16, o16, r16, fill16, aot_mul_s16, ref_mul_s16, mul_params,
+             aot_mul_q_params, 1, "mul_s16");
+  }
+  mbqm_cases();
+  for (c = 0; c < 150; c++) {
+    svdf_case(c);
+    lstm_case(c);
+  }
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
