@@ -60,7 +60,7 @@ static int32_t rr(int32_t lo, int32_t hi) { return lo + (int32_t)(rnd() % (uint3
 static float rf(float a) { return a * ((float)(int32_t)(rnd() % 20001u) / 10000.0f - 1.0f); }
 
 static int passed, failed;
-static float worst;
+static float worst, worst_n; /* largest |a - b| and |a - b| / (1 + |b|) */
 static void check(int ok, const char *what, int idx) {
   if (ok) {
     passed++;
@@ -89,6 +89,7 @@ static int cmp(const float *a, const float *b, int32_t n) {
     if (!(d <= GRU_TOL_ABS + GRU_TOL_REL * fabsf(b[i]))) return 0;
     if (GRU_EXACT && memcmp(&a[i], &b[i], sizeof(float)) != 0) return 0;
     if (d > worst) worst = d;
+    if (d / (1.0f + fabsf(b[i])) > worst_n) worst_n = d / (1.0f + fabsf(b[i]));
   }
   return 1;
 }
@@ -207,10 +208,10 @@ int main(void) {
 #endif
   test_dot();
   test_s8w();
-  printf("s8w max |diff| %g\n", (double)worst);
-  worst = 0.0f;
+  printf("s8w max |diff| %g, max |diff| / (1 + |ref|) %g\n", (double)worst, (double)worst_n);
+  worst = worst_n = 0.0f;
   test_f32();
-  printf("f32 max |diff| %g\n", (double)worst);
+  printf("f32 max |diff| %g, max |diff| / (1 + |ref|) %g\n", (double)worst, (double)worst_n);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
