@@ -5,8 +5,10 @@
  * the convolution is a 1x1 stride-1 GEMM; acc = sum w * (q - zp) in int32
  * over the taps inside the image; out = ((float)acc * input_scale) *
  * filter_scale[c] + bias[c], clamped. Groups are not supported (filter_in_c
- * must equal in_c). */
+ * must equal in_c). The tap runs are summed by aot_hyb_dot (aot_mvef.h:
+ * Helium / DSP / portable, the same int32 sums). */
 #include "aot_conv.h"
+#include "aot_mvef.h"
 
 size_t aot_conv2d_hybrid_buffer_size(const aot_conv_params *p) {
   if (aot_conv_is_gemm(p)) return (size_t)p->in_c;
@@ -24,16 +26,16 @@ static void conv_pixel(const aot_conv_params *p, const aot_hybrid_params *h,
   int32_t oc;
   for (oc = 0; oc < p->out_c; oc++) {
     const int8_t *f0 = filter + (size_t)oc * fsize + (fy0 * fw + fx0) * in_c;
-    int32_t acc = 0, fy, fx, k;
+    int32_t acc = 0, fy, fx;
     float o;
     for (fy = fy0; fy < fy1; fy++) {
       const int8_t *ip = in_win + (size_t)(fy - fy0) * dh * in_row;
       const int8_t *fp = f0 + (fy - fy0) * fw * in_c;
       if (dw == 1) {  /* a filter row is one contiguous run */
-        for (k = 0; k < run; k++) acc += (int32_t)fp[k] * ((int32_t)ip[k] - zp);
+        acc += aot_hyb_dot(fp, ip, run, zp);
       } else {
         for (fx = fx0; fx < fx1; fx++) {
-          for (k = 0; k < in_c; k++) acc += (int32_t)fp[k] * ((int32_t)ip[k] - zp);
+          acc += aot_hyb_dot(fp, ip, in_c, zp);
           ip += (size_t)dw * in_c;
           fp += in_c;
         }

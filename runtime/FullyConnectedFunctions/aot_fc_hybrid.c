@@ -2,8 +2,10 @@
  * weights ("hybrid" / dynamic-range), as the LiteRT runtime runs it (XNNPACK
  * delegate, qd8 dynamically quantized fully connected): each input row is
  * quantized with aot_hybrid_quantize_qd8, acc = sum w * (q - zp) in int32,
- * out = ((float)acc * input_scale) * weight_scale[o] + bias[o], clamped. */
+ * out = ((float)acc * input_scale) * weight_scale[o] + bias[o], clamped. The dot
+ * products are aot_hyb_dot (aot_mvef.h: Helium / DSP / portable). */
 #include "aot_conv.h"
+#include "aot_mvef.h"
 
 size_t aot_fc_hybrid_buffer_size(const aot_fc_params *p) { return (size_t)p->in_depth; }
 
@@ -13,7 +15,7 @@ int32_t aot_fc_hybrid(const aot_fc_params *p, const aot_hybrid_params *h,
   const int32_t depth = p->in_depth, out_depth = p->out_depth;
   const float lo = p->act_min_f, hi = p->act_max_f;
   int8_t *q = (int8_t *)scratch;
-  int32_t b, o, k;
+  int32_t b, o;
 
   if (!q || !h || !h->filter_scale || depth <= 0) return AOT_KERNEL_BAD_PARAM;
 
@@ -23,9 +25,8 @@ int32_t aot_fc_hybrid(const aot_fc_params *p, const aot_hybrid_params *h,
     int32_t zp;
     aot_hybrid_quantize_qd8(input + (size_t)b * depth, depth, q, &in_scale, &zp);
     for (o = 0; o < out_depth; o++) {
-      int32_t acc = 0;
+      const int32_t acc = aot_hyb_dot(w, q, depth, zp);
       float r;
-      for (k = 0; k < depth; k++) acc += (int32_t)w[k] * ((int32_t)q[k] - zp);
       w += depth;
       r = (float)acc * in_scale;
       r *= h->filter_scale[h->per_channel ? o : 0];
