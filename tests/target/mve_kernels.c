@@ -315,6 +315,17 @@ static void test_dwconv(int n_cases) {
     p.in_c = rr(1, p.depth_multiplier == 1 ? 70 : 20);
     p.out_c = p.in_c * p.depth_multiplier;
     p.filter_in_c = 1;
+    if (it % 3 == 0) {   /* 3x3, depth multiplier 1: the unrolled interior path */
+      p.filter_h = p.filter_w = 3;
+      p.depth_multiplier = 1;
+      p.in_c = p.out_c = rr(8, 40);
+      p.in_h = rr(3, 10);
+      p.in_w = rr(3, 10);
+      p.pad_h = rr(0, aot_min_i32(2 * p.dilation_h + 1, 4));
+      p.pad_w = rr(0, aot_min_i32(2 * p.dilation_w + 1, 4));
+      p.out_h = out_dim(p.in_h, 3, p.stride_h, p.dilation_h, p.pad_h);
+      p.out_w = out_dim(p.in_w, 3, p.stride_w, p.dilation_w, p.pad_w);
+    }
     in_n = p.batches * p.in_h * p.in_w * p.in_c;
     f_n = p.out_c * p.filter_h * p.filter_w;
     o_n = p.batches * p.out_h * p.out_w * p.out_c;
