@@ -11,7 +11,7 @@ AOTC=$(realpath "$1"); TARGET=$2; MODEL=$3
 HERE=$(cd "$(dirname "$0")" && pwd); ROOT=$(cd "$HERE/.." && pwd)
 W=${4:-$(mktemp -d /tmp/aotc-perop-XXXXXX)}
 mkdir -p "$W"
-"$AOTC" convert --model.path "$MODEL" --module.path "$W/mod" --force >/dev/null
+"$AOTC" convert --model.path "$MODEL" --module.path "$W" --module.name mod --force >/dev/null
 bash "$ROOT/targets/build-run.sh" --target "$TARGET" --module "$W/mod" --main "$HERE/perop_main.c" \
   --out "$W/fw-$TARGET" --no-run -q >/dev/null
 gcc -std=gnu11 -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \

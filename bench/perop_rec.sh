@@ -12,7 +12,7 @@ set -u
 AOTC=$(realpath "$1"); MODEL=$2; RE=${3:-.}; TARGETS=${4:-"cortex-m4 cortex-m55"}
 HERE=$(cd "$(dirname "$0")" && pwd); ROOT=$(cd "$HERE/.." && pwd)
 WORK=$(mktemp -d /tmp/aotc-perop-XXXXXX); trap 'rm -rf "$WORK"' EXIT
-"$AOTC" convert --model.path "$MODEL" --module.path "$WORK/m" --force >/dev/null || exit 1
+"$AOTC" convert --model.path "$MODEL" --module.path "$WORK" --module.name m --force >/dev/null || exit 1
 ops=$(grep -oE 'st = aot_[a-z0-9_]+\(&op[0-9]+_' "$WORK/m/src/aot_model.c" |
       sed -E 's/st = (aot_[a-z0-9_]+)\(&op([0-9]+)_/\2 \1/' | awk -v re="$RE" '$2 ~ re')
 count() { # target ids-list out-dir main

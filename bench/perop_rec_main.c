@@ -22,25 +22,25 @@ static int selected(int32_t id) {
   return 0;
 }
 
-static void on_op(int32_t op_id, aot_op_event_t ev, int32_t status, void *user) {
+static void on_op(int32_t op_id, aot_operator_state_t ev, int32_t status, void *user) {
   (void)status;
   (void)user;
   if (!selected(op_id)) return;
-  if (ev == AOT_OP_STARTED) target_count_start();
-  else target_count_stop();
+  if (ev == aot_op_state_run_started) target_count_start();
+  else if (ev == aot_op_state_run_finished) target_count_stop();
 }
 
 int main(void) {
   size_t i;
   int k;
   int32_t st = aot_model_init(&ctx);
-  if (st != AOT_STATUS_OK) return 1;
-  for (k = 0; k < AOT_NUM_INPUTS; k++) {
+  if (st != aot_status_ok) return 1;
+  for (k = 0; k < aot_num_inputs; k++) {
     unsigned char *p = (unsigned char *)ctx.inputs[k].data;
     for (i = 0; i < ctx.inputs[k].bytes; i++) p[i] = (unsigned char)((i * 37u + 11u) & 0x3f);
   }
   ctx.callback = on_op;
   st = aot_model_run(&ctx);
   printf("run status %ld\n", (long)st);
-  return st == AOT_STATUS_OK ? 0 : 1;
+  return st == aot_status_ok ? 0 : 1;
 }
