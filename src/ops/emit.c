@@ -82,9 +82,8 @@ const char *emit_ptr(emit_ctx *e, int t) {
   const char *ct = dtype_ctype(x->dtype);
   if (!ct) ct = "uint8_t";
   if (x->role == ROLE_CONST) {
-    int o = emit_const_owner(g, t);
-    e->const_used[g->sg][o] = 1;
-    return pool_add(e, xasprintf("aot_constants.c_%s", g->t[o].cname));
+    e->const_used[g->sg][emit_const_owner(g, t)] = 1;
+    return emit_addr(e, t);
   }
   if (x->arena == 0) return named_ptr(e, x->cname, ct, 'S', g->scratch_base + x->offset);
   if (x->arena == 1) return named_ptr(e, x->cname, ct, 'P', g->persistent_base + x->offset);

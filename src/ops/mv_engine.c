@@ -44,17 +44,7 @@ int mv_const_ints(const ir_graph *g, int tid, const char *what, int64_t *out, in
   size_t es = dtype_size(t->dtype);
   if (cnt > (size_t)max) return mv_fail(why, wl, "%s has %zu values (max %d)", what, cnt, max);
   if (t->data_bytes < cnt * es) return mv_fail(why, wl, "%s data is truncated", what);
-  for (size_t i = 0; i < cnt; i++) {
-    if (es == 4) {
-      int32_t v;
-      memcpy(&v, t->data + 4 * i, 4);
-      out[i] = v;
-    } else {
-      int64_t v;
-      memcpy(&v, t->data + 8 * i, 8);
-      out[i] = v;
-    }
-  }
+  ir_const_ints(g, tid, out, max);
   *n = (int)cnt;
   return 0;
 }
