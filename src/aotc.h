@@ -84,6 +84,11 @@ int dtype_is_int(int dt);
  * the reason in d. */
 int read_file_all(const char *path, uint8_t **data, size_t *len, aotc_diag *d);
 int write_file_all(const char *path, const void *data, size_t len, aotc_diag *d);
+/* Reads a whole regular file of at most max bytes; refuses anything else
+ * (a directory, a device such as /dev/zero, a FIFO, a larger file) with one
+ * line naming `what`, the path and the limit. */
+int read_regular_file(const char *path, size_t max, const char *what, uint8_t **data, size_t *len,
+                      aotc_diag *d);
 
 /* Identifier for C: letters, digits and '_' only, not starting with a digit,
  * at most maxlen chars. Writes into out (size >= maxlen+1). */

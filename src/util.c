@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Messages are one line whatever the model's names contain: control
  * characters become spaces. */
@@ -254,6 +255,35 @@ int read_file_all(const char *path, uint8_t **data, size_t *len, aotc_diag *d) {
   }
   *data = buf;
   *len = n;
+  return 0;
+}
+
+int read_regular_file(const char *path, size_t max, const char *what, uint8_t **data, size_t *len,
+                      aotc_diag *d) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return diag_error(d, "cannot open %s '%s': %s", what, path, strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    fclose(f);
+    return diag_error(d, "%s '%s' is not a regular file; give the path of a file", what, path);
+  }
+  if ((uint64_t)st.st_size > (uint64_t)max) {
+    fclose(f);
+    return diag_error(d, "%s '%s' has %llu bytes, more than the limit of %zu bytes", what, path,
+                      (unsigned long long)st.st_size, max);
+  }
+  size_t n = (size_t)st.st_size;
+  uint8_t *buf = xmalloc(n + 1);
+  size_t r = fread(buf, 1, n + 1, f); /* n + 1: notices a file that grew */
+  int err = ferror(f);
+  fclose(f);
+  if (err || r > n) {
+    free(buf);
+    return diag_error(d, err ? "cannot read %s '%s'" : "%s '%s' changed while being read", what,
+                      path);
+  }
+  *data = buf;
+  *len = r;
   return 0;
 }
 

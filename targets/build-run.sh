@@ -255,7 +255,7 @@ build() {
   [ "$failed" = 0 ] || die "compilation failed" 65
 
   "$CC" "${CPU_FLAGS[@]}" "$OPT" -nostartfiles -L "$TDIR" -T "$LDSCRIPT" \
-    -Wl,--gc-sections -Wl,-Map="$MAP" -Wl,--defsym=__stack_size__="$STACK_SIZE" \
+    -Wl,--gc-sections -Wl,--enable-non-contiguous-regions -Wl,-Map="$MAP" -Wl,--defsym=__stack_size__="$STACK_SIZE" \
     -o "$ELF" "${objs[@]}" -lm || die "link failed" 65
 }
 
@@ -355,7 +355,7 @@ fi
 
 if [ "$COUNT" = 1 ]; then
   if [ -f "$OUT/insn_count.txt" ]; then
-    echo "build-run: $(tr '\n' ' ' < "$OUT/insn_count.txt" | sed 's/ $//')" >&2
+    echo "build-run: $(grep -v "^region_" "$OUT/insn_count.txt" | tr "\n" " " | sed "s/ $//")" >&2
   else
     echo "build-run: no instruction count (QEMU did not exit normally)" >&2
   fi

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "yaml_limits.h"
+
 /* ---- the option table ----------------------------------------------------- */
 
 typedef enum opt_type {
@@ -1116,17 +1118,22 @@ static int load_parser(aotc_config *c, yaml_parser_t *p, const char *file, aotc_
 }
 
 int config_load_yaml(aotc_config *c, const char *path, aotc_diag *d) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return diag_error(d, "%s: cannot open config file: %s", path, strerror(errno));
+  unsigned char *buf;
+  size_t len;
+  if (config_yaml_read(path, &buf, &len, d)) return -1;
+  if (config_yaml_check(buf, len, path, d)) {
+    free(buf);
+    return -1;
+  }
   yaml_parser_t p;
   if (!yaml_parser_initialize(&p)) {
-    fclose(f);
+    free(buf);
     return diag_error(d, "%s: cannot initialise the YAML parser", path);
   }
-  yaml_parser_set_input_file(&p, f);
+  yaml_parser_set_input_string(&p, buf, len);
   int rc = load_parser(c, &p, path, d);
   yaml_parser_delete(&p);
-  fclose(f);
+  free(buf);
   if (!rc) {
     free(c->path);
     c->path = xstrdup(path);
@@ -1137,6 +1144,7 @@ int config_load_yaml(aotc_config *c, const char *path, aotc_diag *d) {
 int config_load_yaml_string(aotc_config *c, const char *yaml, const char *name, aotc_diag *d) {
   yaml_parser_t p;
   if (!name) name = "<string>";
+  if (config_yaml_check((const unsigned char *)yaml, strlen(yaml), name, d)) return -1;
   if (!yaml_parser_initialize(&p)) return diag_error(d, "%s: cannot initialise the YAML parser", name);
   yaml_parser_set_input_string(&p, (const unsigned char *)yaml, strlen(yaml));
   int rc = load_parser(c, &p, name, d);

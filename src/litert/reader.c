@@ -6,7 +6,11 @@
  * reported as one line "malformed .tflite: <where>: <what> at offset N ...".
  * The structure is fixed (no recursion); the total amount of data decoded is
  * bounded by a multiple of the file size so that shared or overlapping
- * references cannot blow up memory. */
+ * references cannot blow up memory, and the number of decoded elements
+ * (tensors, operators, subgraphs, buffers, operator codes, integer vector
+ * entries, quantization entries) by the absolute limits below, counted every
+ * time a shared table or vector is referenced: memory is bounded by what is
+ * decoded, whatever the file size. */
 #include "litert.h"
 
 #include <limits.h>
@@ -21,7 +25,23 @@ typedef struct rd {
   int failed;
   char ctx[128];
   uint64_t used, budget; /* bytes decoded so far / allowed */
+  uint64_t count[7];     /* decoded elements so far, per LIM_* kind */
 } rd;
+
+/* Decoded-element limits per model (every subgraph together). Real models
+ * stay far below them (the largest shared model has a few hundred tensors);
+ * a 100,000-operator chain still converts. */
+enum { LIM_TENSORS, LIM_OPS, LIM_SUBGRAPHS, LIM_TABLES, LIM_INTS, LIM_QUANT, LIM_STRBYTES };
+static const struct {
+  const char *what;
+  uint64_t max;
+} limits[7] = {
+    {"tensors", 250000},           {"operators", 250000},
+    {"subgraphs", 10000},          {"buffers, operator codes, metadata and signature entries", 500000},
+    {"integer vector entries (shapes, op inputs and outputs)", 16000000},
+    {"quantization parameters (scales and zero points)", 4000000},
+    {"bytes of names and other strings", 64000000},
+};
 
 typedef struct tab {
   size_t pos, vt;
@@ -48,7 +68,6 @@ static void fail_report(rd *r, const char *fmt, ...) {
  * failing paths "may be used uninitialized"). */
 #define fail(...) (fail_report(__VA_ARGS__), -1)
 
-static int unsupported(rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int unsupported(rd *r, const char *fmt, ...) {
   if (!r->failed) {
     char msg[700];
@@ -76,6 +95,17 @@ static int charge(rd *r, uint64_t bytes) {
     return fail(r, "decoded data exceeds %llu bytes for a %zu-byte file (shared or overlapping "
                 "references?)", (unsigned long long)r->budget, r->n);
   return 0;
+}
+
+static int unsupported(rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Counts n decoded elements of one kind; refuses past the limit. */
+static int count_elems(rd *r, int kind, uint64_t n, const char *table) {
+  r->count[kind] += n;
+  if (r->count[kind] <= limits[kind].max) return 0;
+  return unsupported(r, "%s: the model decodes to more than %llu %s (aotc's limit per model; "
+                     "tables shared by many entries?)", table,
+                     (unsigned long long)limits[kind].max, limits[kind].what);
 }
 
 static uint16_t ld16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
@@ -220,6 +250,7 @@ static int get_str(rd *r, const tab *t, int id, char **out, const char *name) {
   *out = NULL;
   int k = get_vec(r, t, id, 1, &data, &n, name);
   if (k <= 0) return k;
+  if (count_elems(r, LIM_STRBYTES, (uint64_t)n + 1, name)) return -1;
   *out = xstrndup((const char *)r->p + data, n);
   return 0;
 }
@@ -249,6 +280,7 @@ static int get_i32vec(rd *r, const tab *t, int id, int32_t **out, int *n, int *p
   if (present) *present = k > 0;
   if (k <= 0) return k;
   if (c > (uint32_t)INT_MAX / 4) return fail(r, "%s has too many entries (%u)", name, c);
+  if (count_elems(r, LIM_INTS, c, name)) return -1;
   if (c) {
     int32_t *v = xmalloc(sizeof *v * c);
     for (uint32_t i = 0; i < c; i++) {
@@ -419,6 +451,7 @@ static int read_quant(rd *r, const tab *qt, litert_tensor *x) {
   int k = get_vec(r, qt, 2, 4, &data, &n, "quantization scale vector");
   if (k < 0) return -1;
   if (n > (uint32_t)INT_MAX / 8) return fail(r, "too many quantization scales (%u)", n);
+  if (count_elems(r, LIM_QUANT, n, "quantization scale vector")) return -1;
   if (n) {
     q->scale = xmalloc(sizeof *q->scale * n);
     for (uint32_t i = 0; i < n; i++) {
@@ -429,6 +462,7 @@ static int read_quant(rd *r, const tab *qt, litert_tensor *x) {
   q->nscale = (int)n;
   k = get_vec(r, qt, 3, 8, &data, &n, "quantization zero_point vector");
   if (k < 0) return -1;
+  if (count_elems(r, LIM_QUANT, n, "quantization zero_point vector")) return -1;
   if (n) {
     q->zero_point = xmalloc(sizeof *q->zero_point * n);
     for (uint32_t i = 0; i < n; i++) {
@@ -655,6 +689,7 @@ static int read_subgraph(rd *r, const tab *t, litert_subgraph *g, const litert_m
   setctx(r, "subgraph %d", sg);
   if (get_str(r, t, 4, &g->name, "name string")) return -1;
   if (get_vec(r, t, 0, 4, &data, &n, "tensors vector") < 0) return -1;
+  if (count_elems(r, LIM_TENSORS, n, "tensors vector")) return -1;
   g->tensors = xcalloc(n ? n : 1, sizeof *g->tensors);
   for (uint32_t i = 0; i < n; i++) {
     tab tt;
@@ -672,6 +707,7 @@ static int read_subgraph(rd *r, const tab *t, litert_subgraph *g, const litert_m
       check_index_list(r, g->outputs, g->noutputs, g->ntensors, 0, "output"))
     return -1;
   if (get_vec(r, t, 3, 4, &data, &n, "operators vector") < 0) return -1;
+  if (count_elems(r, LIM_OPS, n, "operators vector")) return -1;
   g->ops = xcalloc(n ? n : 1, sizeof *g->ops);
   for (uint32_t i = 0; i < n; i++) {
     tab ot;
@@ -689,6 +725,7 @@ static int read_tensormaps(rd *r, const tab *t, int id, litert_sigtensor **out, 
   uint64_t data;
   uint32_t n;
   if (get_vec(r, t, id, 4, &data, &n, what) < 0) return -1;
+  if (count_elems(r, LIM_TABLES, n, what)) return -1;
   *out = xcalloc(n ? n : 1, sizeof **out);
   for (uint32_t i = 0; i < n; i++) {
     tab mt;
@@ -714,6 +751,7 @@ static int read_model(rd *r, litert_model *m) {
 
   /* buffers first: tensors are checked against them */
   if (get_vec(r, &mt, 4, 4, &data, &n, "buffers vector") < 0) return -1;
+  if (count_elems(r, LIM_TABLES, n, "buffers vector")) return -1;
   m->buffers = xcalloc(n ? n : 1, sizeof *m->buffers);
   for (uint32_t i = 0; i < n; i++) {
     tab bt;
@@ -726,6 +764,7 @@ static int read_model(rd *r, litert_model *m) {
 
   setctx(r, "model");
   if (get_vec(r, &mt, 1, 4, &data, &n, "operator_codes vector") < 0) return -1;
+  if (count_elems(r, LIM_TABLES, n, "operator_codes vector")) return -1;
   m->opcodes = xcalloc(n ? n : 1, sizeof *m->opcodes);
   for (uint32_t i = 0; i < n; i++) {
     tab ct;
@@ -739,6 +778,7 @@ static int read_model(rd *r, litert_model *m) {
   setctx(r, "model");
   if (get_vec(r, &mt, 2, 4, &data, &n, "subgraphs vector") < 0) return -1;
   if (n == 0) return fail(r, "model has no subgraphs");
+  if (count_elems(r, LIM_SUBGRAPHS, n, "subgraphs vector")) return -1;
   m->subgraphs = xcalloc(n, sizeof *m->subgraphs);
   for (uint32_t i = 0; i < n; i++) {
     tab st;
@@ -754,6 +794,7 @@ static int read_model(rd *r, litert_model *m) {
 
   setctx(r, "model");
   if (get_vec(r, &mt, 6, 4, &data, &n, "metadata vector") < 0) return -1;
+  if (count_elems(r, LIM_TABLES, n, "metadata vector")) return -1;
   m->metadata = xcalloc(n ? n : 1, sizeof *m->metadata);
   for (uint32_t i = 0; i < n; i++) {
     tab dt;
@@ -771,6 +812,7 @@ static int read_model(rd *r, litert_model *m) {
 
   setctx(r, "model");
   if (get_vec(r, &mt, 7, 4, &data, &n, "signature_defs vector") < 0) return -1;
+  if (count_elems(r, LIM_TABLES, n, "signature_defs vector")) return -1;
   m->signatures = xcalloc(n ? n : 1, sizeof *m->signatures);
   for (uint32_t i = 0; i < n; i++) {
     tab gt;
@@ -815,10 +857,13 @@ litert_model *litert_read(const uint8_t *data, size_t len, aotc_diag *d) {
   return m;
 }
 
+/* Largest .tflite aotc reads (its buffers are copied once more when decoded). */
+#define LITERT_MAX_FILE_BYTES ((size_t)1 << 30)
+
 litert_model *litert_read_file(const char *path, aotc_diag *d) {
   uint8_t *data;
   size_t len;
-  if (read_file_all(path, &data, &len, d)) return NULL;
+  if (read_regular_file(path, LITERT_MAX_FILE_BYTES, "model", &data, &len, d)) return NULL;
   litert_model *m = litert_read(data, len, d);
   if (!m && d) {
     char *msg = xasprintf("%s: %s", path, d->msg);

@@ -132,11 +132,31 @@ static int same_quant(const ir_tensor *a, const ir_tensor *b) {
   return 1;
 }
 
+static int *alias_roots(const ir_graph *g);
+
 /* A RELU / RELU6 / RELU_N1_TO_1 after an op that can clamp its own output is
- * folded into that op's fused activation. */
+ * folded into that op's fused activation. Readers are counted per storage
+ * root (a reader of an alias of the tensor counts), producers looked up in a
+ * table built once: linear in the graph size. */
 static int fuse_activation(ir_graph *g, aotc_diag *d) {
   (void)d;
   int changes = 0;
+  size_t nt = (size_t)(g->nt > 0 ? g->nt : 1);
+  int *root = alias_roots(g);
+  int *readers = xcalloc(nt, sizeof(int));
+  int *producer = xmalloc(sizeof(int) * nt);
+  char *is_out = xcalloc(nt, 1);
+  for (int i = 0; i < g->nt; i++) producer[i] = -1;
+  for (int i = 0; i < g->nout; i++)
+    if (g->outputs[i] >= 0) is_out[g->outputs[i]] = 1;
+  for (int i = 0; i < g->nops; i++) {
+    const ir_op *op = &g->ops[i];
+    if (op->dead) continue;
+    for (int k = 0; k < op->nin; k++)
+      if (op->in[k] >= 0) readers[root[op->in[k]]]++;
+    for (int k = 0; k < op->nout; k++)
+      if (op->out[k] >= 0 && producer[op->out[k]] < 0) producer[op->out[k]] = i;
+  }
   for (int i = 0; i < g->nops; i++) {
     ir_op *act = &g->ops[i];
     if (act->dead || act->nin < 1 || act->nout < 1) continue;
@@ -146,8 +166,8 @@ static int fuse_activation(ir_graph *g, aotc_diag *d) {
     else if (act->builtin == OP_RELU_N1_TO_1) fa = ACT_RELU_N1_TO_1;
     else continue;
     int t = act->in[0];
-    if (t < 0 || ir_is_output(g, t) || ir_consumers(g, t) != 1) continue;
-    int pi = ir_producer(g, t);
+    if (t < 0 || act->out[0] < 0 || is_out[t] || root[t] != t || readers[t] != 1) continue;
+    int pi = producer[t];
     if (pi < 0) continue;
     ir_op *prod = &g->ops[pi];
     if (!accepts_fused_act(prod->builtin) || prod->opts.fused_act != ACT_NONE) continue;
@@ -157,40 +177,117 @@ static int fuse_activation(ir_graph *g, aotc_diag *d) {
     prod->out[0] = act->out[0];
     prod->opts.fused_act = fa;
     act->dead = 1;
+    readers[t]--;
+    producer[t] = -1;
+    producer[act->out[0]] = pi;
     changes++;
   }
+  free(root);
+  free(readers);
+  free(producer);
+  free(is_out);
   return changes;
 }
 
+/* Root (storage owner) of every tensor, following alias chains once for the
+ * whole graph: an alias chain of any length costs O(number of tensors). */
+static int *alias_roots(const ir_graph *g) {
+  int *root = xmalloc(sizeof(int) * (size_t)(g->nt > 0 ? g->nt : 1));
+  for (int i = 0; i < g->nt; i++) root[i] = -2; /* not known yet */
+  int *path = xmalloc(sizeof(int) * (size_t)(g->nt > 0 ? g->nt : 1));
+  for (int i = 0; i < g->nt; i++) {
+    int n = 0, t = i;
+    /* walk until a tensor with a known root or without an alias; a cycle
+     * (rejected by the verifier) stops after nt steps */
+    while (root[t] == -2 && g->t[t].alias >= 0 && n < g->nt) {
+      path[n++] = t;
+      root[t] = -3; /* on the current path */
+      t = g->t[t].alias;
+    }
+    int r = root[t] >= 0 ? root[t] : t;
+    if (root[t] == -2) root[t] = t;
+    for (int k = 0; k < n; k++) root[path[k]] = r;
+  }
+  free(path);
+  return root;
+}
+
 /* Ops whose outputs nobody reads (and that have no side effects) are removed,
- * then tensors nobody references are dropped from planning. */
+ * then tensors nobody references are dropped from planning. Linear in the
+ * graph size: every storage root counts its readers (live ops reading it or
+ * any alias of it, plus one per graph output); an op is dead when none of its
+ * outputs has a reader; removing it decrements its inputs' counts, and an
+ * input whose count reaches zero puts its producers on a work list. */
 static int remove_dead(ir_graph *g, aotc_diag *d) {
   (void)d;
   int before = 0;
   for (int i = 0; i < g->nt; i++) before += g->t[i].used;
+  int *root = alias_roots(g);
+  size_t nt = (size_t)(g->nt > 0 ? g->nt : 1), no = (size_t)(g->nops > 0 ? g->nops : 1);
+  int *readers = xcalloc(nt, sizeof(int));
+  /* producers of each root as a linked list over (op, output) slots */
+  int *first = xmalloc(sizeof(int) * nt), nslots = 0;
+  for (int i = 0; i < g->nt; i++) first[i] = -1;
+  for (int i = 0; i < g->nops; i++) nslots += g->ops[i].nout;
+  int *next = xmalloc(sizeof(int) * (size_t)(nslots > 0 ? nslots : 1));
+  int *slot_op = xmalloc(sizeof(int) * (size_t)(nslots > 0 ? nslots : 1));
+  int s = 0;
+  for (int i = 0; i < g->nops; i++) {
+    const ir_op *op = &g->ops[i];
+    for (int k = 0; k < op->nout; k++, s++) {
+      slot_op[s] = i;
+      next[s] = -1;
+      if (op->dead || op->out[k] < 0) continue;
+      int r = root[op->out[k]];
+      next[s] = first[r];
+      first[r] = s;
+    }
+    if (op->dead) continue;
+    for (int k = 0; k < op->nin; k++)
+      if (op->in[k] >= 0) readers[root[op->in[k]]]++;
+  }
+  for (int i = 0; i < g->nout; i++)
+    if (g->outputs[i] >= 0) readers[root[g->outputs[i]]]++;
+  /* every op is examined once up front (last first), then again only when
+   * one of its outputs loses its last reader */
+  int *work = xmalloc(sizeof(int) * no), nwork = 0;
+  char *queued = xcalloc(no, 1);
+  for (int i = 0; i < g->nops; i++) {
+    work[nwork++] = i;
+    queued[i] = 1;
+  }
   int changes = 0;
-  for (int again = 1; again;) {
-    again = 0;
-    for (int i = g->nops - 1; i >= 0; i--) {
-      ir_op *op = &g->ops[i];
-      if (op->dead || pass_has_side_effects(g, op)) continue;
-      int needed = 0;
-      for (int k = 0; k < op->nout && !needed; k++) {
-        int t = op->out[k];
-        if (t < 0) continue;
-        if (ir_is_output(g, t) || ir_consumers(g, t) > 0) needed = 1;
-        for (int a = 0; a < g->nt && !needed; a++)
-          if (g->t[a].alias >= 0 && ir_root(g, a) == t &&
-              (ir_is_output(g, a) || ir_consumers(g, a) > 0))
-            needed = 1;
-      }
-      if (!needed) {
-        op->dead = 1;
-        changes++;
-        again = 1;
+  while (nwork > 0) {
+    int i = work[--nwork];
+    queued[i] = 0;
+    ir_op *op = &g->ops[i];
+    if (op->dead || pass_has_side_effects(g, op)) continue;
+    int needed = 0;
+    for (int k = 0; k < op->nout && !needed; k++)
+      if (op->out[k] >= 0 && readers[root[op->out[k]]] > 0) needed = 1;
+    if (needed) continue;
+    op->dead = 1;
+    changes++;
+    for (int k = 0; k < op->nin; k++) {
+      if (op->in[k] < 0) continue;
+      int r = root[op->in[k]];
+      if (--readers[r] != 0) continue;
+      for (int p = first[r]; p >= 0; p = next[p]) {
+        int pi = slot_op[p];
+        if (!queued[pi] && !g->ops[pi].dead) {
+          work[nwork++] = pi;
+          queued[pi] = 1;
+        }
       }
     }
   }
+  free(work);
+  free(queued);
+  free(next);
+  free(slot_op);
+  free(first);
+  free(readers);
+  free(root);
   int after = ir_mark_used(g);
   return changes + (before - after > 0 ? before - after : 0);
 }

@@ -29,6 +29,7 @@
 /* Linker script symbols. */
 extern uint32_t __data_load__[], __data_start__[], __data_end__[];
 extern uint32_t __bss_start__[], __bss_end__[];
+extern uint32_t __bss_big_start__[], __bss_big_end__[]; /* .bss spilled to the big memory */
 extern uint32_t __stack_limit__[], __stack_top__[];
 extern uint32_t __ram_start__[], __ram_end__[];
 extern uint32_t __text_region_start__[], __text_region_end__[];
@@ -121,6 +122,7 @@ void Reset_Handler(void) {
   for (src = __data_load__, dst = __data_start__; dst < __data_end__;)
     *dst++ = *src++;
   for (dst = __bss_start__; dst < __bss_end__;) *dst++ = 0;
+  for (dst = __bss_big_start__; dst < __bss_big_end__;) *dst++ = 0;
 
   __libc_init_array();
   exit(main());

@@ -13,6 +13,9 @@
  *                    (markers themselves excluded; an empty region counts
  *                    the call instruction only)
  *   regions=N        number of completed regions
+ *   region_K=N       instructions of region K (0-based), for the first
+ *                    MAX_REGIONS regions (per-operator profiles bracket
+ *                    each operator with the markers)
  *
  * Counting: every translation block adds its instruction count to a 64-bit
  * counter with an inline add when it starts executing (cheap and exact
@@ -36,6 +39,8 @@ static int in_region;
 static uint64_t start_addr = UINT64_MAX;
 static uint64_t stop_addr = UINT64_MAX;
 static char *out_path;
+#define MAX_REGIONS 65536
+static uint64_t *region_counts; /* first MAX_REGIONS regions */
 
 static void on_start(unsigned int vcpu, void *udata) {
   (void)vcpu;
@@ -54,6 +59,10 @@ static void on_stop(unsigned int vcpu, void *udata) {
   if (in_region) {
     in_region = 0;
     region_sum += now - region_begin;
+    if (regions < MAX_REGIONS) {
+      if (!region_counts) region_counts = calloc(MAX_REGIONS, sizeof *region_counts);
+      if (region_counts) region_counts[regions] = now - region_begin;
+    }
     regions++;
   }
 }
@@ -86,10 +95,13 @@ static void at_exit(qemu_plugin_id_t id, void *udata) {
            "insns_total=%" PRIu64 "\ninsns_region=%" PRIu64
            "\nregions=%" PRIu64 "\n",
            insn_total, region_sum, regions);
+  uint64_t k, nk = regions < MAX_REGIONS ? regions : MAX_REGIONS;
   if (out_path) {
     FILE *f = fopen(out_path, "w");
     if (f) {
       fputs(buf, f);
+      for (k = 0; k < nk && region_counts; k++)
+        fprintf(f, "region_%" PRIu64 "=%" PRIu64 "\n", k, region_counts[k]);
       fclose(f);
       return;
     }
