@@ -1,16 +1,20 @@
 /* aotc.c - the command line: convert, inspect, verify, operators, run. */
 #include "compile.h"
+#include "measure.h"
 #include "litert/hooks.h"
 #include "ops/ops.h"
 #include "plan/plan.h"
 #include "platform/platform.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+static int check_test_io(const char *path, aotc_diag *d);
 
 static int fail(const aotc_diag *d) {
   fprintf(stderr, "aotc: error: %s\n", d->msg[0] ? d->msg : "failed");
@@ -26,6 +30,8 @@ static void usage(FILE *f) {
         "                         [--test.golden-data G.npz] [--test.tolerance T] [--force]\n"
         "  verify    convert to a temporary module, build it, run its test, print PASS/FAIL\n"
         "            aotc verify <convert options> [--target host|cortex-m4|cortex-m55]\n"
+        "                        [--count-instructions] [--profile]  (Cortex-M: instruction\n"
+        "                        count, code/const/arena bytes; per-operator table)\n"
         "  inspect   summarize a model: aotc inspect MODEL [--json] [--memory: arena over time, SVG]\n"
         "  operators print the supported operator table (--markdown for docs/operators.md)\n"
         "  run       run the host reference interpreter:\n"
@@ -76,7 +82,8 @@ static int cmd_convert(int argc, char **argv) {
     }
   }
   platform pf;
-  int rc = platform_from_config(&c, &pf, &d);
+  int rc = c.test_enabled ? check_test_io(c.model_path, &d) : 0;
+  if (rc == 0) rc = platform_from_config(&c, &pf, &d);
   if (rc == 0 && c.verbose >= 1)
     fprintf(stderr, "aotc: converting %s for platform %s (%s)\n", c.model_path ? c.model_path : "?", pf.name, pf.cpu);
   if (rc == 0) rc = compile_convert(&c, &d);
@@ -114,27 +121,6 @@ static int cmd_operators(int argc, char **argv) {
 }
 
 /* ---- inspect ---- */
-
-static uint64_t op_macs(const ir_graph *g, const ir_op *op) {
-  const ir_tensor *o = ir_out(g, op, 0);
-  const ir_tensor *w = ir_in(g, op, 1);
-  if (!o) return 0;
-  uint64_t out = ir_numel(o);
-  switch (op->builtin) {
-    case OP_CONV_2D:
-      return w && w->rank == 4 ? out * (uint64_t)w->shape[1] * w->shape[2] * w->shape[3] : 0;
-    case OP_DEPTHWISE_CONV_2D:
-      return w && w->rank == 4 ? out * (uint64_t)w->shape[1] * w->shape[2] : 0;
-    case OP_FULLY_CONNECTED:
-      return w && w->rank == 2 ? out * (uint64_t)w->shape[1] : 0;
-    case OP_TRANSPOSE_CONV: {
-      const ir_tensor *x = ir_in(g, op, 2);
-      return (x && w && w->rank == 4) ? ir_numel(x) * (uint64_t)w->shape[0] * w->shape[1] * w->shape[2] : 0;
-    }
-    default:
-      return 0;
-  }
-}
 
 static void json_str(const char *s) {
   putchar('"');
@@ -198,7 +184,7 @@ static int cmd_inspect(int argc, char **argv) {
   size_t const_bytes = codegen_const_bytes(g);
   uint64_t macs = 0;
   for (int i = 0; i < g->nops; i++)
-    if (!g->ops[i].dead) macs += op_macs(g, &g->ops[i]);
+    if (!g->ops[i].dead) macs += measure_op_macs(g, &g->ops[i]);
   /* histogram over the (hooked) model's main subgraph */
   const litert_subgraph *sg0 = &m->subgraphs[0];
   int hist[OP_BUILTIN_COUNT_ + 1] = {0};
@@ -296,10 +282,87 @@ static int cmd_inspect(int argc, char **argv) {
 
 /* ---- verify ---- */
 
+/* verify's temporary directory and running child, for the signal handler */
+static char verify_tmp[64];
+static volatile pid_t verify_child;
+
+/* SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT (out of memory): stop the child's
+ * process group, remove the temporary directory (fork + exec of rm, both
+ * async-signal-safe), then die of the same signal. */
+static void verify_on_signal(int sig) {
+  pid_t c = verify_child;
+  if (c > 0) kill(-c, SIGKILL);
+  if (verify_tmp[0]) {
+    pid_t p = fork();
+    if (p == 0) {
+      execl("/bin/rm", "rm", "-rf", verify_tmp, (char *)NULL);
+      _exit(127);
+    }
+    if (p > 0) waitpid(p, NULL, 0);
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void verify_trap_signals(void) {
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = verify_on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sigs[i], &sa, NULL);
+  }
+}
+
+/* Inputs plus expected outputs are embedded in the generated test program. */
+#define TEST_MAX_IO_BYTES ((size_t)16 << 20)
+
+/* Refuses a model whose I/O tensors are too large for the generated test. */
+static int check_test_io(const char *path, aotc_diag *d) {
+  if (!path) return 0;
+  litert_model *m = litert_read_file(path, d);
+  if (!m) return -1;
+  const litert_subgraph *sg = &m->subgraphs[0];
+  uint64_t total = 0;
+  int rc = 0;
+  const char *big_kind = NULL, *big_name = NULL;
+  int big_i = -1;
+  uint64_t big = 0;
+  for (int j = 0; j < sg->ninputs + sg->noutputs; j++) {
+    int in = j < sg->ninputs;
+    int ti = in ? sg->inputs[j] : sg->outputs[j - sg->ninputs];
+    if (ti < 0 || ti >= sg->ntensors) continue;
+    const litert_tensor *t = &sg->tensors[ti];
+    uint64_t n = 1;
+    for (int k = 0; k < t->rank && n; k++) {
+      n *= (uint64_t)(t->shape[k] > 0 ? t->shape[k] : 1);
+      if (n > ((uint64_t)1 << 40)) n = (uint64_t)1 << 40;
+    }
+    n *= dtype_size(t->type) ? dtype_size(t->type) : 1;
+    total += n;
+    if (n > big) {
+      big = n;
+      big_kind = in ? "input" : "output";
+      big_i = in ? j : j - sg->ninputs;
+      big_name = t->name;
+    }
+  }
+  if (total > TEST_MAX_IO_BYTES)
+    rc = diag_error(d, "%s: the test embeds every input and expected output: %llu bytes, more than "
+                    "the limit of %zu bytes (largest: %s %d '%s', %llu bytes); verify a model with "
+                    "smaller inputs or convert without --test.enabled", path,
+                    (unsigned long long)total, TEST_MAX_IO_BYTES, big_kind ? big_kind : "?", big_i,
+                    big_name ? big_name : "", (unsigned long long)big);
+  litert_model_free(m);
+  return rc;
+}
+
 static int run_capture(char *const argv[], const char *outfile, int timeout_s) {
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
+    setpgid(0, 0);
     if (outfile) {
       FILE *f = freopen(outfile, "w", stdout);
       if (!f) _exit(127);
@@ -309,9 +372,15 @@ static int run_capture(char *const argv[], const char *outfile, int timeout_s) {
     execvp(argv[0], argv);
     _exit(127);
   }
+  setpgid(pid, pid);
+  verify_child = pid;
   int status;
   while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
+    if (errno != EINTR) {
+      verify_child = 0;
+      return -1;
+    }
+  verify_child = 0;
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
@@ -329,7 +398,18 @@ static char *read_text(const char *path) {
 static int cmd_verify(int argc, char **argv) {
   aotc_config c;
   aotc_diag d = {0};
-  if (load_config(&c, argc, argv, &d) != 0) {
+  /* --count-instructions and --profile are verify's own */
+  int count = 0, profile = 0;
+  char **rest = xcalloc((size_t)argc + 1, sizeof(char *));
+  int nrest = 0;
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--count-instructions") == 0) count = 1;
+    else if (strcmp(argv[i], "--profile") == 0) count = profile = 1;
+    else rest[nrest++] = argv[i];
+  }
+  int lrc = load_config(&c, nrest, rest, &d);
+  free(rest);
+  if (lrc != 0) {
     config_free(&c);
     return fail(&d);
   }
@@ -344,24 +424,46 @@ static int cmd_verify(int argc, char **argv) {
     config_free(&c);
     return fail(&d);
   }
+  if (count && strcmp(target, "host") == 0) {
+    diag_error(&d, "--count-instructions and --profile need --target cortex-m4 or cortex-m55");
+    config_free(&c);
+    return fail(&d);
+  }
   c.test_enabled = 1;
-  char tmpl[] = "/tmp/aotc-verify-XXXXXX";
+  if (check_test_io(c.model_path, &d) != 0) {
+    printf("FAIL model=%s reason=%s\n", c.model_path ? c.model_path : "?", d.msg);
+    config_free(&c);
+    return fail(&d);
+  }
+  /* $TMPDIR (default /tmp) holds the temporary module and build */
+  const char *tdir_env = getenv("TMPDIR");
+  char tmpl[sizeof verify_tmp];
+  if (snprintf(tmpl, sizeof tmpl, "%s/aotc-verify-XXXXXX",
+               tdir_env && *tdir_env && strlen(tdir_env) < 40 ? tdir_env : "/tmp") >= (int)sizeof tmpl)
+    snprintf(tmpl, sizeof tmpl, "/tmp/aotc-verify-XXXXXX");
   if (!mkdtemp(tmpl)) {
     diag_error(&d, "cannot create a temporary directory: %s", strerror(errno));
     config_free(&c);
     return fail(&d);
   }
+  snprintf(verify_tmp, sizeof verify_tmp, "%s", tmpl);
+  verify_trap_signals();
   char *mod = xasprintf("%s/module", tmpl);
   compiled cm;
+  measure_info mi;
+  memset(&mi, 0, sizeof mi);
   int rc = compile_model(&c, c.model_path, 1, &cm, &d);
   if (rc == 0) {
+    if (count) measure_collect(cm.graph, &mi);
     rc = compile_write_module(&c, &cm, mod, &d);
     compiled_free(&cm);
   }
   if (rc != 0) {
     remove_tree(tmpl);
     diag_replace(&d, mod, "the temporary verify module");
+    verify_tmp[0] = 0;
     free(mod);
+    measure_free(&mi);
     printf("FAIL model=%s reason=%s\n", c.model_path ? c.model_path : "?", d.msg);
     config_free(&c);
     return fail(&d);
@@ -403,21 +505,62 @@ static int cmd_verify(int argc, char **argv) {
   const char *line = strstr(out, "PASS model=");
   if (!line) line = strstr(out, "FAIL model=");
   int pass = st == 0 && line && strncmp(line, "PASS", 4) == 0;
+  char *extra = xstrdup("");
+  if (pass && count) {
+    /* a second firmware: one measured inference (and a profiled one) */
+    const char *tdir = getenv("AOTC_TARGETS_DIR");
+    char *script = xasprintf("%s/build-run.sh", tdir && *tdir ? tdir : AOTC_SOURCE_DIR "/targets");
+    char *main_c = xasprintf("%s/measure_main.c", tmpl);
+    char *outd = xasprintf("%s/measure", tmpl);
+    char *excl = xasprintf("%s_test_*", prefix);
+    char *mlog = xasprintf("%s/measure.log", tmpl);
+    int mrc = measure_write_main(main_c, prefix, profile, &d);
+    if (mrc == 0) {
+      char *const margv[] = {"bash", script, "--target", (char *)target, "--module", mod,
+                             "--exclude", excl, "--main", main_c, "--count-insns", "--out", outd,
+                             "-q", NULL};
+      int ms = run_capture(margv, mlog, 900);
+      char *mout = read_text(mlog);
+      if (ms != 0 || !strstr(mout, "measure done"))
+        mrc = diag_error(&d, "the measuring firmware failed (status %d): %.300s", ms, mout);
+      else
+        mrc = measure_parse(&mi, outd, mout, mod, prefix, target, profile, &d);
+      free(mout);
+    }
+    if (mrc != 0) {
+      pass = 0;
+      free(extra);
+      extra = xasprintf(" reason=%s", d.msg);
+    } else {
+      free(extra);
+      extra = xasprintf(" instructions=%lld code_bytes=%lld const_bytes=%lld arena_bytes=%zu",
+                        mi.instructions, mi.code_bytes, mi.const_bytes, mi.arena_bytes);
+    }
+    free(script);
+    free(main_c);
+    free(outd);
+    free(excl);
+    free(mlog);
+  }
   if (line) {
     const char *rest = strchr(line, ' ');
     const char *after_model = rest ? strchr(rest + 1, ' ') : NULL;
     const char *eol = strchr(line, '\n');
     int n = eol ? (int)(eol - (after_model ? after_model : line)) : (int)strlen(after_model ? after_model : line);
-    printf("%s model=%s target=%s%.*s\n", pass ? "PASS" : "FAIL", c.model_path, target, n,
-           after_model ? after_model : "");
+    printf("%s model=%s target=%s%.*s%s\n", pass ? "PASS" : "FAIL", c.model_path, target, n,
+           after_model ? after_model : "", extra);
     if (!pass) fputs(out, stdout);
+    else if (profile) measure_print_profile(&mi, target, stdout);
   } else {
     printf("FAIL model=%s target=%s status=%d\n%s", c.model_path, target, st, out);
   }
   free(out);
   free(log);
+  free(extra);
+  measure_free(&mi);
   if (getenv("AOTC_KEEP_VERIFY")) printf("kept %s\n", tmpl);
   else remove_tree(tmpl);
+  verify_tmp[0] = 0;
   free(mod);
   config_free(&c);
   return pass ? 0 : 1;
