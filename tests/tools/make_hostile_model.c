@@ -205,27 +205,61 @@ static int finish(const char *path) {
   return rc ? 1 : 0;
 }
 
+/* The chain's tables are filled directly, each array allocated once (adding
+ * entries one by one reallocates per entry, slow under ASan). */
+static void set_tensor(litert_tensor *t, const char *name) {
+  memset(t, 0, sizeof *t);
+  t->name = xstrdup(name);
+  t->type = DT_FLOAT32;
+  t->rank = 2;
+  t->shape = xmalloc(2 * sizeof *t->shape);
+  t->shape[0] = 1;
+  t->shape[1] = 8;
+  t->has_rank = 1;
+}
+
 static int chain(long n, const char *path) {
   M = litert_model_new();
   litert_add_subgraph(M, "main");
   int32_t s[2] = {1, 8};
-  int x = litert_add_tensor(M, 0, "x", DT_FLOAT32, 2, s, 0);
-  int cur = x, dead = x;
+  /* two template ops register the opcodes and their options */
+  int a = litert_add_tensor(M, 0, "a", DT_FLOAT32, 2, s, 0);
+  int b = litert_add_tensor(M, 0, "b", DT_FLOAT32, 2, s, 0);
+  op1(OP_RELU, a, b);
+  op1(OP_TANH, b, a);
+  litert_subgraph *g = &M->subgraphs[0];
+  litert_op tmpl[2] = {g->ops[0], g->ops[1]};
+  for (int i = 0; i < 2; i++) {
+    free(g->tensors[i].name);
+    free(g->tensors[i].shape);
+    free(g->ops[i].inputs);
+    free(g->ops[i].outputs);
+  }
+  free(g->tensors);
+  free(g->ops);
+  g->tensors = xcalloc((size_t)n + 1, sizeof *g->tensors);
+  g->ops = xcalloc((size_t)n > 0 ? (size_t)n : 1, sizeof *g->ops);
+  set_tensor(&g->tensors[0], "x");
+  int cur = 0, dead = 0;
   char nm[64];
   for (long i = 0; i < n; i++) {
     int live = i % 2 == 0;
     snprintf(nm, sizeof nm, "%s_%ld", live ? "live" : "dead", i);
-    int t = litert_add_tensor(M, 0, nm, DT_FLOAT32, 2, s, 0);
-    int b = (i / 2) % 2 ? OP_TANH : OP_RELU;
-    if (live) {
-      op1(b, cur, t);
-      cur = t;
-    } else {
-      op1(b, dead, t);
-      dead = t;
-    }
+    int t = (int)i + 1;
+    set_tensor(&g->tensors[t], nm);
+    litert_op *op = &g->ops[i];
+    *op = tmpl[(i / 2) % 2];
+    op->ninputs = op->noutputs = 1;
+    op->inputs = xmalloc(sizeof(int32_t));
+    op->outputs = xmalloc(sizeof(int32_t));
+    op->inputs[0] = live ? cur : dead;
+    op->outputs[0] = t;
+    if (live) cur = t;
+    else dead = t;
   }
-  litert_set_io(M, 0, 1, (int32_t[]){x}, 1, (int32_t[]){cur});
+  g->ntensors = (int)n + 1;
+  g->nops = (int)n;
+  litert_set_io(M, 0, 1, (int32_t[]){0}, 1, (int32_t[]){cur});
   return finish(path);
 }
 
