@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# test_measure.sh AOTC - `aotc verify --count-instructions / --profile`
+# (issue 7 item 1) against independent counts:
+#  - the counting plugin counts a hand-written loop (tests/target/insn_loop.c)
+#    exactly: 2*N+2 instructions, on both boards, for two values of N;
+#  - verify --count-instructions on kws (Cortex-M4) equals the count of a
+#    firmware built separately from bench/bench_main.c with
+#    targets/build-run.sh --count-insns;
+#  - verify --profile: the per-operator instructions sum to within 1% of the
+#    whole inference (and below it), and every operator row has a count.
+# Needs arm-none-eabi-gcc and qemu-system-arm; skips otherwise.
+set -u
+AOTC=$(realpath "$1")
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SHARED=${AOTC_SHARED:-${SHARED:-$ROOT/../shared}}
+BR=$ROOT/targets/build-run.sh
+if ! command -v arm-none-eabi-gcc >/dev/null || ! command -v qemu-system-arm >/dev/null; then
+  echo "SKIP: arm-none-eabi-gcc or qemu-system-arm missing"; exit 0
+fi
+W=$(mktemp -d /tmp/aotc-measure-XXXXXX); trap 'rm -rf "$W"' EXIT
+fail=0
+ok() { echo "ok - $*"; }
+bad() { echo "FAIL - $*"; fail=1; }
+
+# 1. the plugin on a loop of known length
+for t in cortex-m4 cortex-m55; do
+  for n in 100 1000; do
+    o=$W/loop-$t-$n
+    if ! bash "$BR" --target "$t" --main "$ROOT/tests/target/insn_loop.c" -D LOOP_N=$n \
+        --count-insns --out "$o" -q >"$o.log" 2>&1; then
+      bad "insn_loop $t N=$n: build/run failed: $(tail -3 "$o.log")"; continue
+    fi
+    got=$(sed -n 's/^region_0=//p' "$o/insn_count.txt")
+    if [ "$got" = $((2 * n + 2)) ]; then ok "insn_loop $t N=$n: $got instructions (2N+2)"
+    else bad "insn_loop $t N=$n: counted '$got', expected $((2 * n + 2))"; fi
+  done
+done
+
+M=$SHARED/models/mlperf-tiny/kws_ref_model.tflite
+G=$SHARED/goldens-tflm/mlperf-tiny/kws_ref_model.npz
+if [ ! -f "$M" ] || [ ! -f "$G" ]; then
+  echo "SKIP: $M or its golden missing"
+  exit $fail
+fi
+
+# 2. verify's count equals bench's independently built firmware
+out=$("$AOTC" verify --model.path "$M" --test.golden-data "$G" --target cortex-m4 \
+      --module.prefix aot --count-instructions 2>&1)
+v=$(echo "$out" | sed -n 's/^PASS .* instructions=\([0-9]*\).*/\1/p')
+mkdir -p "$W/mod"
+if ! "$AOTC" convert --model.path "$M" --module.path "$W/mod" --module.prefix aot >"$W/conv.log" 2>&1; then
+  bad "convert kws: $(cat "$W/conv.log")"
+elif ! bash "$BR" --target cortex-m4 --module "$W/mod/helia_aot_nn" --exclude 'aot_test_*' \
+      --main "$ROOT/bench/bench_main.c" --count-insns --out "$W/bench" -q >"$W/bench.log" 2>&1; then
+  bad "bench firmware: $(tail -3 "$W/bench.log")"
+else
+  b=$(sed -n 's/^region_0=//p' "$W/bench/insn_count.txt")
+  if [ -n "$v" ] && [ "$v" = "$b" ]; then ok "kws cortex-m4: verify $v = bench $b instructions"
+  else bad "kws cortex-m4: verify '$v' != bench '$b' ($(echo "$out" | tail -2))"; fi
+fi
+
+# 3. the profile sums to the total within 1%
+out=$("$AOTC" verify --model.path "$M" --test.golden-data "$G" --target cortex-m55 --profile 2>&1)
+line=$(echo "$out" | grep '^profile total:')
+rows=$(echo "$out" | awk '/^ +[0-9]+  /{n++} END{print n+0}')
+norow=$(echo "$out" | awk '/^ +[0-9]+  / && $0 ~ / -1 /{n++} END{print n+0}')
+s=$(echo "$line" | sed -n 's/^profile total: \([0-9]*\) .* \([0-9]*\) for the whole.*/\1/p')
+tot=$(echo "$line" | sed -n 's/.* \([0-9]*\) for the whole inference.*/\1/p')
+sum=$(echo "$out" | awk '/^ +[0-9]+  /{s+=$(NF-2)} END{print s+0}')
+if [ -n "$s" ] && [ -n "$tot" ] && [ "$sum" = "$s" ] && [ "$rows" -ge 10 ] && [ "$norow" = 0 ] &&
+   [ "$s" -le "$tot" ] && [ $((100 * (tot - s))) -le "$tot" ]; then
+  ok "kws cortex-m55 profile: $rows ops sum $s of $tot instructions"
+else
+  bad "kws cortex-m55 profile: rows=$rows sum=$sum s='$s' total='$tot' missing=$norow: $line"
+fi
+exit $fail
