@@ -93,8 +93,9 @@ while read -r f; do
       continue
     fi
     tgt=$(realpath -m --relative-to="$HERE/src" "$dir/$inc" 2>/dev/null)
-    [ -f "src/$tgt" ] || tgt=$inc
-    [ -f "src/$tgt" ] || continue
+    case "$tgt" in ../cmd/*) tgt=${tgt#../} ;; esac  # cmd/ sits beside src/
+    [ -f "src/$tgt" ] || [ -f "$tgt" ] || tgt=$inc
+    [ -f "src/$tgt" ] || [ -f "$tgt" ] || continue
     tr=$(rank "$tgt")
     if [ "$tr" -gt "$r" ]; then
       echo "FAIL: $rel (stage $r) includes $tgt (stage $tr, a later stage)"
