@@ -324,7 +324,7 @@ static int emit_graph_ops(emit_ctx *e, const ir_graph *g, aotc_diag *d) {
       e->g = g;
     } else {
       const op_impl *impl = ops_find(g, op);
-      r = impl->emit(e, g, op);
+      r = op_emit(impl, e, g, op);
       if (r != 0) diag_error(d, "subgraph %d op %d (%s%s%s): code generation failed (internal error; disable the transforms with --transforms.<name> false to work around it and report it)",
                              g->sg, op->id, litert_op_name(op->builtin), op->custom ? " " : "",
                              op->custom ? op->custom : "");

@@ -112,7 +112,7 @@ int mv_run_eval(mv_plan_fn fn, const ir_graph *g, const ir_op *op, void *const *
     return mv_run_eval(fn, g, op, data);                                                          \
   }                                                                                            \
   const op_impl op_##name = {code, NULL, NAME, DT, CONS, name##_check, NULL, inpl,             \
-                             name##_emit, name##_eval};
+                             name##_emit, name##_eval, NULL};
 
 #define ANY_DT "any fixed-size dtype"
 

@@ -33,8 +33,8 @@ static int qtype_range(int dt, int32_t *lo, int32_t *hi) {
   return 0;
 }
 
-static int unary_f32(ew_plan *pl, const ir_op *op, const ir_tensor *y, const char *k) {
-  ew_plan_init(pl, k, op->in[0], -1, -1, op->out[0]);
+static int unary_f32(lower_call *pl, const ir_op *op, const ir_tensor *y, int k) {
+  lower_call_init(pl, k, op->in[0], -1, -1, op->out[0]);
   pl->u.un.size = numel32(y);
   return 0;
 }
@@ -66,12 +66,12 @@ static int unary_f32(ew_plan *pl, const ir_op *op, const ir_tensor *y, const cha
  *    not the real function). A multiplier that does not fit
  *    int32 (scale >= 2^31 / 12288 ~ 174763) or truncates to 0 (scale below
  *    ~3.8e-14) makes TFLM's arithmetic undefined: refused. */
-static int sigmoid_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int sigmoid_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   const ir_tensor *x = NULL, *y = NULL;
   const int is_tanh = op->builtin == OP_TANH;
   if (io1(g, op, &x, &y, why, n)) return -1;
   if (x->dtype == DT_FLOAT32)
-    return unary_f32(pl, op, y, is_tanh ? "aot_tanh_f32" : "aot_logistic_f32");
+    return unary_f32(pl, op, y, is_tanh ? LK(aot_tanh_f32) : LK(aot_logistic_f32));
   if (x->dtype != DT_INT8 && x->dtype != DT_INT16)
     return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
   if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
@@ -83,7 +83,7 @@ static int sigmoid_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
     if (x->zero_point[0] < INT8_MIN || x->zero_point[0] > INT8_MAX)
       return ew_fail(why, n, "input zero point %d outside int8 [-128, 127]",
                      (int)x->zero_point[0]);
-    ew_plan_init(pl, is_tanh ? "aot_tanh_s8" : "aot_logistic_s8", op->in[0], -1, -1,
+    lower_call_init(pl, is_tanh ? LK(aot_tanh_s8) : LK(aot_logistic_s8), op->in[0], -1, -1,
                  op->out[0]);
     aot_sigmoid_s8_params *p = &pl->u.s8;
     /* TFLM: Q4.27 input; frexp-based multiplier without renormalization */
@@ -136,7 +136,7 @@ static int sigmoid_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
   }
   if (!ew_checked_log2(y->scale[0], &l2out) || l2out != -15)
     return ew_fail(why, n, "int16 output scale must be 2^-15 (has %g)", (double)y->scale[0]);
-  ew_plan_init(pl, is_tanh ? "aot_tanh_s16" : "aot_logistic_s16", op->in[0], -1, -1,
+  lower_call_init(pl, is_tanh ? LK(aot_tanh_s16) : LK(aot_logistic_s16), op->in[0], -1, -1,
                op->out[0]);
   pl->u.s16.size = numel32(y);
   pl->u.s16.mult = mult;
@@ -148,14 +148,14 @@ static int sigmoid_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
 /* RELU / RELU6 / RELU_N1_TO_1                                               */
 /* ======================================================================== */
 
-static int relu_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int relu_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   const ir_tensor *x, *y;
   if (io1(g, op, &x, &y, why, n)) return -1;
   float lo_f = 0.0f, hi_f = INFINITY;
   if (op->builtin == OP_RELU6) hi_f = 6.0f;
   if (op->builtin == OP_RELU_N1_TO_1) lo_f = -1.0f, hi_f = 1.0f;
   if (x->dtype == DT_FLOAT32) {
-    ew_plan_init(pl, "aot_act_clamp_f32", op->in[0], -1, -1, op->out[0]);
+    lower_call_init(pl, LK(aot_act_clamp_f32), op->in[0], -1, -1, op->out[0]);
     pl->u.cf.size = numel32(y);
     pl->u.cf.lo = lo_f;
     pl->u.cf.hi = hi_f;
@@ -172,7 +172,7 @@ static int relu_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
   const int same_q = x->scale[0] == y->scale[0] && x->zero_point[0] == y->zero_point[0];
   if (op->builtin == OP_RELU6 && same_q) {
     /* TFLM Relu6: clamp to [zero, six] on the input scale */
-    ew_plan_init(pl, is16 ? "aot_act_clamp_s16" : "aot_act_clamp_s8", op->in[0], -1, -1,
+    lower_call_init(pl, is16 ? LK(aot_act_clamp_s16) : LK(aot_act_clamp_s8), op->in[0], -1, -1,
                  op->out[0]);
     long six = lroundf(6.0f / x->scale[0]) + x->zero_point[0];
     pl->u.cq.size = numel32(y);
@@ -181,7 +181,7 @@ static int relu_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
     return 0;
   }
   /* TFLite ReluQuantized (CalculateReluOpData with act range [lo_f, hi_f]) */
-  ew_plan_init(pl, is16 ? "aot_relu_s16" : "aot_relu_s8", op->in[0], -1, -1, op->out[0]);
+  lower_call_init(pl, is16 ? LK(aot_relu_s16) : LK(aot_relu_s8), op->in[0], -1, -1, op->out[0]);
   aot_relu_q_params *p = &pl->u.relu;
   const float so = y->scale[0];
   const int32_t zo = y->zero_point[0];
@@ -204,12 +204,12 @@ static int relu_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
 /* LEAKY_RELU                                                                */
 /* ======================================================================== */
 
-static int leaky_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int leaky_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   const ir_tensor *x, *y;
   if (io1(g, op, &x, &y, why, n)) return -1;
   const float alpha = op->opts.alpha;
   if (x->dtype == DT_FLOAT32) {
-    ew_plan_init(pl, "aot_leaky_relu_f32", op->in[0], -1, -1, op->out[0]);
+    lower_call_init(pl, LK(aot_leaky_relu_f32), op->in[0], -1, -1, op->out[0]);
     pl->u.lf.size = numel32(y);
     pl->u.lf.alpha = alpha;
     return 0;
@@ -218,7 +218,7 @@ static int leaky_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
     return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
   if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
     return -1;
-  ew_plan_init(pl, x->dtype == DT_INT16 ? "aot_leaky_relu_s16" : "aot_leaky_relu_s8", op->in[0],
+  lower_call_init(pl, x->dtype == DT_INT16 ? LK(aot_leaky_relu_s16) : LK(aot_leaky_relu_s8), op->in[0],
                -1, -1, op->out[0]);
   aot_leaky_relu_q_params *p = &pl->u.lq;
   p->size = numel32(y);
@@ -236,14 +236,14 @@ static int leaky_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
 /* HARD_SWISH                                                                */
 /* ======================================================================== */
 
-static int hswish_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int hswish_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   const ir_tensor *x, *y;
   if (io1(g, op, &x, &y, why, n)) return -1;
-  if (x->dtype == DT_FLOAT32) return unary_f32(pl, op, y, "aot_hard_swish_f32");
+  if (x->dtype == DT_FLOAT32) return unary_f32(pl, op, y, LK(aot_hard_swish_f32));
   if (x->dtype != DT_INT8) return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
   if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
     return -1;
-  ew_plan_init(pl, "aot_hard_swish_s8", op->in[0], -1, -1, op->out[0]);
+  lower_call_init(pl, LK(aot_hard_swish_s8), op->in[0], -1, -1, op->out[0]);
   aot_hard_swish_s8_params *p = &pl->u.hs;
   /* TFLM hard_swish_common.cc */
   const float hires_input_scale = (1.0f / 128.0f) * x->scale[0];
@@ -266,7 +266,7 @@ static int hswish_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
 /* PRELU                                                                     */
 /* ======================================================================== */
 
-static int prelu_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int prelu_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   if (op->nin < 2 || op->nout < 1 || op->in[0] < 0 || op->in[1] < 0)
     return ew_fail(why, n, "needs input, alpha and 1 output");
   const ir_tensor *x = ir_in(g, op, 0), *a = ir_in(g, op, 1), *y = ir_out(g, op, 0);
@@ -276,7 +276,7 @@ static int prelu_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
                    dtype_name(y->dtype));
   if (x->dtype == DT_FLOAT32) {
     if (check_dtype(a, DT_FLOAT32, "alpha", why, n)) return -1;
-    ew_plan_init(pl, "aot_prelu_f32", op->in[0], op->in[1], -1, op->out[0]);
+    lower_call_init(pl, LK(aot_prelu_f32), op->in[0], op->in[1], -1, op->out[0]);
     return ew_bcast_plan(y, ins, 2, &pl->u.bp.bc, why, n);
   }
   if (x->dtype != DT_INT8 && x->dtype != DT_INT16)
@@ -285,7 +285,7 @@ static int prelu_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
   if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(a, "alpha", why, n) ||
       ew_check_per_tensor(y, "output", why, n))
     return -1;
-  ew_plan_init(pl, x->dtype == DT_INT16 ? "aot_prelu_s16" : "aot_prelu_s8", op->in[0],
+  lower_call_init(pl, x->dtype == DT_INT16 ? LK(aot_prelu_s16) : LK(aot_prelu_s8), op->in[0],
                op->in[1], -1, op->out[0]);
   aot_prelu_q_params *p = &pl->u.prelu;
   ew_qm((double)x->scale[0] / (double)y->scale[0], &p->mult1, &p->shift1);
@@ -302,14 +302,14 @@ static int prelu_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
 
 static float elu_transform(float v) { return v < 0.0f ? expf(v) - 1.0f : v; }
 
-static int elu_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int elu_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   const ir_tensor *x, *y;
   if (io1(g, op, &x, &y, why, n)) return -1;
-  if (x->dtype == DT_FLOAT32) return unary_f32(pl, op, y, "aot_elu_f32");
+  if (x->dtype == DT_FLOAT32) return unary_f32(pl, op, y, LK(aot_elu_f32));
   if (x->dtype != DT_INT8) return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
   if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
     return -1;
-  ew_plan_init(pl, "aot_lut_s8", op->in[0], -1, -1, op->out[0]);
+  lower_call_init(pl, LK(aot_lut_s8), op->in[0], -1, -1, op->out[0]);
   pl->u.lut.size = numel32(y);
   pl->nlut8 = 1;
   /* TFLM elu.cc PopulateLookupTable (float arithmetic) */
@@ -333,7 +333,7 @@ static int elu_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
 static float lut_exp(float v) { return expf(v); }
 static float lut_one_over_one_plus_x(float v) { return 1.0f / (1.0f + v); }
 
-static int softmax_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int softmax_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   if (op->nin < 1 || op->nout < 1 || op->in[0] < 0)
     return ew_fail(why, n, "needs 1 input and 1 output");
   const ir_tensor *x = ir_in(g, op, 0), *y = ir_out(g, op, 0);
@@ -343,10 +343,10 @@ static int softmax_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
   const int32_t depth = x->shape[x->rank - 1];
   const int32_t outer = depth > 0 ? numel32(x) / depth : 0;
   const float beta = is_log ? 1.0f : op->opts.beta;
-  const char *k = NULL;
+  int k = -1;
   if (x->dtype == DT_FLOAT32) {
     if (check_dtype(y, DT_FLOAT32, "output", why, n)) return -1;
-    k = is_log ? "aot_log_softmax_f32" : "aot_softmax_f32";
+    k = is_log ? LK(aot_log_softmax_f32) : LK(aot_softmax_f32);
   } else if (is_log) {
     if (x->dtype != DT_INT8 || y->dtype != DT_INT8)
       return ew_fail(why, n, "LOG_SOFTMAX %s to %s not supported", dtype_name(x->dtype),
@@ -355,19 +355,19 @@ static int softmax_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
       return -1;
     if (y->zero_point[0] != 127 || y->scale[0] != 16.0f / 256.0f)
       return ew_fail(why, n, "int8 LOG_SOFTMAX output needs scale 16/256 and zero point 127");
-    k = "aot_log_softmax_s8";
+    k = LK(aot_log_softmax_s8);
   } else if (x->dtype == DT_INT8) {
     if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
       return -1;
     if (y->dtype == DT_INT8) {
       if (y->zero_point[0] != -128 || y->scale[0] != 1.0f / 256.0f)
         return ew_fail(why, n, "int8 output needs scale 1/256 and zero point -128");
-      k = "aot_softmax_s8";
+      k = LK(aot_softmax_s8);
     } else if (y->dtype == DT_INT16) {
       if (y->zero_point[0] != -32768 ||
           fabsf(y->scale[0] - 1.0f / 65536.0f) > 0.001f * (1.0f / 65536.0f))
         return ew_fail(why, n, "int16 output needs scale 1/65536 and zero point -32768");
-      k = "aot_softmax_s8_s16";
+      k = LK(aot_softmax_s8_s16);
     } else {
       return ew_fail(why, n, "int8 input with %s output not supported", dtype_name(y->dtype));
     }
@@ -378,11 +378,11 @@ static int softmax_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
     if (y->zero_point[0] != 0 ||
         fabsf(y->scale[0] - 1.0f / 32768.0f) > 0.001f * (1.0f / 32768.0f))
       return ew_fail(why, n, "int16 output needs scale 1/32768 and zero point 0");
-    k = "aot_softmax_s16";
+    k = LK(aot_softmax_s16);
   } else {
     return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
   }
-  ew_plan_init(pl, k, op->in[0], -1, -1, op->out[0]);
+  lower_call_init(pl, k, op->in[0], -1, -1, op->out[0]);
   aot_softmax_params *p = &pl->u.sm;
   p->outer = outer;
   p->depth = depth;

@@ -51,7 +51,7 @@ static void act_range_i32(int act, int32_t *lo, int32_t *hi) {
 /* ADD / SUB                                                                 */
 /* ======================================================================== */
 
-static int addsub_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int addsub_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   const int is_sub = op->builtin == OP_SUB;
   if (io_count(op, 2, why, n)) return -1;
   const ir_tensor *a = tin(g, op, 0), *b = tin(g, op, 1), *y = ir_out(g, op, 0);
@@ -60,18 +60,14 @@ static int addsub_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
   if (a->dtype != b->dtype || a->dtype != y->dtype)
     return ew_fail(why, n, "input types %s, %s with output %s not supported",
                    dtype_name(a->dtype), dtype_name(b->dtype), dtype_name(y->dtype));
-  const char *op_s = is_sub ? "sub" : "add";
-  char kname[40];
   switch (y->dtype) {
     case DT_FLOAT32: {
-      snprintf(kname, sizeof kname, "aot_%s_f32", op_s);
-      ew_plan_init(pl, kname, op->in[0], op->in[1], -1, op->out[0]);
+      lower_call_init(pl, is_sub ? LK(aot_sub_f32) : LK(aot_add_f32), op->in[0], op->in[1], -1, op->out[0]);
       act_range_float(act, &pl->u.af.act_min, &pl->u.af.act_max);
       return plan_bcast(g, op, 2, &pl->u.af.bc, why, n);
     }
     case DT_INT32: {
-      snprintf(kname, sizeof kname, "aot_%s_s32", op_s);
-      ew_plan_init(pl, kname, op->in[0], op->in[1], -1, op->out[0]);
+      lower_call_init(pl, is_sub ? LK(aot_sub_s32) : LK(aot_add_s32), op->in[0], op->in[1], -1, op->out[0]);
       if (is_sub) act_range_i32(act, &pl->u.ai.act_min, &pl->u.ai.act_max);
       else pl->u.ai.act_min = INT32_MIN, pl->u.ai.act_max = INT32_MAX; /* TFLM ignores it */
       return plan_bcast(g, op, 2, &pl->u.ai.bc, why, n);
@@ -96,8 +92,7 @@ static int addsub_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
     int l1, l2, lo;
     if (ew_checked_log2(s1, &l1) && ew_checked_log2(s2, &l2) && ew_checked_log2(so, &lo)) {
       /* TFLite's power-of-two int16 path */
-      snprintf(kname, sizeof kname, "aot_%s_s16_pot", op_s);
-      ew_plan_init(pl, kname, op->in[0], op->in[1], -1, op->out[0]);
+      lower_call_init(pl, is_sub ? LK(aot_sub_s16_pot) : LK(aot_add_s16_pot), op->in[0], op->in[1], -1, op->out[0]);
       aot_addsub_pot_params *p = &pl->u.pot;
       p->in1_shift = l1 - lo;
       p->in2_shift = l2 - lo;
@@ -110,8 +105,9 @@ static int addsub_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
     }
   }
 
-  snprintf(kname, sizeof kname, "aot_%s_%s", op_s, is16 ? "s16" : "s8");
-  ew_plan_init(pl, kname, op->in[0], op->in[1], -1, op->out[0]);
+  lower_call_init(pl,
+                  is16 ? (is_sub ? LK(aot_sub_s16) : LK(aot_add_s16))
+                       : (is_sub ? LK(aot_sub_s8) : LK(aot_add_s8)), op->in[0], op->in[1], -1, op->out[0]);
   aot_addsub_q_params *p = &pl->u.addsub;
   p->left_shift = is16 ? 15 : 20;
   p->in1_offset = -z1;
@@ -143,7 +139,7 @@ static int addsub_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
 /* MUL / DIV / SQUARED_DIFFERENCE                                            */
 /* ======================================================================== */
 
-static int mul_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int mul_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   if (io_count(op, 2, why, n)) return -1;
   const ir_tensor *a = tin(g, op, 0), *b = tin(g, op, 1), *y = ir_out(g, op, 0);
   const int act = op->opts.fused_act;
@@ -153,11 +149,11 @@ static int mul_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
                    dtype_name(a->dtype), dtype_name(b->dtype), dtype_name(y->dtype));
   switch (y->dtype) {
     case DT_FLOAT32:
-      ew_plan_init(pl, "aot_mul_f32", op->in[0], op->in[1], -1, op->out[0]);
+      lower_call_init(pl, LK(aot_mul_f32), op->in[0], op->in[1], -1, op->out[0]);
       act_range_float(act, &pl->u.af.act_min, &pl->u.af.act_max);
       return plan_bcast(g, op, 2, &pl->u.af.bc, why, n);
     case DT_INT32:
-      ew_plan_init(pl, "aot_mul_s32", op->in[0], op->in[1], -1, op->out[0]);
+      lower_call_init(pl, LK(aot_mul_s32), op->in[0], op->in[1], -1, op->out[0]);
       act_range_i32(act, &pl->u.ai.act_min, &pl->u.ai.act_max);
       return plan_bcast(g, op, 2, &pl->u.ai.bc, why, n);
     case DT_INT8:
@@ -172,7 +168,7 @@ static int mul_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
   const int is16 = y->dtype == DT_INT16;
   if (is16 && (a->zero_point[0] || b->zero_point[0] || y->zero_point[0]))
     return ew_fail(why, n, "int16 MUL needs zero points 0");
-  ew_plan_init(pl, is16 ? "aot_mul_s16" : "aot_mul_s8", op->in[0], op->in[1], -1, op->out[0]);
+  lower_call_init(pl, is16 ? LK(aot_mul_s16) : LK(aot_mul_s8), op->in[0], op->in[1], -1, op->out[0]);
   aot_mul_q_params *p = &pl->u.mul;
   const double real = (double)a->scale[0] * (double)b->scale[0] / (double)y->scale[0];
   ew_qm(real, &p->out_mult, &p->out_shift);
@@ -183,14 +179,14 @@ static int mul_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
   return plan_bcast(g, op, 2, &p->bc, why, n);
 }
 
-static int float_binary_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, const char *k,
+static int float_binary_plan(const ir_graph *g, const ir_op *op, lower_call *pl, int k,
                              int with_act, WHY) {
   if (io_count(op, 2, why, n)) return -1;
   const ir_tensor *a = tin(g, op, 0), *b = tin(g, op, 1), *y = ir_out(g, op, 0);
   if (check_dtype(a, DT_FLOAT32, "input 1", why, n) ||
       check_dtype(b, DT_FLOAT32, "input 2", why, n) || check_dtype(y, DT_FLOAT32, "output", why, n))
     return -1;
-  ew_plan_init(pl, k, op->in[0], op->in[1], -1, op->out[0]);
+  lower_call_init(pl, k, op->in[0], op->in[1], -1, op->out[0]);
   if (with_act) {
     if (check_fused_act_supported(op->opts.fused_act, why, n)) return -1;
     act_range_float(op->opts.fused_act, &pl->u.af.act_min, &pl->u.af.act_max);
@@ -199,14 +195,14 @@ static int float_binary_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, co
   return plan_bcast(g, op, 2, &pl->u.bp.bc, why, n);
 }
 
-static int div_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
-  return float_binary_plan(g, op, pl, "aot_div_f32", 1, why, n);
+static int div_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
+  return float_binary_plan(g, op, pl, LK(aot_div_f32), 1, why, n);
 }
 
-static int sqdiff_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int sqdiff_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   if (io_count(op, 2, why, n)) return -1;
   const ir_tensor *a = tin(g, op, 0), *b = tin(g, op, 1), *y = ir_out(g, op, 0);
-  if (y->dtype == DT_FLOAT32) return float_binary_plan(g, op, pl, "aot_squared_diff_f32", 0, why, n);
+  if (y->dtype == DT_FLOAT32) return float_binary_plan(g, op, pl, LK(aot_squared_diff_f32), 0, why, n);
   if ((y->dtype != DT_INT8 && y->dtype != DT_INT16) || a->dtype != y->dtype ||
       b->dtype != y->dtype)
     return ew_fail(why, n, "input types %s, %s with output %s not supported",
@@ -219,7 +215,7 @@ static int sqdiff_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
   if (is16 ? (z1 || z2 || zo)
            : (z1 < -128 || z1 > 127 || z2 < -128 || z2 > 127 || zo < -128 || zo > 127))
     return ew_fail(why, n, is16 ? "int16 needs zero points 0" : "zero point outside int8");
-  ew_plan_init(pl, is16 ? "aot_squared_diff_s16" : "aot_squared_diff_s8", op->in[0], op->in[1],
+  lower_call_init(pl, is16 ? LK(aot_squared_diff_s16) : LK(aot_squared_diff_s8), op->in[0], op->in[1],
                -1, op->out[0]);
   aot_addsub_q_params *p = &pl->u.addsub;
   /* TFLM squared_difference.cc PrepareQuantized */
@@ -244,24 +240,22 @@ static int sqdiff_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
 /* MAXIMUM / MINIMUM                                                         */
 /* ======================================================================== */
 
-static int maxmin_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int maxmin_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   if (io_count(op, 2, why, n)) return -1;
   const ir_tensor *a = tin(g, op, 0), *b = tin(g, op, 1), *y = ir_out(g, op, 0);
   if (a->dtype != b->dtype || a->dtype != y->dtype)
     return ew_fail(why, n, "input types %s, %s with output %s not supported",
                    dtype_name(a->dtype), dtype_name(b->dtype), dtype_name(y->dtype));
-  const char *sfx;
+  const int is_max = op->builtin == OP_MAXIMUM;
+  int k;
   switch (y->dtype) {
-    case DT_FLOAT32: sfx = "f32"; break;
-    case DT_INT8: sfx = "s8"; break;
-    case DT_INT16: sfx = "s16"; break;
-    case DT_INT32: sfx = "s32"; break;
+    case DT_FLOAT32: k = is_max ? LK(aot_maximum_f32) : LK(aot_minimum_f32); break;
+    case DT_INT8: k = is_max ? LK(aot_maximum_s8) : LK(aot_minimum_s8); break;
+    case DT_INT16: k = is_max ? LK(aot_maximum_s16) : LK(aot_minimum_s16); break;
+    case DT_INT32: k = is_max ? LK(aot_maximum_s32) : LK(aot_minimum_s32); break;
     default: return ew_fail(why, n, "%s not supported", dtype_name(y->dtype));
   }
-  char kname[40];
-  snprintf(kname, sizeof kname, "aot_%s_%s", op->builtin == OP_MAXIMUM ? "maximum" : "minimum",
-           sfx);
-  ew_plan_init(pl, kname, op->in[0], op->in[1], -1, op->out[0]);
+  lower_call_init(pl, k, op->in[0], op->in[1], -1, op->out[0]);
   return plan_bcast(g, op, 2, &pl->u.bp.bc, why, n);
 }
 
@@ -280,31 +274,31 @@ static int cmp_code(int builtin) {
   }
 }
 
-static int compare_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int compare_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   if (io_count(op, 2, why, n)) return -1;
   const ir_tensor *a = tin(g, op, 0), *b = tin(g, op, 1), *y = ir_out(g, op, 0);
   if (check_dtype(y, DT_BOOL, "output", why, n)) return -1;
   if (a->dtype != b->dtype)
     return ew_fail(why, n, "inputs %s and %s differ", dtype_name(a->dtype), dtype_name(b->dtype));
   const int code = cmp_code(op->builtin);
-  const char *k;
+  int k;
   switch (a->dtype) {
-    case DT_FLOAT32: k = "aot_compare_f32"; break;
-    case DT_INT32: k = "aot_compare_s32"; break;
-    case DT_INT8: k = "aot_compare_s8"; break;
+    case DT_FLOAT32: k = LK(aot_compare_f32); break;
+    case DT_INT32: k = LK(aot_compare_s32); break;
+    case DT_INT8: k = LK(aot_compare_s8); break;
     case DT_BOOL:
       if (code != AOT_CMP_EQUAL && code != AOT_CMP_NOT_EQUAL)
         return ew_fail(why, n, "bool inputs only for EQUAL / NOT_EQUAL");
-      k = "aot_compare_u8";
+      k = LK(aot_compare_u8);
       break;
     case DT_UINT8:
       if (a->nq || b->nq) return ew_fail(why, n, "quantized uint8 not supported");
-      k = "aot_compare_u8";
+      k = LK(aot_compare_u8);
       break;
     default:
       return ew_fail(why, n, "%s not supported", dtype_name(a->dtype));
   }
-  ew_plan_init(pl, k, op->in[0], op->in[1], -1, op->out[0]);
+  lower_call_init(pl, k, op->in[0], op->in[1], -1, op->out[0]);
   aot_compare_params *p = &pl->u.cmp;
   p->op = code;
   if (a->dtype == DT_INT8) {
@@ -325,7 +319,7 @@ static int compare_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
 /* Logical operators, SELECT_V2                                              */
 /* ======================================================================== */
 
-static int logical_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int logical_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   const int unary = op->builtin == OP_LOGICAL_NOT;
   if (io_count(op, unary ? 1 : 2, why, n)) return -1;
   if (check_dtype(tin(g, op, 0), DT_BOOL, "input 1", why, n) ||
@@ -333,16 +327,16 @@ static int logical_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
       check_dtype(ir_out(g, op, 0), DT_BOOL, "output", why, n))
     return -1;
   if (unary) {
-    ew_plan_init(pl, "aot_logical_not", op->in[0], -1, -1, op->out[0]);
+    lower_call_init(pl, LK(aot_logical_not), op->in[0], -1, -1, op->out[0]);
     pl->u.un.size = numel32(ir_out(g, op, 0));
     return 0;
   }
-  ew_plan_init(pl, op->builtin == OP_LOGICAL_AND ? "aot_logical_and" : "aot_logical_or",
+  lower_call_init(pl, op->builtin == OP_LOGICAL_AND ? LK(aot_logical_and) : LK(aot_logical_or),
                op->in[0], op->in[1], -1, op->out[0]);
   return plan_bcast(g, op, 2, &pl->u.bp.bc, why, n);
 }
 
-static int select_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int select_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   if (io_count(op, 3, why, n)) return -1;
   const ir_tensor *c = tin(g, op, 0), *x = tin(g, op, 1), *yv = tin(g, op, 2);
   const ir_tensor *y = ir_out(g, op, 0);
@@ -356,7 +350,7 @@ static int select_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
   if (x->nq && y->nq && (x->scale[0] != y->scale[0] || x->zero_point[0] != y->zero_point[0] ||
                          yv->scale[0] != y->scale[0] || yv->zero_point[0] != y->zero_point[0]))
     return ew_fail(why, n, "quantized values need the output's quantization");
-  ew_plan_init(pl, "aot_select", op->in[0], op->in[1], op->in[2], op->out[0]);
+  lower_call_init(pl, LK(aot_select), op->in[0], op->in[1], op->in[2], op->out[0]);
   pl->u.sel.elem_size = (int32_t)es;
   return plan_bcast(g, op, 3, &pl->u.sel.bc, why, n);
 }
@@ -365,10 +359,10 @@ static int select_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
 /* Unary float math                                                          */
 /* ======================================================================== */
 
-static int unary_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int unary_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   if (io_count(op, 1, why, n)) return -1;
   const ir_tensor *x = tin(g, op, 0), *y = ir_out(g, op, 0);
-  const char *k = NULL;
+  int k = -1;
   if (op->builtin == OP_ABS && (x->dtype == DT_INT8 || x->dtype == DT_INT16)) {
     /* TFLM AbsEvalQuantized; unquantized int16 is a plain |x| */
     const int is16 = x->dtype == DT_INT16;
@@ -376,7 +370,7 @@ static int unary_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
       return ew_fail(why, n, "input %s with output %s not supported", dtype_name(x->dtype),
                      dtype_name(y->dtype));
     if (ir_numel(x) != ir_numel(y)) return ew_fail(why, n, "input and output sizes differ");
-    ew_plan_init(pl, is16 ? "aot_abs_s16" : "aot_abs_s8", op->in[0], -1, -1, op->out[0]);
+    lower_call_init(pl, is16 ? LK(aot_abs_s16) : LK(aot_abs_s8), op->in[0], -1, -1, op->out[0]);
     aot_relu_q_params *p = &pl->u.relu;
     p->size = numel32(y);
     p->act_min = is16 ? INT16_MIN : INT8_MIN;
@@ -395,24 +389,24 @@ static int unary_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
     return 0;
   }
   if (op->builtin == OP_NEG && x->dtype == DT_INT32 && y->dtype == DT_INT32) {
-    k = "aot_neg_s32";
+    k = LK(aot_neg_s32);
   } else {
     if (check_dtype(x, DT_FLOAT32, "input", why, n) || check_dtype(y, DT_FLOAT32, "output", why, n))
       return -1;
     switch (op->builtin) {
-      case OP_EXP: k = "aot_exp_f32"; break;
-      case OP_LOG: k = "aot_log_f32"; break;
-      case OP_SQRT: k = "aot_sqrt_f32"; break;
-      case OP_RSQRT: k = "aot_rsqrt_f32"; break;
-      case OP_ABS: k = "aot_abs_f32"; break;
-      case OP_NEG: k = "aot_neg_f32"; break;
-      case OP_FLOOR: k = "aot_floor_f32"; break;
-      case OP_SQUARE: k = "aot_square_f32"; break;
+      case OP_EXP: k = LK(aot_exp_f32); break;
+      case OP_LOG: k = LK(aot_log_f32); break;
+      case OP_SQRT: k = LK(aot_sqrt_f32); break;
+      case OP_RSQRT: k = LK(aot_rsqrt_f32); break;
+      case OP_ABS: k = LK(aot_abs_f32); break;
+      case OP_NEG: k = LK(aot_neg_f32); break;
+      case OP_FLOOR: k = LK(aot_floor_f32); break;
+      case OP_SQUARE: k = LK(aot_square_f32); break;
       default: return ew_fail(why, n, "unknown unary operator");
     }
   }
   if (ir_numel(x) != ir_numel(y)) return ew_fail(why, n, "input and output sizes differ");
-  ew_plan_init(pl, k, op->in[0], -1, -1, op->out[0]);
+  lower_call_init(pl, k, op->in[0], -1, -1, op->out[0]);
   pl->u.un.size = numel32(y);
   return 0;
 }
@@ -431,18 +425,18 @@ static int rq_type(int dt) {
   }
 }
 
-static int quantize_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int quantize_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   if (io_count(op, 1, why, n)) return -1;
   const ir_tensor *x = tin(g, op, 0), *y = ir_out(g, op, 0);
   if (ir_numel(x) != ir_numel(y)) return ew_fail(why, n, "input and output sizes differ");
   if (ew_check_per_tensor(y, "output", why, n)) return -1;
   if (x->dtype == DT_FLOAT32) {
-    const char *k = y->dtype == DT_INT8    ? "aot_quantize_f32_s8"
-                    : y->dtype == DT_INT16 ? "aot_quantize_f32_s16"
-                    : y->dtype == DT_UINT8 ? "aot_quantize_f32_u8"
-                                           : NULL;
-    if (!k) return ew_fail(why, n, "float32 to %s not supported", dtype_name(y->dtype));
-    ew_plan_init(pl, k, op->in[0], -1, -1, op->out[0]);
+    int k = y->dtype == DT_INT8    ? LK(aot_quantize_f32_s8)
+                    : y->dtype == DT_INT16 ? LK(aot_quantize_f32_s16)
+                    : y->dtype == DT_UINT8 ? LK(aot_quantize_f32_u8)
+                                           : -1;
+    if (k < 0) return ew_fail(why, n, "float32 to %s not supported", dtype_name(y->dtype));
+    lower_call_init(pl, k, op->in[0], -1, -1, op->out[0]);
     pl->u.q.size = numel32(y);
     pl->u.q.scale = y->scale[0];
     pl->u.q.zero_point = y->zero_point[0];
@@ -459,7 +453,7 @@ static int quantize_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
   if (!ok)
     return ew_fail(why, n, "%s to %s not supported", dtype_name(x->dtype), dtype_name(y->dtype));
   if (ew_check_per_tensor(x, "input", why, n)) return -1;
-  ew_plan_init(pl, "aot_requantize", op->in[0], -1, -1, op->out[0]);
+  lower_call_init(pl, LK(aot_requantize), op->in[0], -1, -1, op->out[0]);
   aot_requant_params *p = &pl->u.rq;
   p->size = numel32(y);
   p->in_type = rq_type(x->dtype);
@@ -470,28 +464,28 @@ static int quantize_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
   return 0;
 }
 
-static int dequantize_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY) {
+static int dequantize_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   if (io_count(op, 1, why, n)) return -1;
   const ir_tensor *x = tin(g, op, 0), *y = ir_out(g, op, 0);
   if (check_dtype(y, DT_FLOAT32, "output", why, n)) return -1;
   if (ir_numel(x) != ir_numel(y)) return ew_fail(why, n, "input and output sizes differ");
   if (x->dtype == DT_FLOAT16) {
-    ew_plan_init(pl, "aot_dequantize_f16", op->in[0], -1, -1, op->out[0]);
+    lower_call_init(pl, LK(aot_dequantize_f16), op->in[0], -1, -1, op->out[0]);
     pl->u.un.size = numel32(y);
     return 0;
   }
-  const char *k = x->dtype == DT_INT8    ? "aot_dequantize_s8"
-                  : x->dtype == DT_INT16 ? "aot_dequantize_s16"
-                  : x->dtype == DT_UINT8 ? "aot_dequantize_u8"
-                                         : NULL;
-  if (!k) return ew_fail(why, n, "%s input not supported", dtype_name(x->dtype));
+  int k = x->dtype == DT_INT8    ? LK(aot_dequantize_s8)
+                  : x->dtype == DT_INT16 ? LK(aot_dequantize_s16)
+                  : x->dtype == DT_UINT8 ? LK(aot_dequantize_u8)
+                                         : -1;
+  if (k < 0) return ew_fail(why, n, "%s input not supported", dtype_name(x->dtype));
   if (x->nq > 1) {
     /* per-channel (constant weights): [outer, channels, inner] around qdim */
     if ((x->dtype != DT_INT8 && x->dtype != DT_INT16) || x->qdim < 0 || x->qdim >= x->rank ||
         x->shape[x->qdim] != x->nq)
       return ew_fail(why, n, "per-channel quantization does not match the tensor shape");
     if (quant_check_tensor(x, "input", 1, why, n)) return -1;
-    ew_plan_init(pl, x->dtype == DT_INT8 ? "aot_dequantize_pc_s8" : "aot_dequantize_pc_s16",
+    lower_call_init(pl, x->dtype == DT_INT8 ? LK(aot_dequantize_pc_s8) : LK(aot_dequantize_pc_s16),
                  op->in[0], -1, -1, op->out[0]);
     int32_t outer = 1, inner = 1;
     for (int d = 0; d < x->qdim; d++) outer *= x->shape[d];
@@ -507,7 +501,7 @@ static int dequantize_plan(const ir_graph *g, const ir_op *op, ew_plan *pl, WHY)
     return 0;
   }
   if (ew_check_per_tensor(x, "input", why, n)) return -1;
-  ew_plan_init(pl, k, op->in[0], -1, -1, op->out[0]);
+  lower_call_init(pl, k, op->in[0], -1, -1, op->out[0]);
   pl->u.dq.size = numel32(y);
   pl->u.dq.scale = x->scale[0];
   pl->u.dq.zero_point = x->zero_point[0];

@@ -215,7 +215,7 @@ static int reduce_eval(const ir_graph *g, const ir_op *op, void *const *data, in
     return reduce_eval(g, op, data, rop);                                                       \
   }                                                                                             \
   const op_impl op_##name = {code, NULL, NAME, DT, CONS, name##_check, NULL, 0, name##_emit,   \
-                             name##_eval};
+                             name##_eval, NULL};
 
 RD_OP(mean, OP_MEAN, "MEAN", AOT_REDUCE_MEAN, "float32, int8, int16",
       "constant axes (any set), keep_dims; int8/int16 requantize as TFLM (QuantizedMeanOrSum)")
@@ -305,7 +305,7 @@ static int arg_eval(const ir_graph *g, const ir_op *op, void *const *data, int i
                              "input float32, int8, uint8, int16, int32, int64; output int32, "  \
                              "int64",                                                           \
                              "constant axis; first index wins on ties", name##_check, NULL, 0, \
-                             name##_emit, name##_eval};
+                             name##_emit, name##_eval, NULL};
 
 ARG_OP(arg_max, OP_ARG_MAX, "ARG_MAX", 0)
 ARG_OP(arg_min, OP_ARG_MIN, "ARG_MIN", 1)

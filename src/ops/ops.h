@@ -12,6 +12,12 @@
 #include "../ir/ir.h"
 
 typedef struct emit_ctx emit_ctx;
+typedef struct lower_list lower_list;
+
+/* Lowers one op to its kernel calls (src/ops/lower.h): 0, or -1 and a short
+ * reason in why. */
+typedef int (*lower_op_fn)(const ir_graph *g, const ir_op *op, lower_list *L, char *why,
+                           size_t n);
 
 typedef struct op_impl {
   int builtin;                /* OP_* code */
@@ -32,11 +38,24 @@ typedef struct op_impl {
    * sized ir_bytes), scratch has scratch() bytes. Returns 0 or the kernel's
    * non-zero status. Must compute parameters exactly as emit() does. */
   int (*eval)(const ir_graph *g, const ir_op *op, void *const *data, void *scratch);
+  /* Lowers the op to a list of kernel calls described as data (lower.h);
+   * set for lowered operators, which then have no emit and eval of their
+   * own: op_emit / op_eval print and run the list. */
+  lower_op_fn lower;
 } op_impl;
 
 /* The table of linked operator implementations, NULL-terminated. */
 const op_impl *const *ops_all(void);
 const op_impl *ops_find(const ir_graph *g, const ir_op *op);
+
+/* The one emit path of the code generator and the one eval path of the
+ * reference interpreter / constant folder: lowered ops through their list,
+ * the others through their own emit / eval (src/ops/lower.c). */
+int op_emit(const op_impl *impl, emit_ctx *e, const ir_graph *g, const ir_op *op);
+int op_eval(const op_impl *impl, const ir_graph *g, const ir_op *op, void *const *data,
+            void *scratch);
+/* 1 if the host can evaluate the op (a lower or an eval entry). */
+int op_has_eval(const op_impl *impl);
 
 /* ---- emit API (src/ops/emit.c; the code generator owns the context) ---- */
 /* Typed data pointer expression for tensor t, e.g. "((int8_t *)(S + 1024))"

@@ -47,7 +47,7 @@ int pass_fold_op(ir_graph *g, ir_op *op, int *status) {
   if (!any) return 0;
   const op_impl *impl = ops_find(g, op);
   char why[256];
-  if (!impl || !impl->eval || (impl->check && impl->check(g, op, why, sizeof why) != 0)) return 0;
+  if (!impl || !op_has_eval(impl) || (impl->check && impl->check(g, op, why, sizeof why) != 0)) return 0;
   void **data = xcalloc((size_t)g->nt, sizeof(void *));
   for (int k = 0; k < op->nin; k++)
     if (op->in[k] >= 0) data[op->in[k]] = (void *)g->t[op->in[k]].data;
@@ -55,7 +55,7 @@ int pass_fold_op(ir_graph *g, ir_op *op, int *status) {
     data[op->out[k]] = xcalloc(1, ir_bytes(&g->t[op->out[k]]) + 16);
   size_t sb = impl->scratch ? impl->scratch(g, op) : 0;
   void *scratch = xcalloc(1, sb + 16);
-  int st = impl->eval(g, op, data, scratch);
+  int st = op_eval(impl, g, op, data, scratch);
   free(scratch);
   if (st != 0) {
     for (int k = 0; k < op->nout; k++) free(data[op->out[k]]);

@@ -390,7 +390,7 @@ static int run_kernel_op(rinst *I, rsg *r, ir_op *op) {
   char lbl[256], sl[96], why[256] = "";
   int s = g->sg;
   const op_impl *impl = ops_find(g, op);
-  if (!impl || !impl->eval)
+  if (!impl || !op_has_eval(impl))
     return diag_unsupported(I->d, "%s %s: no %s for this operator in aotc's reference interpreter; to test a module of it give test.golden_data with expected outputs",
                             sg_label(I, s, sl, sizeof sl), op_label(g, op, lbl, sizeof lbl),
                             impl ? "evaluation" : "implementation");
@@ -483,7 +483,7 @@ static int run_kernel_op(rinst *I, rsg *r, ir_op *op) {
       if (sb) memset(I->scratch, 0xA5, sb);
       for (int i = 0; i < op->nin; i++)
         if (op->in[i] >= 0 && g->t[op->in[i]].role == ROLE_PERSISTENT) I->mutations++;
-      int st = impl->eval(g, op, r->data, sb ? I->scratch : NULL);
+      int st = op_eval(impl, g, op, r->data, sb ? I->scratch : NULL);
       if (st != 0)
         rc = diag_error(I->d, "%s %s: kernel failed with status %d", sg_label(I, s, sl, sizeof sl),
                         op_label(g, op, lbl, sizeof lbl), st);

@@ -58,7 +58,7 @@ int ref_f16_run(ir_graph *g, const ir_op *op, const op_impl *impl, void **data, 
   f16_slot s[MAXS];
   int ns = 0;
   *status = 0;
-  if (!impl || !impl->eval || leaves_alone(op->builtin)) return 1;
+  if (!impl || !op_has_eval(impl) || leaves_alone(op->builtin)) return 1;
   for (int k = 0; k < op->nin + op->nout; k++) {
     int is_out = k >= op->nin;
     int t = is_out ? op->out[k - op->nin] : op->in[k];
@@ -95,7 +95,7 @@ int ref_f16_run(ir_graph *g, const ir_op *op, const op_impl *impl, void **data, 
       *scratch_cap = sb;
     }
     if (sb) memset(*scratch, 0xA5, sb);
-    *status = impl->eval(g, op, data, sb ? *scratch : NULL);
+    *status = op_eval(impl, g, op, data, sb ? *scratch : NULL);
     rc = 0;
   }
   for (int i = ns - 1; i >= 0; i--) {

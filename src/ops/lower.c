@@ -1,0 +1,349 @@
+/* lower.c - the kernel table and the generic printing and running of
+ * lowered kernel calls (see lower.h).
+ *
+ * kernels.def is expanded three times: into the ids (lower.h), into host
+ * wrappers w_<kernel> that call the kernel function with its own parameter
+ * types, and into the descriptor table. Params structs print from a field
+ * table per LP_* kind (name, place in the call, how the value prints), plus
+ * the few members that depend on the kernel or on their values (tables,
+ * optional softmax members). lower_emit and lower_eval are the only places
+ * that turn a call into module text or into a host call. */
+#include "lower.h"
+
+#include "aot_kernels.h"
+#include "quant_elementwise.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the kernel table ------------------------------------------------------- */
+
+/* Uniform host wrappers w_<kernel> (a lower_fn): the void pointers convert to
+ * the kernel's own parameter types; inputs past the kernel's count are unused. */
+#define LOWER_WRAP_1(K)                                                                          \
+  static int32_t w_##K(const void *p, const void *a, const void *b, const void *c, void *y) {    \
+    (void)b;                                                                                     \
+    (void)c;                                                                                     \
+    return K(p, a, y);                                                                           \
+  }
+#define LOWER_WRAP_2(K)                                                                          \
+  static int32_t w_##K(const void *p, const void *a, const void *b, const void *c, void *y) {    \
+    (void)c;                                                                                     \
+    return K(p, a, b, y);                                                                        \
+  }
+#define LOWER_WRAP_3(K)                                                                          \
+  static int32_t w_##K(const void *p, const void *a, const void *b, const void *c, void *y) {    \
+    return K(p, a, b, c, y);                                                                     \
+  }
+#define AOT_KERNEL(NAME, FILE, KIND, NIN) LOWER_WRAP_##NIN(NAME)
+#include "kernels.def"
+#undef AOT_KERNEL
+
+static const lower_kernel lower_kernels[LK_COUNT] = {
+#define AOT_KERNEL(NAME, FILE, KIND, NIN) [LK_##NAME] = {#NAME, FILE, KIND, NIN, w_##NAME},
+#include "kernels.def"
+#undef AOT_KERNEL
+};
+
+const lower_kernel *lower_kernel_get(int k) {
+  return k >= 0 && k < LK_COUNT ? &lower_kernels[k] : NULL;
+}
+
+void lower_call_init(lower_call *c, int k, int in0, int in1, int in2, int out) {
+  memset(c, 0, sizeof *c);
+  c->k = lower_kernel_get(k);
+  c->in[0] = in0;
+  c->in[1] = in1;
+  c->in[2] = in2;
+  c->out = out;
+}
+
+/* ---- params printing ------------------------------------------------------- */
+
+/* A params struct member as printed: its name, its place in an lower_call and
+ * how it prints: 'i' int32, 'f' float, 'b' aot_bcast, 'c' AOT_CMP_* op,
+ * 'r' AOT_RQ_* type. */
+typedef struct lower_field {
+  const char *name;
+  size_t off;
+  char type;
+  char more;             /* 1: the next field follows on the same line */
+} lower_field;
+
+#define FLD(M, X, T) {#X, offsetof(lower_call, u.M.X), T, 0}
+#define FLD_MORE(M, X, T) {#X, offsetof(lower_call, u.M.X), T, 1}
+#define PI(X) FLD_MORE(pool, X, 'i')
+#define FI(M, X) FLD(M, X, 'i')
+#define FF(M, X) FLD(M, X, 'f')
+#define FB(M) FLD(M, bc, 'b')
+
+/* Per params kind: the C type and the members printed for every kernel, in
+ * order (at most 16; unnamed entries end the list). print_params adds the
+ * members that depend on the kernel or on their values. */
+static const struct {
+  const char *ctype;
+  lower_field f[17];
+} lp_params[] = {
+    [LP_ADDSUB] = {"aot_addsub_q_params",
+                    {FB(addsub), FI(addsub, left_shift), FI(addsub, in1_offset),
+                     FI(addsub, in2_offset), FI(addsub, in1_mult), FI(addsub, in1_shift),
+                     FI(addsub, in2_mult), FI(addsub, in2_shift), FI(addsub, out_mult),
+                     FI(addsub, out_shift), FI(addsub, out_offset), FI(addsub, act_min),
+                     FI(addsub, act_max)}},
+    [LP_POT] = {"aot_addsub_pot_params",
+                 {FB(pot), FI(pot, in1_shift), FI(pot, in2_shift), FI(pot, act_min),
+                  FI(pot, act_max)}},
+    [LP_MUL] = {"aot_mul_q_params",
+                 {FB(mul), FI(mul, in1_offset), FI(mul, in2_offset), FI(mul, out_offset),
+                  FI(mul, out_mult), FI(mul, out_shift), FI(mul, act_min), FI(mul, act_max)}},
+    [LP_ARITH_F32] = {"aot_arith_f32_params", {FB(af), FF(af, act_min), FF(af, act_max)}},
+    [LP_ARITH_S32] = {"aot_arith_s32_params", {FB(ai), FI(ai, act_min), FI(ai, act_max)}},
+    [LP_BCAST] = {"aot_bcast_params", {FB(bp)}},
+    [LP_COMPARE] = {"aot_compare_params", {FB(cmp), FLD(cmp, op, 'c')}},
+    [LP_SELECT] = {"aot_select_params", {FB(sel), FI(sel, elem_size)}},
+    [LP_UNARY] = {"aot_unary_params", {FI(un, size)}},
+    [LP_ACT_CLAMP_F32] = {"aot_act_clamp_f32_params", {FI(cf, size), FF(cf, lo), FF(cf, hi)}},
+    [LP_ACT_CLAMP_Q] = {"aot_act_clamp_q_params", {FI(cq, size), FI(cq, lo), FI(cq, hi)}},
+    [LP_RELU_Q] = {"aot_relu_q_params",
+                    {FI(relu, size), FI(relu, in_zp), FI(relu, out_zp), FI(relu, mult),
+                     FI(relu, shift), FI(relu, act_min), FI(relu, act_max)}},
+    [LP_LEAKY_Q] = {"aot_leaky_relu_q_params",
+                     {FI(lq, size), FI(lq, in_zp), FI(lq, out_zp), FI(lq, mult_identity),
+                      FI(lq, shift_identity), FI(lq, mult_alpha), FI(lq, shift_alpha)}},
+    [LP_LEAKY_F32] = {"aot_leaky_relu_f32_params", {FI(lf, size), FF(lf, alpha)}},
+    [LP_SIG_S8] = {"aot_sigmoid_s8_params",
+                    {FI(s8, size), FI(s8, in_zp), FI(s8, range_radius), FI(s8, mult),
+                     FI(s8, left_shift)}},
+    [LP_SIG_S16] = {"aot_sigmoid_s16_params",
+                     {FI(s16, size), FI(s16, mult), FI(s16, left_shift)}},
+    [LP_HSWISH] = {"aot_hard_swish_s8_params",
+                    {FI(hs, size), FI(hs, in_zp), FI(hs, out_zp), FI(hs, out_mult16),
+                     FI(hs, out_exp), FI(hs, reluish_mult16), FI(hs, reluish_exp)}},
+    [LP_PRELU_Q] = {"aot_prelu_q_params",
+                     {FB(prelu), FI(prelu, in_offset), FI(prelu, alpha_offset),
+                      FI(prelu, out_offset), FI(prelu, mult1), FI(prelu, shift1),
+                      FI(prelu, mult2), FI(prelu, shift2)}},
+    [LP_LUT_S8] = {"aot_lut_s8_params", {FI(lut, size)}},
+    [LP_SOFTMAX] = {"aot_softmax_params", {FI(sm, outer), FI(sm, depth)}},
+    [LP_QUANTIZE] = {"aot_quantize_params",
+                      {FI(q, size), FF(q, scale), FI(q, zero_point)}},
+    [LP_REQUANT] = {"aot_requant_params",
+                     {FI(rq, size), FLD(rq, in_type, 'r'), FLD(rq, out_type, 'r'),
+                      FI(rq, in_zp), FI(rq, out_zp), FI(rq, mult), FI(rq, shift)}},
+    [LP_DEQUANT] = {"aot_dequantize_params",
+                     {FI(dq, size), FF(dq, scale), FI(dq, zero_point)}},
+    [LP_DEQUANT_PC] = {"aot_dequantize_pc_params",
+                        {FI(dpc, outer), FI(dpc, channels), FI(dpc, inner)}},
+    /* four to a line */
+    [LP_POOL] = {"aot_pool_params",
+                 {PI(batches), PI(in_h), PI(in_w), FI(pool, channels), PI(out_h), PI(out_w),
+                  PI(filter_h), FI(pool, filter_w), PI(stride_h), PI(stride_w), PI(pad_h),
+                  FI(pool, pad_w), PI(act_min), PI(act_max), FLD_MORE(pool, act_min_f, 'f'),
+                  FF(pool, act_max_f)}},
+};
+
+/* the int8 comparison's requantization */
+static const lower_field cmp_s8_fields[] = {
+    FI(cmp, left_shift), FI(cmp, in1_offset), FI(cmp, in1_mult), FI(cmp, in1_shift),
+    FI(cmp, in2_offset), FI(cmp, in2_mult), FI(cmp, in2_shift), {0}};
+
+static void fi(strbuf *sb, const char *name, int32_t v) {
+  sb_printf(sb, "  .%s = ", name);
+  ew_i32_text(sb, v);
+  sb_puts(sb, ",\n");
+}
+
+static void ff(strbuf *sb, emit_ctx *e, const char *name, float v) {
+  sb_printf(sb, "  .%s = %s,\n", name, emit_float(e, v));
+}
+
+static void print_fields(strbuf *sb, emit_ctx *e, const lower_call *pl, const lower_field *f) {
+  static const char *const cmp_ops[] = {"AOT_CMP_EQUAL",        "AOT_CMP_NOT_EQUAL",
+                                        "AOT_CMP_LESS",         "AOT_CMP_LESS_EQUAL",
+                                        "AOT_CMP_GREATER",      "AOT_CMP_GREATER_EQUAL"};
+  static const char *const rq_types[] = {"AOT_RQ_S8", "AOT_RQ_U8", "AOT_RQ_S16", "AOT_RQ_S32"};
+  int cont = 0;
+  for (; f->name; f++) {
+    const char *at = (const char *)pl + f->off;
+    sb_printf(sb, "%s.%s = ", cont ? "" : "  ", f->name);
+    switch (f->type) {
+      case 'i': ew_i32_text(sb, *(const int32_t *)at); break;
+      case 'f': sb_puts(sb, emit_float(e, *(const float *)at)); break;
+      case 'b': ew_bcast_text(sb, (const aot_bcast *)at); break;
+      case 'c': sb_puts(sb, cmp_ops[*(const int32_t *)at]); break;
+      case 'r': sb_puts(sb, rq_types[*(const int32_t *)at & 3]); break;
+    }
+    sb_puts(sb, f->more ? ", " : ",\n");
+    cont = f->more;
+  }
+}
+
+static void print_params(strbuf *sb, emit_ctx *e, const lower_call *pl, const char *lut_a,
+                         const char *lut_b) {
+  print_fields(sb, e, pl, lp_params[pl->k->kind].f);
+  switch (pl->k->kind) {
+    case LP_COMPARE:
+      if (pl->k == lower_kernel_get(LK(aot_compare_s8))) print_fields(sb, e, pl, cmp_s8_fields);
+      break;
+    case LP_LUT_S8: sb_printf(sb, "  .table = %s,\n", lut_a ? lut_a : "NULL"); break;
+    case LP_SOFTMAX: {
+      const aot_softmax_params *p = &pl->u.sm;
+      if (p->input_mult || p->input_left_shift) {
+        fi(sb, "input_mult", p->input_mult);
+        fi(sb, "input_left_shift", p->input_left_shift);
+      }
+      if (p->diff_min) fi(sb, "diff_min", p->diff_min);
+      if (p->reverse_scaling_divisor) {
+        fi(sb, "reverse_scaling_divisor", p->reverse_scaling_divisor);
+        fi(sb, "reverse_scaling_right_shift", p->reverse_scaling_right_shift);
+      }
+      if (p->beta != 0.0f) ff(sb, e, "beta", p->beta);
+      if (lut_a) sb_printf(sb, "  .exp_lut = %s,\n", lut_a);
+      if (lut_b) sb_printf(sb, "  .one_over_one_plus_x_lut = %s,\n", lut_b);
+      break;
+    }
+    case LP_DEQUANT_PC:
+      sb_printf(sb, "  .scales = %s,\n", lut_a);
+      sb_printf(sb, "  .zero_points = %s,\n", lut_b);
+      break;
+  }
+}
+
+const char *lower_params_ctype(int kind) {
+  return kind >= 0 && kind < (int)(sizeof lp_params / sizeof lp_params[0]) ? lp_params[kind].ctype
+                                                                           : NULL;
+}
+
+/* ---- printing and running a list ------------------------------------------- */
+
+static int emit_one(emit_ctx *e, lower_call *pl, const char *pname) {
+  const char *lut_a = NULL, *lut_b = NULL;
+  if (!pl->k) return -1;
+  if (pl->nlut16 >= 1) lut_a = emit_array_i16(e, "exp_lut", pl->lut16[0], 513);
+  if (pl->nlut16 >= 2) lut_b = emit_array_i16(e, "recip_lut", pl->lut16[1], 513);
+  if (pl->nlut8) lut_a = emit_array_i8(e, "lut", pl->lut8, 256);
+  if (pl->nchan) {
+    lut_a = emit_array_f32(e, "scales", pl->chan_scale, (size_t)pl->nchan);
+    lut_b = emit_array_i32(e, "zero_points", pl->chan_zp, (size_t)pl->nchan);
+  }
+  strbuf sb = {0};
+  sb_printf(&sb, "static const %s %s = {\n", lp_params[pl->k->kind].ctype, pname);
+  print_params(&sb, e, pl, lut_a, lut_b);
+  sb_puts(&sb, "};");
+  emit_decl(e, "%s", sb.s);
+  sb_free(&sb);
+  const char *a = pl->in[0] >= 0 ? emit_ptr(e, pl->in[0]) : "NULL";
+  const char *b = pl->in[1] >= 0 ? emit_ptr(e, pl->in[1]) : "NULL";
+  const char *c = pl->in[2] >= 0 ? emit_ptr(e, pl->in[2]) : "NULL";
+  const char *y = emit_ptr(e, pl->out);
+  switch (pl->k->nin) {
+    case 1: emit_call(e, "%s(&%s, %s, %s)", pl->k->name, pname, a, y); break;
+    case 2: emit_call(e, "%s(&%s, %s, %s, %s)", pl->k->name, pname, a, b, y); break;
+    default: emit_call(e, "%s(&%s, %s, %s, %s, %s)", pl->k->name, pname, a, b, c, y); break;
+  }
+  emit_kernel(e, pl->k->file);
+  return 0;
+}
+
+int lower_emit(emit_ctx *e, lower_list *L) {
+  for (int i = 0; i < L->n; i++) {
+    char pname[96];
+    if (i == 0) snprintf(pname, sizeof pname, "%s_p", emit_opname(e));
+    else snprintf(pname, sizeof pname, "%s_p%d", emit_opname(e), i);
+    if (emit_one(e, &L->call[i], pname)) return -1;
+  }
+  return 0;
+}
+
+static int eval_one(lower_call *pl, void *const *data) {
+  if (!pl->k) return -1;
+  if (pl->nlut8) pl->u.lut.table = pl->lut8;
+  if (pl->nchan) {
+    pl->u.dpc.scales = pl->chan_scale;
+    pl->u.dpc.zero_points = pl->chan_zp;
+  }
+  if (pl->k->kind == LP_SOFTMAX && pl->nlut16 >= 2) {
+    pl->u.sm.exp_lut = pl->lut16[0];
+    pl->u.sm.one_over_one_plus_x_lut = pl->lut16[1];
+  }
+  const void *a = pl->in[0] >= 0 ? data[pl->in[0]] : NULL;
+  const void *b = pl->in[1] >= 0 ? data[pl->in[1]] : NULL;
+  const void *c = pl->in[2] >= 0 ? data[pl->in[2]] : NULL;
+  return (int)pl->k->fn(&pl->u, a, b, c, data[pl->out]);
+}
+
+int lower_eval(lower_list *L, void *const *data) {
+  for (int i = 0; i < L->n; i++) {
+    int st = eval_one(&L->call[i], data);
+    if (st != 0) return st;
+  }
+  return 0;
+}
+
+void lower_release(lower_list *L) {
+  for (int i = 0; i < LOWER_MAX_CALLS; i++) {
+    lower_call *c = &L->call[i];
+    free(c->chan_scale);
+    free(c->chan_zp);
+    c->chan_scale = NULL;
+    c->chan_zp = NULL;
+    c->nchan = 0;
+  }
+  L->n = 0;
+}
+
+/* ---- the operator's side ---------------------------------------------------- */
+
+/* Lists live on the heap: a call carries its tables (about 3 KB). */
+static int lower_with(lower_op_fn f, const ir_graph *g, const ir_op *op, lower_list **out,
+                      char *why, size_t n) {
+  lower_list *L = xcalloc(1, sizeof *L);
+  int rc = f ? f(g, op, L, why, n) : -1;
+  if (rc == 0 && (L->n < 1 || L->n > LOWER_MAX_CALLS)) rc = -1, snprintf(why, n, "no kernel call");
+  *out = L;
+  return rc;
+}
+
+static void list_free(lower_list *L) {
+  lower_release(L);
+  free(L);
+}
+
+int lower_op(const op_impl *impl, const ir_graph *g, const ir_op *op, lower_list *L, char *why,
+             size_t n) {
+  memset(L, 0, sizeof *L);
+  if (!impl || !impl->lower) return snprintf(why, n, "operator is not lowered"), -1;
+  return impl->lower(g, op, L, why, n);
+}
+
+int lower_check(lower_op_fn f, const ir_graph *g, const ir_op *op, char *why, size_t n) {
+  lower_list *L;
+  int rc = lower_with(f, g, op, &L, why, n);
+  list_free(L);
+  return rc;
+}
+
+int op_emit(const op_impl *impl, emit_ctx *e, const ir_graph *g, const ir_op *op) {
+  if (!impl) return -1;
+  if (!impl->lower) return impl->emit ? impl->emit(e, g, op) : -1;
+  char why[256];
+  lower_list *L;
+  int rc = lower_with(impl->lower, g, op, &L, why, sizeof why) ? -1 : lower_emit(e, L);
+  list_free(L);
+  return rc;
+}
+
+int op_eval(const op_impl *impl, const ir_graph *g, const ir_op *op, void *const *data,
+            void *scratch) {
+  if (!impl) return -1;
+  if (!impl->lower) return impl->eval ? impl->eval(g, op, data, scratch) : -1;
+  char why[256];
+  lower_list *L;
+  int rc = lower_with(impl->lower, g, op, &L, why, sizeof why) ? -1 : lower_eval(L, data);
+  list_free(L);
+  return rc;
+}
+
+int op_has_eval(const op_impl *impl) { return impl && (impl->lower || impl->eval); }

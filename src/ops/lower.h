@@ -1,0 +1,145 @@
+/* lower.h - the lowering step: an operator lowers, once, to a short list of
+ * kernel calls described as data, and everything downstream works on that
+ * list only.
+ *
+ * A kernel is a row of kernels.def; its descriptor (lower_kernel) gives the C
+ * symbol, the runtime file the module must carry, the params struct type and
+ * the fields printed for it (through its LP_* kind), the number of tensor
+ * inputs and a host function pointer to the very function the module calls.
+ * Operators name kernels by id, LK(aot_add_s8), so a misspelt kernel fails
+ * the build. A call (lower_call) is a kernel, its parameter values and its
+ * tensor arguments; an operator's `lower` entry fills a lower_list of them.
+ * The code generator prints any list with lower_emit (one params struct and
+ * one kernel call per entry) and the reference interpreter and the constant
+ * folder run it with lower_eval (the descriptor's function pointer), so the
+ * module and the host evaluate the same parameters with the same kernels. */
+#ifndef AOTC_LOWER_H
+#define AOTC_LOWER_H
+
+#include "aot_conv.h"
+#include "aot_elementwise.h"
+#include "ops.h"
+
+/* Params struct kinds (which member of lower_call.u a kernel reads). */
+enum {
+  LP_ADDSUB, LP_POT, LP_MUL, LP_ARITH_F32, LP_ARITH_S32, LP_BCAST, LP_COMPARE, LP_SELECT,
+  LP_UNARY, LP_ACT_CLAMP_F32, LP_ACT_CLAMP_Q, LP_RELU_Q, LP_LEAKY_Q, LP_LEAKY_F32, LP_SIG_S8,
+  LP_SIG_S16, LP_HSWISH, LP_PRELU_Q, LP_LUT_S8, LP_SOFTMAX, LP_QUANTIZE, LP_REQUANT, LP_DEQUANT,
+  LP_DEQUANT_PC, LP_POOL
+};
+
+/* Kernel ids, one per kernels.def row: LK_aot_add_s8, ... */
+enum {
+#define AOT_KERNEL(NAME, FILE, KIND, NIN) LK_##NAME,
+#include "kernels.def"
+#undef AOT_KERNEL
+  LK_COUNT
+};
+/* The id of kernel NAME (a C identifier, checked by the compiler). */
+#define LK(NAME) LK_##NAME
+
+/* Uniform host call of a kernel: f(params, in0, in1, in2, out), the inputs
+ * past the kernel's count ignored. */
+typedef int32_t (*lower_fn)(const void *p, const void *a, const void *b, const void *c, void *y);
+
+typedef struct lower_kernel {
+  const char *name;      /* C function, e.g. "aot_add_s8" */
+  const char *file;      /* runtime file relative to runtime/ */
+  int kind;              /* LP_*: params struct type and printed fields */
+  int nin;               /* tensor inputs of the call (1..3) */
+  lower_fn fn;           /* calls the function `name` itself */
+} lower_kernel;
+
+/* The descriptor of kernel id k (LK_*). */
+const lower_kernel *lower_kernel_get(int k);
+/* The C type of the params struct of kind LP_* ("aot_addsub_q_params"). */
+const char *lower_params_ctype(int kind);
+
+typedef struct lower_call {
+  const lower_kernel *k;
+  int in[3];             /* tensor ids passed as inputs (-1 = NULL) */
+  int out;
+  union {
+    aot_addsub_q_params addsub;
+    aot_addsub_pot_params pot;
+    aot_mul_q_params mul;
+    aot_arith_f32_params af;
+    aot_arith_s32_params ai;
+    aot_bcast_params bp;
+    aot_compare_params cmp;
+    aot_select_params sel;
+    aot_unary_params un;
+    aot_act_clamp_f32_params cf;
+    aot_act_clamp_q_params cq;
+    aot_relu_q_params relu;
+    aot_leaky_relu_q_params lq;
+    aot_leaky_relu_f32_params lf;
+    aot_sigmoid_s8_params s8;
+    aot_sigmoid_s16_params s16;
+    aot_hard_swish_s8_params hs;
+    aot_prelu_q_params prelu;
+    aot_lut_s8_params lut;
+    aot_softmax_params sm;
+    aot_quantize_params q;
+    aot_requant_params rq;
+    aot_dequantize_params dq;
+    aot_dequantize_pc_params dpc;
+    aot_pool_params pool;
+  } u;
+  /* constant tables the params point to (softmax int16, LUT activations),
+   * emitted as arrays of the op */
+  int nlut16;
+  int16_t lut16[2][513];
+  int nlut8;
+  int8_t lut8[256];
+  /* per-channel arrays (heap; released by lower_release) */
+  int nchan;
+  float *chan_scale;
+  int32_t *chan_zp;
+} lower_call;
+
+/* At most this many kernel calls per operator. */
+#define LOWER_MAX_CALLS 4
+
+struct lower_list { /* typedef lower_list in ops.h */
+  int n;
+  lower_call call[LOWER_MAX_CALLS];
+};
+
+/* Starts call c of kernel k (LK_*) with inputs in0..in2 (-1 for none) and the
+ * output tensor; the params are zero. */
+void lower_call_init(lower_call *c, int k, int in0, int in1, int in2, int out);
+/* Prints every call: a static const params struct "<opname>_p" (the second
+ * call "<opname>_p1", ...), its tables, the call and its runtime file. */
+int lower_emit(emit_ctx *e, lower_list *L);
+/* Runs every call on host buffers (data[t] = storage of tensor t); 0 or the
+ * first non-zero kernel status. */
+int lower_eval(lower_list *L, void *const *data);
+/* Frees the heap parts of a list (safe on a failed or empty one). */
+void lower_release(lower_list *L);
+
+/* ---- the operator's side ---------------------------------------------------- */
+
+/* Lowers an op through its `lower` entry into L (released by the caller
+ * with lower_release, also on failure). 0, or -1 with a reason. */
+int lower_op(const op_impl *impl, const ir_graph *g, const ir_op *op, lower_list *L, char *why,
+             size_t n);
+/* op_emit, op_eval and op_has_eval (ops.h) are defined in lower.c. */
+/* check of a lowered op: 0 if its lower entry succeeds, else -1 and why. */
+int lower_check(lower_op_fn f, const ir_graph *g, const ir_op *op, char *why, size_t n);
+
+/* Defines op_VAR, an operator entry whose check is "LOWER lowers it" and
+ * whose emit and eval are the generic ones (lower_emit, lower_eval). */
+#define LOWER_OPDEF(VAR, CODE, NAME, LOWER, INPLACE, DTYPES, CONSTRAINTS)                 \
+  static int VAR##_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {        \
+    return lower_check(LOWER, g, op, why, n);                                             \
+  }                                                                                       \
+  const op_impl op_##VAR = {.builtin = CODE,                                              \
+                            .name = NAME,                                                 \
+                            .dtypes = DTYPES,                                             \
+                            .constraints = CONSTRAINTS,                                   \
+                            .check = VAR##_check,                                         \
+                            .inplace = INPLACE,                                           \
+                            .lower = LOWER};
+
+#endif
