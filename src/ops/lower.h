@@ -30,6 +30,7 @@ enum {
 
 /* Kernel ids, one per kernels.def row: LK_aot_add_s8, ... */
 enum {
+  LK_none = -1, /* LK(none): no kernel */
 #define AOT_KERNEL(NAME, FILE, KIND, NIN) LK_##NAME,
 #include "kernels.def"
 #undef AOT_KERNEL

@@ -388,22 +388,23 @@ static int unary_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
     ew_qm((double)x->scale[0] / (double)y->scale[0], &p->mult, &p->shift);
     return 0;
   }
-  if (op->builtin == OP_NEG && x->dtype == DT_INT32 && y->dtype == DT_INT32) {
-    k = LK(aot_neg_s32);
+  static const struct {
+    int code, k_f32, k_s32;
+  } rows[] = {
+#define EW_UNARY(VAR, CODE, NAME, KF32, KS32, DTYPES, CONSTRAINTS) {CODE, LK(KF32), LK(KS32)},
+#include "ops_unary.def"
+#undef EW_UNARY
+  };
+  int r = -1;
+  for (int i = 0; i < (int)(sizeof rows / sizeof rows[0]); i++)
+    if (rows[i].code == op->builtin) r = i;
+  if (r < 0) return ew_fail(why, n, "unknown unary operator");
+  if (rows[r].k_s32 >= 0 && x->dtype == DT_INT32 && y->dtype == DT_INT32) {
+    k = rows[r].k_s32;
   } else {
     if (check_dtype(x, DT_FLOAT32, "input", why, n) || check_dtype(y, DT_FLOAT32, "output", why, n))
       return -1;
-    switch (op->builtin) {
-      case OP_EXP: k = LK(aot_exp_f32); break;
-      case OP_LOG: k = LK(aot_log_f32); break;
-      case OP_SQRT: k = LK(aot_sqrt_f32); break;
-      case OP_RSQRT: k = LK(aot_rsqrt_f32); break;
-      case OP_ABS: k = LK(aot_abs_f32); break;
-      case OP_NEG: k = LK(aot_neg_f32); break;
-      case OP_FLOOR: k = LK(aot_floor_f32); break;
-      case OP_SQUARE: k = LK(aot_square_f32); break;
-      default: return ew_fail(why, n, "unknown unary operator");
-    }
+    k = rows[r].k_f32;
   }
   if (ir_numel(x) != ir_numel(y)) return ew_fail(why, n, "input and output sizes differ");
   lower_call_init(pl, k, op->in[0], -1, -1, op->out[0]);
@@ -553,14 +554,11 @@ EW_OPDEF(logical_or, OP_LOGICAL_OR, "LOGICAL_OR", logical, 1, "bool", BCAST_NOTE
 EW_OPDEF(logical_not, OP_LOGICAL_NOT, "LOGICAL_NOT", logical, 1, "bool", "")
 EW_OPDEF(select_v2, OP_SELECT_V2, "SELECT_V2", select, 0, "any 1/2/4/8-byte type, bool condition",
       "three-way " BCAST_NOTE "; quantized values must share the output quantization")
-EW_OPDEF(exp, OP_EXP, "EXP", unary, 1, "float32", "")
-EW_OPDEF(log, OP_LOG, "LOG", unary, 1, "float32", "")
-EW_OPDEF(sqrt, OP_SQRT, "SQRT", unary, 1, "float32", "")
-EW_OPDEF(rsqrt, OP_RSQRT, "RSQRT", unary, 1, "float32", "")
-EW_OPDEF(abs, OP_ABS, "ABS", unary, 1, "float32, int8, int16", "int16 zero points 0")
-EW_OPDEF(neg, OP_NEG, "NEG", unary, 1, "float32, int32", "")
-EW_OPDEF(floor, OP_FLOOR, "FLOOR", unary, 1, "float32", "")
-EW_OPDEF(square, OP_SQUARE, "SQUARE", unary, 1, "float32", "")
+/* the unary operators of ops_unary.def */
+#define EW_UNARY(VAR, CODE, NAME, KF32, KS32, DTYPES, CONSTRAINTS) \
+  EW_OPDEF(VAR, CODE, NAME, unary, 1, DTYPES, CONSTRAINTS)
+#include "ops_unary.def"
+#undef EW_UNARY
 EW_OPDEF(quantize, OP_QUANTIZE, "QUANTIZE", quantize, 0,
       "float32->int8/int16/uint8; int8<->int8/uint8/int16/int32, int16->int8/int16/int32, "
       "uint8->int8, int32->int8/int16",

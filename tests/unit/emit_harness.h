@@ -187,7 +187,7 @@ static inline void eh_check_ex(mb *b, const char *name, eh_fill_fn fill, int nop
     assert_int_equal(rc, 0);
     size_t sb = impl->scratch ? impl->scratch(g, &g->ops[k]) : 0;
     void *scratch = sb ? malloc(sb) : NULL;
-    assert_int_equal(impl->eval(g, &g->ops[k], data, scratch), 0);
+    assert_int_equal(op_eval(impl, g, &g->ops[k], data, scratch), 0);
     free(scratch);
   }
   if (inspect) inspect(g, 0);

@@ -120,10 +120,10 @@ static run_data run_graph(const ir_graph *g, const void *const *inputs) {
     if (op->dead) continue;
     const op_impl *impl = ops_find(g, op);
     assert_non_null(impl);
-    assert_non_null(impl->eval);
+    assert_true(op_has_eval(impl));
     size_t sb = impl->scratch ? impl->scratch(g, op) : 0;
     void *scratch = calloc(1, sb + 16);
-    int st = impl->eval(g, op, r.data, scratch);
+    int st = op_eval(impl, g, op, r.data, scratch);
     free(scratch);
     if (st != 0) fail_msg("op %d (%s) failed with %d", op->id, litert_op_name(op->builtin), st);
   }

@@ -129,7 +129,7 @@ static int eval_graph(const litert_model *m, const float *const *inputs, int whi
   assert_non_null(g);
   for (int i = 0; i < g->nops; i++) {
     const op_impl *impl = ops_find(g, &g->ops[i]);
-    if (!impl || !impl->eval) {
+    if (!impl || !op_has_eval(impl)) {
       fprintf(stderr, "skipping eval: op %d (%s) not linked\n", i,
               g->ops[i].custom ? g->ops[i].custom : litert_op_name(g->ops[i].builtin));
       ir_free(g);
@@ -162,7 +162,7 @@ static int eval_graph(const litert_model *m, const float *const *inputs, int whi
       fail_msg("op %d (%s): check failed: %s", i, op->custom ? op->custom : litert_op_name(op->builtin), why);
     size_t sb = impl->scratch ? impl->scratch(g, op) : 0;
     void *scratch = calloc(1, sb + 16);
-    int st = impl->eval(g, op, data, scratch);
+    int st = op_eval(impl, g, op, data, scratch);
     free(scratch);
     if (st != 0) fail_msg("op %d (%s): eval status %d", i, litert_op_name(op->builtin), st);
   }

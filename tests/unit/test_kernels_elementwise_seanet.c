@@ -110,7 +110,7 @@ static int run_model(const char *dir, const char *name, stats *st) {
       rc = -1;
       break;
     }
-    int s = impl->eval(g, op, data, NULL);
+    int s = op_eval(impl, g, op, data, NULL);
     if (s != 0) {
       print_error("%s: op %d eval failed %d\n", name, k, s);
       rc = -1;

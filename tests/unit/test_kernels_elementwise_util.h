@@ -75,7 +75,7 @@ static inline int tg_run(tg *t, char *why, size_t n) {
     return -1;
   }
   if (impl->check(t->g, op, why, n) != 0) return -1;
-  return impl->eval(t->g, op, t->data, NULL);
+  return op_eval(impl, t->g, op, t->data, NULL);
 }
 
 static inline void tg_free(tg *t) {

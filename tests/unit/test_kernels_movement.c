@@ -110,7 +110,7 @@ static int run(tg *x, const op_impl *impl) {
   int c = impl->check(&x->g, &x->op, why, sizeof why);
   if (c != 0) print_error("check failed: %s\n", why);
   assert_int_equal(c, 0);
-  return impl->eval(&x->g, &x->op, x->data, NULL);
+  return op_eval(impl, &x->g, &x->op, x->data, NULL);
 }
 static void run_ok(tg *x, const op_impl *impl) { assert_int_equal(run(x, impl), 0); }
 static void expect_refused(tg *x, const op_impl *impl, const char *needle) {

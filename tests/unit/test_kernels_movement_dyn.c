@@ -107,7 +107,7 @@ static int tg_check(tg *x, char *why, size_t n) {
 
 static int tg_eval(tg *x) {
   const ir_op *op = &x->g->ops[0];
-  return ops_find(x->g, op)->eval(x->g, op, x->data, NULL);
+  return op_eval(ops_find(x->g, op), x->g, op, x->data, NULL);
 }
 
 /* SLICE of a [3,4] float input, size [2,-1]... begin (r, c) at run time:

@@ -86,7 +86,7 @@ static int run_model(const char *dir, const char *name, int *nvalues) {
       rc = -1;
       break;
     }
-    int st = impl->eval(g, op, data, NULL);
+    int st = op_eval(impl, g, op, data, NULL);
     if (st != 0) {
       print_error("%s: op %d eval failed %d\n", name, k, st);
       rc = -1;

@@ -253,7 +253,7 @@ static void test_op_svdf_eval_int8(void **state) {
   for (int s = 0; s < 4; s++) {
     int8_t *x = data[tx];
     for (int i = 0; i < ni; i++) x[i] = (int8_t)rng_int(-128, 127);
-    assert_int_equal(impl->eval(&G.g, op, data, scratch), 0);
+    assert_int_equal(op_eval(impl, &G.g, op, data, scratch), 0);
     svdf_ref_step(&r, x, wf, wt32, bias, rst, -128, 127, rout);
     for (int i = 0; i < 12; i++) assert_int_equal(((int8_t *)data[tst])[i], rst[i]);
     for (int i = 0; i < nu; i++) assert_int_equal(((int8_t *)data[to])[i], rout[i]);

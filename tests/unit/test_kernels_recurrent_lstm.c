@@ -496,7 +496,7 @@ static void test_op_lstm_int8_eval(void **state) {
       x[i] = rng_int(-128, 127);
       ((int8_t *)data[ids[0]])[i] = (int8_t)x[i];
     }
-    assert_int_equal(impl->eval(&G.g, op, data, scratch), 0);
+    assert_int_equal(op_eval(impl, &G.g, op, data, scratch), 0);
     ref_qlstm(&L, x, rh, rc, ro);
     for (int i = 0; i < nb * nt * ns; i++) assert_int_equal(((int8_t *)data[to])[i], ro[i]);
     for (int i = 0; i < nb * ns; i++) {
@@ -582,7 +582,7 @@ static ir_graph *run_lstm_model(const char *model_rel, const char *golden_rel, l
   assert_int_equal(in->nbytes, ir_bytes(&g->t[op->in[0]]));
   memcpy(data[op->in[0]], in->data, in->nbytes);
   void *scratch = xcalloc(impl->scratch(g, op) + 1, 1);
-  assert_int_equal(impl->eval(g, op, data, scratch), 0);
+  assert_int_equal(op_eval(impl, g, op, data, scratch), 0);
   free(scratch);
   free(mpath), free(gpath);
   *mp = m;
