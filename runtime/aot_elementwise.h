@@ -491,6 +491,9 @@ int32_t aot_hard_swish_f32(const aot_unary_params *p, const float *in, float *ou
 int32_t aot_elu_f32(const aot_unary_params *p, const float *in, float *out);
 /* int32 negation (wrapping). */
 int32_t aot_neg_s32(const aot_unary_params *p, const int32_t *in, int32_t *out);
+/* SIGN: 1, -1 or 0 (0 also for NaN). */
+int32_t aot_sign_f32(const aot_unary_params *p, const float *in, float *out);
+int32_t aot_sign_s32(const aot_unary_params *p, const int32_t *in, int32_t *out);
 /* bool NOT */
 int32_t aot_logical_not(const aot_unary_params *p, const uint8_t *in, uint8_t *out);
 
