@@ -64,16 +64,19 @@ void lower_call_init(lower_call *c, int k, int in0, int in1, int in2, int out) {
 
 /* A params struct member as printed: its name, its place in an lower_call and
  * how it prints: 'i' int32, 'f' float, 'b' aot_bcast, 'c' AOT_CMP_* op,
- * 'r' AOT_RQ_* type. */
+ * 'r' AOT_RQ_* type, 'o' AOT_REDUCE_* op, 'a' pointer to the next of the
+ * call's int32 arrays (ia). */
 typedef struct lower_field {
   const char *name;
   size_t off;
   char type;
-  char more;             /* 1: the next field follows on the same line */
+  char more;             /* 1: the next field follows on the same line; 2: the
+                            last field, without a comma */
 } lower_field;
 
 #define FLD(M, X, T) {#X, offsetof(lower_call, u.M.X), T, 0}
 #define FLD_MORE(M, X, T) {#X, offsetof(lower_call, u.M.X), T, 1}
+#define FLD_LAST(M, X, T) {#X, offsetof(lower_call, u.M.X), T, 2}
 #define PI(X) FLD_MORE(pool, X, 'i')
 #define FI(M, X) FLD(M, X, 'i')
 #define FF(M, X) FLD(M, X, 'f')
@@ -142,6 +145,13 @@ static const struct {
                   PI(filter_h), FI(pool, filter_w), PI(stride_h), PI(stride_w), PI(pad_h),
                   FI(pool, pad_w), PI(act_min), PI(act_max), FLD_MORE(pool, act_min_f, 'f'),
                   FF(pool, act_max_f)}},
+    [LP_REDUCE] = {"aot_reduce_params",
+                   {FLD(rd, op, 'o'), FI(rd, outer_rank), FI(rd, inner_rank), FLD(rd, count, 'a'),
+                    FLD(rd, stride, 'a'), FI(rd, num_reduced), FI(rd, input_zp),
+                    FI(rd, output_zp), FI(rd, mult), FLD_LAST(rd, shift, 'i')}},
+    [LP_ARG] = {"aot_arg_minmax_params",
+                {FI(arg, outer), FI(arg, axis_size), FI(arg, inner), FI(arg, is_min),
+                 FI(arg, in_type), FLD_LAST(arg, out_is_64, 'i')}},
 };
 
 /* the int8 comparison's requantization */
@@ -159,12 +169,23 @@ static void ff(strbuf *sb, emit_ctx *e, const char *name, float v) {
   sb_printf(sb, "  .%s = %s,\n", name, emit_float(e, v));
 }
 
-static void print_fields(strbuf *sb, emit_ctx *e, const lower_call *pl, const lower_field *f) {
+static const char *reduce_op_name(int32_t op) {
+  switch (op) {
+    case AOT_REDUCE_SUM: return "AOT_REDUCE_SUM";
+    case AOT_REDUCE_MEAN: return "AOT_REDUCE_MEAN";
+    case AOT_REDUCE_MAX: return "AOT_REDUCE_MAX";
+    default: return "AOT_REDUCE_MIN";
+  }
+}
+
+/* ia_names: the emitted names of the call's int32 arrays ('a' fields). */
+static void print_fields(strbuf *sb, emit_ctx *e, const lower_call *pl, const lower_field *f,
+                         const char *const *ia_names) {
   static const char *const cmp_ops[] = {"AOT_CMP_EQUAL",        "AOT_CMP_NOT_EQUAL",
                                         "AOT_CMP_LESS",         "AOT_CMP_LESS_EQUAL",
                                         "AOT_CMP_GREATER",      "AOT_CMP_GREATER_EQUAL"};
   static const char *const rq_types[] = {"AOT_RQ_S8", "AOT_RQ_U8", "AOT_RQ_S16", "AOT_RQ_S32"};
-  int cont = 0;
+  int cont = 0, na = 0;
   for (; f->name; f++) {
     const char *at = (const char *)pl + f->off;
     sb_printf(sb, "%s.%s = ", cont ? "" : "  ", f->name);
@@ -174,18 +195,21 @@ static void print_fields(strbuf *sb, emit_ctx *e, const lower_call *pl, const lo
       case 'b': ew_bcast_text(sb, (const aot_bcast *)at); break;
       case 'c': sb_puts(sb, cmp_ops[*(const int32_t *)at]); break;
       case 'r': sb_puts(sb, rq_types[*(const int32_t *)at & 3]); break;
+      case 'o': sb_puts(sb, reduce_op_name(*(const int32_t *)at)); break;
+      case 'a': sb_puts(sb, ia_names && na < 2 && ia_names[na] ? ia_names[na] : "NULL"), na++; break;
     }
-    sb_puts(sb, f->more ? ", " : ",\n");
-    cont = f->more;
+    sb_puts(sb, f->more == 1 ? ", " : f->more == 2 ? "\n" : ",\n");
+    cont = f->more == 1;
   }
 }
 
-static void print_params(strbuf *sb, emit_ctx *e, const lower_call *pl, const char *lut_a,
+static void print_params(strbuf *sb, emit_ctx *e, const lower_call *pl,
+                         const char *const *ia_names, const char *lut_a,
                          const char *lut_b) {
-  print_fields(sb, e, pl, lp_params[pl->k->kind].f);
+  print_fields(sb, e, pl, lp_params[pl->k->kind].f, ia_names);
   switch (pl->k->kind) {
     case LP_COMPARE:
-      if (pl->k == lower_kernel_get(LK(aot_compare_s8))) print_fields(sb, e, pl, cmp_s8_fields);
+      if (pl->k == lower_kernel_get(LK(aot_compare_s8))) print_fields(sb, e, pl, cmp_s8_fields, NULL);
       break;
     case LP_LUT_S8: sb_printf(sb, "  .table = %s,\n", lut_a ? lut_a : "NULL"); break;
     case LP_SOFTMAX: {
@@ -228,9 +252,16 @@ static int emit_one(emit_ctx *e, lower_call *pl, const char *pname) {
     lut_a = emit_array_f32(e, "scales", pl->chan_scale, (size_t)pl->nchan);
     lut_b = emit_array_i32(e, "zero_points", pl->chan_zp, (size_t)pl->nchan);
   }
+  const char *ia_names[2] = {NULL, NULL};
+  int na = 0;
+  for (const lower_field *f = lp_params[pl->k->kind].f; f->name; f++)
+    if (f->type == 'a' && na < 2) {
+      ia_names[na] = emit_array_i32(e, f->name, pl->ia[na], (size_t)pl->nia[na]);
+      na++;
+    }
   strbuf sb = {0};
   sb_printf(&sb, "static const %s %s = {\n", lp_params[pl->k->kind].ctype, pname);
-  print_params(&sb, e, pl, lut_a, lut_b);
+  print_params(&sb, e, pl, ia_names, lut_a, lut_b);
   sb_puts(&sb, "};");
   emit_decl(e, "%s", sb.s);
   sb_free(&sb);
@@ -264,6 +295,12 @@ static int eval_one(lower_call *pl, void *const *data) {
     pl->u.dpc.scales = pl->chan_scale;
     pl->u.dpc.zero_points = pl->chan_zp;
   }
+  int na = 0;
+  for (const lower_field *f = lp_params[pl->k->kind].f; f->name; f++)
+    if (f->type == 'a' && na < 2) {
+      const int32_t *arr = pl->ia[na++];
+      memcpy((char *)pl + f->off, &arr, sizeof arr);
+    }
   if (pl->k->kind == LP_SOFTMAX && pl->nlut16 >= 2) {
     pl->u.sm.exp_lut = pl->lut16[0];
     pl->u.sm.one_over_one_plus_x_lut = pl->lut16[1];

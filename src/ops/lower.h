@@ -18,6 +18,7 @@
 
 #include "aot_conv.h"
 #include "aot_elementwise.h"
+#include "aot_movement.h"
 #include "ops.h"
 
 /* Params struct kinds (which member of lower_call.u a kernel reads). */
@@ -25,7 +26,7 @@ enum {
   LP_ADDSUB, LP_POT, LP_MUL, LP_ARITH_F32, LP_ARITH_S32, LP_BCAST, LP_COMPARE, LP_SELECT,
   LP_UNARY, LP_ACT_CLAMP_F32, LP_ACT_CLAMP_Q, LP_RELU_Q, LP_LEAKY_Q, LP_LEAKY_F32, LP_SIG_S8,
   LP_SIG_S16, LP_HSWISH, LP_PRELU_Q, LP_LUT_S8, LP_SOFTMAX, LP_QUANTIZE, LP_REQUANT, LP_DEQUANT,
-  LP_DEQUANT_PC, LP_POOL
+  LP_DEQUANT_PC, LP_POOL, LP_REDUCE, LP_ARG
 };
 
 /* Kernel ids, one per kernels.def row: LK_aot_add_s8, ... */
@@ -55,6 +56,9 @@ typedef struct lower_kernel {
 const lower_kernel *lower_kernel_get(int k);
 /* The C type of the params struct of kind LP_* ("aot_addsub_q_params"). */
 const char *lower_params_ctype(int kind);
+
+/* Entries of one int32 array argument. */
+#define LOWER_MAX_IA 16
 
 typedef struct lower_call {
   const lower_kernel *k;
@@ -86,6 +90,8 @@ typedef struct lower_call {
     aot_dequantize_params dq;
     aot_dequantize_pc_params dpc;
     aot_pool_params pool;
+    aot_reduce_params rd;
+    aot_arg_minmax_params arg;
   } u;
   /* constant tables the params point to (softmax int16, LUT activations),
    * emitted as arrays of the op */
@@ -93,6 +99,11 @@ typedef struct lower_call {
   int16_t lut16[2][513];
   int nlut8;
   int8_t lut8[256];
+  /* int32 arrays the params point to, in the order of their pointer
+   * members (reduction counts and strides), emitted as arrays of the op
+   * named after the member */
+  int nia[2];
+  int32_t ia[2][LOWER_MAX_IA];
   /* per-channel arrays (heap; released by lower_release) */
   int nchan;
   float *chan_scale;

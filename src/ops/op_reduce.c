@@ -6,7 +6,9 @@
  * ("inner") groups, merges neighbours that are contiguous in the input, and
  * for quantized MEAN/SUM computes the TFLM multiplier (input_scale /
  * output_scale, with MEAN's 1/N folded in exactly as reference
- * QuantizedMeanOrSum does). emit() and eval() both use prepare(). */
+ * QuantizedMeanOrSum does). Each op lowers to one kernel call (lower.h)
+ * through prepare(); the counts and strides are the call's int32 arrays. */
+#include "lower.h"
 #include "mv_plan.h"
 
 #include <stdio.h>
@@ -143,79 +145,34 @@ static int reduce_prepare(const ir_graph *g, const ir_op *op, int rop, rd_plan *
   return 0;
 }
 
-static const char *rd_suffix(int dt) {
-  switch (dt) {
-    case DT_FLOAT32: return "f32";
-    case DT_INT8: return "s8";
-    case DT_INT16: return "s16";
-    default: return "i32";
-  }
-}
-
-static const char *rd_opname(int rop) {
-  switch (rop) {
-    case AOT_REDUCE_SUM: return "AOT_REDUCE_SUM";
-    case AOT_REDUCE_MEAN: return "AOT_REDUCE_MEAN";
-    case AOT_REDUCE_MAX: return "AOT_REDUCE_MAX";
-    default: return "AOT_REDUCE_MIN";
-  }
-}
-
-static int reduce_emit(emit_ctx *e, const ir_graph *g, const ir_op *op, int rop) {
+static int reduce_lower(const ir_graph *g, const ir_op *op, int rop, lower_list *L, char *why,
+                        size_t wl) {
   rd_plan rp;
-  char why[256];
-  if (reduce_prepare(g, op, rop, &rp, why, sizeof why)) return -1;
-  const char *name = emit_opname(e);
-  int nd = rp.p.outer_rank + rp.p.inner_rank;
-  const char *ac = emit_array_i32(e, "count", rp.count, (size_t)nd);
-  const char *as = emit_array_i32(e, "stride", rp.stride, (size_t)nd);
-  emit_decl(e,
-            "static const aot_reduce_params %s_p = {\n"
-            "  .op = %s,\n  .outer_rank = %d,\n  .inner_rank = %d,\n  .count = %s,\n"
-            "  .stride = %s,\n  .num_reduced = %ld,\n  .input_zp = %ld,\n  .output_zp = %ld,\n"
-            "  .mult = %ld,\n  .shift = %ld\n};",
-            name, rd_opname(rop), (int)rp.p.outer_rank, (int)rp.p.inner_rank, ac, as,
-            (long)rp.p.num_reduced, (long)rp.p.input_zp, (long)rp.p.output_zp, (long)rp.p.mult,
-            (long)rp.p.shift);
-  const char *k = rd_suffix(rp.dtype);
-  emit_call(e, "aot_reduce_%s(&%s_p, %s, %s)", k, name, emit_ptr(e, op->in[0]),
-            emit_ptr(e, op->out[0]));
-  char path[96];
-  snprintf(path, sizeof path, "ReductionFunctions/aot_reduce_%s.c", k);
-  emit_kernel(e, path);
+  if (reduce_prepare(g, op, rop, &rp, why, wl)) return -1;
+  int k;
+  switch (rp.dtype) {
+    case DT_FLOAT32: k = LK(aot_reduce_f32); break;
+    case DT_INT8: k = LK(aot_reduce_s8); break;
+    case DT_INT16: k = LK(aot_reduce_s16); break;
+    default: k = LK(aot_reduce_i32); break;
+  }
+  lower_call *c = &L->call[0];
+  L->n = 1;
+  lower_call_init(c, k, op->in[0], -1, -1, op->out[0]);
+  c->u.rd = rp.p;
+  const int nd = rp.p.outer_rank + rp.p.inner_rank;
+  c->nia[0] = c->nia[1] = nd;
+  memcpy(c->ia[0], rp.count, sizeof(int32_t) * (size_t)nd);
+  memcpy(c->ia[1], rp.stride, sizeof(int32_t) * (size_t)nd);
   return 0;
 }
 
-static int reduce_eval(const ir_graph *g, const ir_op *op, void *const *data, int rop) {
-  rd_plan rp;
-  char why[256];
-  if (reduce_prepare(g, op, rop, &rp, why, sizeof why)) return AOT_KERNEL_BAD_PARAM;
-  rp.p.count = rp.count;
-  rp.p.stride = rp.stride;
-  const void *in = data[op->in[0]];
-  void *out = data[op->out[0]];
-  switch (rp.dtype) {
-    case DT_FLOAT32: return aot_reduce_f32(&rp.p, in, out);
-    case DT_INT8: return aot_reduce_s8(&rp.p, in, out);
-    case DT_INT16: return aot_reduce_s16(&rp.p, in, out);
-    default: return aot_reduce_i32(&rp.p, in, out);
-  }
-}
-
 #define RD_OP(name, code, NAME, rop, DT, CONS)                                                  \
-  static int name##_check(const ir_graph *g, const ir_op *op, char *why, size_t wl) {          \
-    rd_plan rp;                                                                                 \
-    return reduce_prepare(g, op, rop, &rp, why, wl);                                           \
+  static int name##_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *why,        \
+                          size_t wl) {                                                          \
+    return reduce_lower(g, op, rop, L, why, wl);                                               \
   }                                                                                             \
-  static int name##_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {                     \
-    return reduce_emit(e, g, op, rop);                                                          \
-  }                                                                                             \
-  static int name##_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scr) {    \
-    (void)scr;                                                                                  \
-    return reduce_eval(g, op, data, rop);                                                       \
-  }                                                                                             \
-  const op_impl op_##name = {code, NULL, NAME, DT, CONS, name##_check, NULL, 0, name##_emit,   \
-                             name##_eval, NULL};
+  LOWER_OPDEF(name, code, NAME, name##_lower, 0, DT, CONS)
 
 RD_OP(mean, OP_MEAN, "MEAN", AOT_REDUCE_MEAN, "float32, int8, int16",
       "constant axes (any set), keep_dims; int8/int16 requantize as TFLM (QuantizedMeanOrSum)")
@@ -266,46 +223,22 @@ static int arg_prepare(const ir_graph *g, const ir_op *op, int is_min, aot_arg_m
   return 0;
 }
 
-static int arg_emit(emit_ctx *e, const ir_graph *g, const ir_op *op, int is_min) {
-  aot_arg_minmax_params ap;
-  char why[256];
-  if (arg_prepare(g, op, is_min, &ap, why, sizeof why)) return -1;
-  const char *name = emit_opname(e);
-  emit_decl(e,
-            "static const aot_arg_minmax_params %s_p = {\n"
-            "  .outer = %ld,\n  .axis_size = %ld,\n  .inner = %ld,\n  .is_min = %ld,\n"
-            "  .in_type = %ld,\n  .out_is_64 = %ld\n};",
-            name, (long)ap.outer, (long)ap.axis_size, (long)ap.inner, (long)ap.is_min,
-            (long)ap.in_type, (long)ap.out_is_64);
-  emit_call(e, "aot_arg_minmax(&%s_p, %s, %s)", name, emit_ptr(e, op->in[0]), emit_ptr(e, op->out[0]));
-  emit_kernel(e, "MovementFunctions/aot_arg_minmax.c");
-  return 0;
-}
-
-static int arg_eval(const ir_graph *g, const ir_op *op, void *const *data, int is_min) {
-  aot_arg_minmax_params ap;
-  char why[256];
-  if (arg_prepare(g, op, is_min, &ap, why, sizeof why)) return AOT_KERNEL_BAD_PARAM;
-  return aot_arg_minmax(&ap, data[op->in[0]], data[op->out[0]]);
+static int arg_lower(const ir_graph *g, const ir_op *op, int is_min, lower_list *L, char *why,
+                     size_t wl) {
+  lower_call *c = &L->call[0];
+  L->n = 1;
+  lower_call_init(c, LK(aot_arg_minmax), op->in[0], -1, -1, op->out[0]);
+  return arg_prepare(g, op, is_min, &c->u.arg, why, wl);
 }
 
 #define ARG_OP(name, code, NAME, is_min)                                                        \
-  static int name##_check(const ir_graph *g, const ir_op *op, char *why, size_t wl) {          \
-    aot_arg_minmax_params ap;                                                                   \
-    return arg_prepare(g, op, is_min, &ap, why, wl);                                           \
+  static int name##_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *why,        \
+                          size_t wl) {                                                          \
+    return arg_lower(g, op, is_min, L, why, wl);                                               \
   }                                                                                             \
-  static int name##_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {                     \
-    return arg_emit(e, g, op, is_min);                                                          \
-  }                                                                                             \
-  static int name##_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scr) {    \
-    (void)scr;                                                                                  \
-    return arg_eval(g, op, data, is_min);                                                       \
-  }                                                                                             \
-  const op_impl op_##name = {code, NULL, NAME,                                                  \
-                             "input float32, int8, uint8, int16, int32, int64; output int32, "  \
-                             "int64",                                                           \
-                             "constant axis; first index wins on ties", name##_check, NULL, 0, \
-                             name##_emit, name##_eval, NULL};
+  LOWER_OPDEF(name, code, NAME, name##_lower, 0,                                                \
+              "input float32, int8, uint8, int16, int32, int64; output int32, int64",           \
+              "constant axis; first index wins on ties")
 
 ARG_OP(arg_max, OP_ARG_MAX, "ARG_MAX", 0)
 ARG_OP(arg_min, OP_ARG_MIN, "ARG_MIN", 1)
