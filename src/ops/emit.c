@@ -37,12 +37,17 @@ int emit_const_owner(const ir_graph *g, int t) {
   return t;
 }
 
+/* C element type of a tensor's pointer (bytes for types without one). */
+static const char *tensor_ctype(const ir_tensor *x) {
+  const char *ct = dtype_ctype(x->dtype);
+  return ct ? ct : "uint8_t";
+}
+
 const char *emit_addr(emit_ctx *e, int t) {
   const ir_graph *g = e->g;
   if (t < 0) return "NULL";
   const ir_tensor *x = &g->t[t];
-  const char *ct = dtype_ctype(x->dtype);
-  if (!ct) ct = "uint8_t";
+  const char *ct = tensor_ctype(x);
   if (x->role == ROLE_CONST) {
     int o = emit_const_owner(g, t);
     return pool_add(e, xasprintf("aot_constants.c_%s", g->t[o].cname));
@@ -79,8 +84,7 @@ const char *emit_ptr(emit_ctx *e, int t) {
   const ir_graph *g = e->g;
   if (t < 0) return "NULL";
   const ir_tensor *x = &g->t[t];
-  const char *ct = dtype_ctype(x->dtype);
-  if (!ct) ct = "uint8_t";
+  const char *ct = tensor_ctype(x);
   if (x->role == ROLE_CONST) {
     e->const_used[g->sg][emit_const_owner(g, t)] = 1;
     return emit_addr(e, t);

@@ -49,6 +49,21 @@ int mv_const_ints(const ir_graph *g, int tid, const char *what, int64_t *out, in
   return 0;
 }
 
+int mv_const_axes(const ir_graph *g, int tid, int rank, int max, int mask[IR_MAX_RANK], char *why,
+                  size_t wl) {
+  int64_t axes[IR_MAX_RANK * 4];
+  int na;
+  if (max > IR_MAX_RANK * 4) max = IR_MAX_RANK * 4;
+  if (mv_const_ints(g, tid, "axis", axes, max, &na, why, wl)) return -1;
+  for (int d = 0; d < IR_MAX_RANK; d++) mask[d] = 0;
+  for (int i = 0; i < na; i++) {
+    int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
+    if (a < 0 || a >= rank) return mv_fail(why, wl, "axis %lld out of range", (long long)axes[i]);
+    mask[a] = 1;
+  }
+  return 0;
+}
+
 /* Row-major strides (elements) of a shape. */
 void mv_strides(const int32_t *shape, int rank, int64_t *strides) {
   int64_t s = 1;

@@ -68,6 +68,11 @@ int mv_fail(char *why, size_t wl, const char *fmt, ...) __attribute__((format(pr
 int mv_const_ints(const ir_graph *g, int tid, const char *what, int64_t *out, int max, int *n,
                   char *why, size_t wl);
 void mv_strides(const int32_t *shape, int rank, int64_t *strides);
+/* Reads the constant axis tensor tid (at most max values, negative ones
+ * counted from the end) into mask[d] = 1 for each axis d of a rank-`rank`
+ * tensor; -1 with a reason if one is out of range. */
+int mv_const_axes(const ir_graph *g, int tid, int rank, int max, int mask[IR_MAX_RANK], char *why,
+                  size_t wl);
 int mv_same_quant(const ir_tensor *a, const ir_tensor *b);
 int mv_check_plain(const ir_tensor *t, const char *what, char *why, size_t wl);
 int mv_check_same_dtype(const ir_tensor *a, const ir_tensor *b, char *why, size_t wl);

@@ -33,6 +33,14 @@ static int qtype_range(int dt, int32_t *lo, int32_t *hi) {
   return 0;
 }
 
+/* An int8 input and output, each with per-tensor quantization. */
+static int int8_per_tensor(const ir_tensor *x, const ir_tensor *y, WHY) {
+  if (x->dtype != DT_INT8) return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
+  if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
+    return -1;
+  return 0;
+}
+
 static int unary_f32(lower_call *pl, const ir_op *op, const ir_tensor *y, int k) {
   lower_call_init(pl, k, op->in[0], -1, -1, op->out[0]);
   pl->u.un.size = numel32(y);
@@ -240,9 +248,7 @@ static int hswish_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) 
   const ir_tensor *x, *y;
   if (io1(g, op, &x, &y, why, n)) return -1;
   if (x->dtype == DT_FLOAT32) return unary_f32(pl, op, y, LK(aot_hard_swish_f32));
-  if (x->dtype != DT_INT8) return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
-  if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
-    return -1;
+  if (int8_per_tensor(x, y, why, n)) return -1;
   lower_call_init(pl, LK(aot_hard_swish_s8), op->in[0], -1, -1, op->out[0]);
   aot_hard_swish_s8_params *p = &pl->u.hs;
   /* TFLM hard_swish_common.cc */
@@ -306,9 +312,7 @@ static int elu_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   const ir_tensor *x, *y;
   if (io1(g, op, &x, &y, why, n)) return -1;
   if (x->dtype == DT_FLOAT32) return unary_f32(pl, op, y, LK(aot_elu_f32));
-  if (x->dtype != DT_INT8) return ew_fail(why, n, "%s not supported", dtype_name(x->dtype));
-  if (ew_check_per_tensor(x, "input", why, n) || ew_check_per_tensor(y, "output", why, n))
-    return -1;
+  if (int8_per_tensor(x, y, why, n)) return -1;
   lower_call_init(pl, LK(aot_lut_s8), op->in[0], -1, -1, op->out[0]);
   pl->u.lut.size = numel32(y);
   pl->nlut8 = 1;

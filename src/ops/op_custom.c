@@ -398,6 +398,21 @@ static void tensor_init(emit_ctx *e, strbuf *b, const ir_graph *g, int t, const 
             dtype_macro(x->dtype) ? dtype_macro(x->dtype) : dt, ir_bytes(x), emit_float(e, x->nq ? x->scale[0] : 0.0f), x->nq ? x->zero_point[0] : 0);
 }
 
+/* The array "<nm>_<what>" of the n tensors ids (nothing when n is 0). */
+static void tensor_list(emit_ctx *e, const ir_graph *g, const char *nm, const char *what,
+                        const int *ids, int n) {
+  if (n <= 0) return;
+  char suffix[32];
+  strbuf b = {0};
+  for (int k = 0; k < n; k++) {
+    snprintf(suffix, sizeof suffix, "%s%d_shape", what, k);
+    sb_puts(&b, k ? ",\n      " : "");
+    tensor_init(e, &b, g, ids[k], suffix);
+  }
+  emit_stmt(e, "  const aot_custom_tensor %s_%s[%d] = {\n      %s};", nm, what, n, b.s);
+  sb_free(&b);
+}
+
 static int custom_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   const user_op *u = user_find(op->custom);
   if (!u) return -1;
@@ -409,27 +424,8 @@ static int custom_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   if (op->custom_options_len > 0)
     opts = emit_array_i8(e, "options", (const int8_t *)op->custom_options, op->custom_options_len);
   emit_stmt(e, "{");
-  char suffix[32];
-  if (op->nin > 0) {
-    strbuf b = {0};
-    for (int k = 0; k < op->nin; k++) {
-      snprintf(suffix, sizeof suffix, "in%d_shape", k);
-      sb_puts(&b, k ? ",\n      " : "");
-      tensor_init(e, &b, g, op->in[k], suffix);
-    }
-    emit_stmt(e, "  const aot_custom_tensor %s_in[%d] = {\n      %s};", nm, op->nin, b.s);
-    sb_free(&b);
-  }
-  if (op->nout > 0) {
-    strbuf b = {0};
-    for (int k = 0; k < op->nout; k++) {
-      snprintf(suffix, sizeof suffix, "out%d_shape", k);
-      sb_puts(&b, k ? ",\n      " : "");
-      tensor_init(e, &b, g, op->out[k], suffix);
-    }
-    emit_stmt(e, "  const aot_custom_tensor %s_out[%d] = {\n      %s};", nm, op->nout, b.s);
-    sb_free(&b);
-  }
+  tensor_list(e, g, nm, "in", op->in, op->nin);
+  tensor_list(e, g, nm, "out", op->out, op->nout);
   emit_stmt(e, "  const aot_custom_args %s_args = {%s%s, %d, %s%s, %d, (const uint8_t *)%s, %zuu, %s, %ldu};",
             nm, op->nin > 0 ? nm : "NULL", op->nin > 0 ? "_in" : "", op->nin,
             op->nout > 0 ? nm : "NULL", op->nout > 0 ? "_out" : "", op->nout, opts,

@@ -51,6 +51,14 @@ static void act_range_i32(int act, int32_t *lo, int32_t *hi) {
 /* ADD / SUB                                                                 */
 /* ======================================================================== */
 
+/* Per-tensor quantization of both inputs and the output. */
+static int per_tensor3(const ir_tensor *a, const ir_tensor *b, const ir_tensor *y, WHY) {
+  return ew_check_per_tensor(a, "input 1", why, n) || ew_check_per_tensor(b, "input 2", why, n) ||
+                 ew_check_per_tensor(y, "output", why, n)
+             ? -1
+             : 0;
+}
+
 static int addsub_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   const int is_sub = op->builtin == OP_SUB;
   if (io_count(op, 2, why, n)) return -1;
@@ -78,9 +86,7 @@ static int addsub_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) 
     default:
       return ew_fail(why, n, "%s not supported", dtype_name(y->dtype));
   }
-  if (ew_check_per_tensor(a, "input 1", why, n) || ew_check_per_tensor(b, "input 2", why, n) ||
-      ew_check_per_tensor(y, "output", why, n))
-    return -1;
+  if (per_tensor3(a, b, y, why, n)) return -1;
   const float s1 = a->scale[0], s2 = b->scale[0], so = y->scale[0];
   const int32_t z1 = a->zero_point[0], z2 = b->zero_point[0], zo = y->zero_point[0];
   const int is16 = y->dtype == DT_INT16;
@@ -162,9 +168,7 @@ static int mul_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
     default:
       return ew_fail(why, n, "%s not supported", dtype_name(y->dtype));
   }
-  if (ew_check_per_tensor(a, "input 1", why, n) || ew_check_per_tensor(b, "input 2", why, n) ||
-      ew_check_per_tensor(y, "output", why, n))
-    return -1;
+  if (per_tensor3(a, b, y, why, n)) return -1;
   const int is16 = y->dtype == DT_INT16;
   if (is16 && (a->zero_point[0] || b->zero_point[0] || y->zero_point[0]))
     return ew_fail(why, n, "int16 MUL needs zero points 0");
@@ -207,9 +211,7 @@ static int sqdiff_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) 
       b->dtype != y->dtype)
     return ew_fail(why, n, "input types %s, %s with output %s not supported",
                    dtype_name(a->dtype), dtype_name(b->dtype), dtype_name(y->dtype));
-  if (ew_check_per_tensor(a, "input 1", why, n) || ew_check_per_tensor(b, "input 2", why, n) ||
-      ew_check_per_tensor(y, "output", why, n))
-    return -1;
+  if (per_tensor3(a, b, y, why, n)) return -1;
   const int is16 = y->dtype == DT_INT16;
   const int32_t z1 = a->zero_point[0], z2 = b->zero_point[0], zo = y->zero_point[0];
   if (is16 ? (z1 || z2 || zo)

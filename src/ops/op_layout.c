@@ -48,17 +48,10 @@ static int plan_reverse(const ir_graph *g, const ir_op *op, mv_plan *p, char *wh
   if (mv_io_common(g, op, why, wl)) return -1;
   const ir_tensor *in = IN(0), *out = OUT(0);
   int rank = in->rank;
-  int64_t axes[IR_MAX_RANK];
-  int na;
-  if (mv_const_ints(g, op->nin > 1 ? op->in[1] : -1, "axis", axes, IR_MAX_RANK, &na, why, wl)) return -1;
+  int rev[IR_MAX_RANK];
+  if (mv_const_axes(g, op->nin > 1 ? op->in[1] : -1, rank, IR_MAX_RANK, rev, why, wl)) return -1;
   if (mv_numel64(in) != mv_numel64(out) || out->rank != rank)
     return mv_fail(why, wl, "output shape differs from input");
-  int rev[IR_MAX_RANK] = {0};
-  for (int i = 0; i < na; i++) {
-    int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
-    if (a < 0 || a >= rank) return mv_fail(why, wl, "axis %lld out of range", (long long)axes[i]);
-    rev[a] = 1;
-  }
   int64_t istr[IR_MAX_RANK];
   mv_strides(in->shape, rank, istr);
   mv_copy c;

@@ -65,16 +65,9 @@ static int reduce_prepare(const ir_graph *g, const ir_op *op, int rop, rd_plan *
     return mv_fail(why, wl, "dtype %s not supported", dtype_name(dt));
   if (dt == DT_INT32 && rop == AOT_REDUCE_MEAN) return mv_fail(why, wl, "int32 MEAN not supported");
   int rank = in->rank;
-  int64_t axes[IR_MAX_RANK * 4];
-  int na;
-  if (mv_const_ints(g, op->nin > 1 ? op->in[1] : -1, "axis", axes, IR_MAX_RANK * 4, &na, why, wl))
+  int red[IR_MAX_RANK];
+  if (mv_const_axes(g, op->nin > 1 ? op->in[1] : -1, rank, IR_MAX_RANK * 4, red, why, wl))
     return -1;
-  int red[IR_MAX_RANK] = {0};
-  for (int i = 0; i < na; i++) {
-    int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
-    if (a < 0 || a >= rank) return mv_fail(why, wl, "axis %lld out of range", (long long)axes[i]);
-    red[a] = 1;
-  }
   int64_t istr[IR_MAX_RANK];
   mv_strides(in->shape, rank, istr);
   int32_t oc[IR_MAX_RANK], ic[IR_MAX_RANK];

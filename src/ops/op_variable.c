@@ -78,16 +78,21 @@ const op_impl op_var_handle = {
 
 /* ---- READ_VARIABLE ------------------------------------------------------- */
 
+/* A resource input r and the variable's value v: a plain type, a static
+ * shape. */
+static int var_check(const ir_tensor *r, const ir_tensor *v, char *why, size_t n) {
+  if (r->dtype != DT_RESOURCE)
+    return why_set(why, n, "input 0 is %s, expected resource", dtype_name(r->dtype));
+  if (!plain_dtype(v->dtype))
+    return why_set(why, n, "variable of type %s not supported", dtype_name(v->dtype));
+  if (!static_shape(v)) return why_set(why, n, "variable with a dynamic shape not supported");
+  return 0;
+}
+
 static int read_variable_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
   if (op->nin < 1 || op->in[0] < 0 || op->nout != 1 || op->out[0] < 0)
     return why_set(why, n, "expects one resource input and one output");
-  const ir_tensor *r = ir_in(g, op, 0), *o = ir_out(g, op, 0);
-  if (r->dtype != DT_RESOURCE)
-    return why_set(why, n, "input 0 is %s, expected resource", dtype_name(r->dtype));
-  if (!plain_dtype(o->dtype))
-    return why_set(why, n, "variable of type %s not supported", dtype_name(o->dtype));
-  if (!static_shape(o)) return why_set(why, n, "variable with a dynamic shape not supported");
-  return 0;
+  return var_check(ir_in(g, op, 0), ir_out(g, op, 0), why, n);
 }
 
 static int read_variable_eval(const ir_graph *g, const ir_op *op, void *const *data,
@@ -112,13 +117,7 @@ const op_impl op_read_variable = {
 static int assign_variable_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
   if (op->nin < 2 || op->in[0] < 0 || op->in[1] < 0)
     return why_set(why, n, "expects a resource input and a value input");
-  const ir_tensor *r = ir_in(g, op, 0), *v = ir_in(g, op, 1);
-  if (r->dtype != DT_RESOURCE)
-    return why_set(why, n, "input 0 is %s, expected resource", dtype_name(r->dtype));
-  if (!plain_dtype(v->dtype))
-    return why_set(why, n, "variable of type %s not supported", dtype_name(v->dtype));
-  if (!static_shape(v)) return why_set(why, n, "variable with a dynamic shape not supported");
-  return 0;
+  return var_check(ir_in(g, op, 0), ir_in(g, op, 1), why, n);
 }
 
 static int assign_variable_eval(const ir_graph *g, const ir_op *op, void *const *data,
