@@ -149,6 +149,7 @@ static const struct {
                    {FLD(rd, op, 'o'), FI(rd, outer_rank), FI(rd, inner_rank), FLD(rd, count, 'a'),
                     FLD(rd, stride, 'a'), FI(rd, num_reduced), FI(rd, input_zp),
                     FI(rd, output_zp), FI(rd, mult), FLD_LAST(rd, shift, 'i')}},
+    [LP_STEP] = {NULL, {{0}}},
     [LP_ARG] = {"aot_arg_minmax_params",
                 {FI(arg, outer), FI(arg, axis_size), FI(arg, inner), FI(arg, is_min),
                  FI(arg, in_type), FLD_LAST(arg, out_is_64, 'i')}},
@@ -244,7 +245,7 @@ const char *lower_params_ctype(int kind) {
 
 static int emit_one(emit_ctx *e, lower_call *pl, const char *pname) {
   const char *lut_a = NULL, *lut_b = NULL;
-  if (!pl->k) return -1;
+  if (!pl->k || !lp_params[pl->k->kind].ctype) return -1;
   if (pl->nlut16 >= 1) lut_a = emit_array_i16(e, "exp_lut", pl->lut16[0], 513);
   if (pl->nlut16 >= 2) lut_b = emit_array_i16(e, "recip_lut", pl->lut16[1], 513);
   if (pl->nlut8) lut_a = emit_array_i8(e, "lut", pl->lut8, 256);

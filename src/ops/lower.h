@@ -26,7 +26,8 @@ enum {
   LP_ADDSUB, LP_POT, LP_MUL, LP_ARITH_F32, LP_ARITH_S32, LP_BCAST, LP_COMPARE, LP_SELECT,
   LP_UNARY, LP_ACT_CLAMP_F32, LP_ACT_CLAMP_Q, LP_RELU_Q, LP_LEAKY_Q, LP_LEAKY_F32, LP_SIG_S8,
   LP_SIG_S16, LP_HSWISH, LP_PRELU_Q, LP_LUT_S8, LP_SOFTMAX, LP_QUANTIZE, LP_REQUANT, LP_DEQUANT,
-  LP_DEQUANT_PC, LP_POOL, LP_REDUCE, LP_ARG
+  LP_DEQUANT_PC, LP_POOL, LP_REDUCE, LP_ARG,
+  LP_STEP /* a movement step: the step engine (mv_engine.c) prints its params */
 };
 
 /* Kernel ids, one per kernels.def row: LK_aot_add_s8, ... */

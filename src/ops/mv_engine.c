@@ -8,6 +8,7 @@
  * and must be constant tensors); check() runs it and reports why it failed,
  * emit() writes the steps as kernel calls with static const parameters, and
  * eval() runs the very same steps on host buffers. */
+#include "lower.h"
 #include "mv_plan.h"
 
 #include <math.h>
@@ -286,6 +287,34 @@ static void rb_params(mv_step *s) {
   s->rb.fx = s->rb_f + oh;
 }
 
+/* The step kernels come from the kernel table (kernels.def): the host runs
+ * them through the descriptor's function pointer, the module calls the
+ * descriptor's symbol and carries its file. */
+static int32_t run(int k, const void *p, const void *a, const void *b, void *y) {
+  return lower_kernel_get(k)->fn(p, a, b, NULL, y);
+}
+
+static int requant_kernel(int dtype) {
+  return dtype == DT_INT8    ? LK(aot_requant_rows_s8)
+         : dtype == DT_UINT8 ? LK(aot_requant_rows_u8)
+                             : LK(aot_requant_rows_s16);
+}
+
+static int resize_kernel(int dtype) {
+  return dtype == DT_FLOAT32 ? LK(aot_resize_bilinear_f32)
+         : dtype == DT_INT8  ? LK(aot_resize_bilinear_s8)
+                             : LK(aot_resize_bilinear_s16);
+}
+
+/* "kernel(&<op>_s<i>, [a, ]b, out)" and the kernel's file. */
+static void step_call(emit_ctx *e, int k, const char *op, int i, const char *a, const char *b,
+                      const char *out) {
+  const lower_kernel *d = lower_kernel_get(k);
+  if (a) emit_call(e, "%s(&%s_s%d, %s, %s, %s)", d->name, op, i, a, b, out);
+  else emit_call(e, "%s(&%s_s%d, %s, %s)", d->name, op, i, b, out);
+  emit_kernel(e, d->file);
+}
+
 static int plan_eval(mv_plan *p, void *const *data) {
   for (int i = 0; i < p->n; i++) {
     mv_step *s = &p->s[i];
@@ -302,29 +331,24 @@ static int plan_eval(mv_plan *p, void *const *data) {
           const_bytes(s, buf);
           in = buf;
         }
-        st = aot_copy_nd(&cp, in, out);
+        st = run(LK(aot_copy_nd), &cp, in, NULL, out);
         break;
       }
       case ST_FILL: {
         aot_fill_params fp = {s->fill_count, s->esize};
-        st = aot_fill(&fp, s->aux_t >= 0 ? data[s->aux_t] : (const void *)s->value, out);
+        st = run(LK(aot_fill), &fp, s->aux_t >= 0 ? data[s->aux_t] : (const void *)s->value, NULL, out);
         break;
       }
       case ST_REQUANT:
-        if (s->dtype == DT_INT8)
-          st = aot_requant_rows_s8(&s->rq, data[s->in_t], out);
-        else if (s->dtype == DT_UINT8)
-          st = aot_requant_rows_u8(&s->rq, data[s->in_t], out);
-        else
-          st = aot_requant_rows_s16(&s->rq, data[s->in_t], out);
+        st = run(requant_kernel(s->dtype), &s->rq, data[s->in_t], NULL, out);
         break;
       case ST_INDEX_MAP: {
         aot_index_map_params ip = {s->c.rank, s->esize, s->inner_contiguous, s->c.count, s->map};
-        st = aot_index_map(&ip, data[s->in_t], out);
+        st = run(LK(aot_index_map), &ip, data[s->in_t], NULL, out);
         break;
       }
       case ST_GATHER:
-        st = aot_gather(&s->gp, data[s->in_t], data[s->aux_t], out);
+        st = run(LK(aot_gather), &s->gp, data[s->in_t], data[s->aux_t], out);
         break;
       case ST_DYN_COPY: {
         aot_copy_dyn_params dp;
@@ -338,20 +362,15 @@ static int plan_eval(mv_plan *p, void *const *data) {
         dp.lo = s->dlo;
         dp.hi = s->dhi;
         dp.stride = s->dstride;
-        st = aot_copy_nd_dyn(&dp, data[s->aux_t], data[s->in_t], out);
+        st = run(LK(aot_copy_nd_dyn), &dp, data[s->aux_t], data[s->in_t], out);
         break;
       }
       case ST_CAST:
-        st = aot_cast(&s->cp, data[s->in_t], out);
+        st = run(LK(aot_cast), &s->cp, data[s->in_t], NULL, out);
         break;
       case ST_RESIZE_BL:
         rb_params(s);
-        if (s->dtype == DT_FLOAT32)
-          st = aot_resize_bilinear_f32(&s->rb, data[s->in_t], out);
-        else if (s->dtype == DT_INT8)
-          st = aot_resize_bilinear_s8(&s->rb, data[s->in_t], out);
-        else
-          st = aot_resize_bilinear_s16(&s->rb, data[s->in_t], out);
+        st = run(resize_kernel(s->dtype), &s->rb, data[s->in_t], NULL, out);
         break;
       default:
         return AOT_KERNEL_BAD_PARAM;
@@ -397,8 +416,7 @@ static void plan_emit(emit_ctx *e, mv_plan *p) {
                   "  .count = %s,\n  .in_stride = %s,\n  .out_stride = %s\n};",
                   op, i, (int)cp.rank, (int)cp.elem_size, (long)cp.in_offset, (long)cp.out_offset,
                   ac, ai, ao);
-        emit_call(e, "aot_copy_nd(&%s_s%d, %s, %s)", op, i, in, out);
-        emit_kernel(e, "MovementFunctions/aot_copy_nd.c");
+        step_call(e, LK(aot_copy_nd), op, i, NULL, in, out);
         break;
       }
       case ST_FILL: {
@@ -412,12 +430,10 @@ static void plan_emit(emit_ctx *e, mv_plan *p) {
         }
         emit_decl(e, "static const aot_fill_params %s_s%d = {\n  .count = %ld,\n  .elem_size = %d\n};",
                   op, i, (long)s->fill_count, s->esize);
-        emit_call(e, "aot_fill(&%s_s%d, %s, %s)", op, i, val, out);
-        emit_kernel(e, "MovementFunctions/aot_fill.c");
+        step_call(e, LK(aot_fill), op, i, NULL, val, out);
         break;
       }
       case ST_REQUANT: {
-        const char *k = s->dtype == DT_INT8 ? "s8" : (s->dtype == DT_UINT8 ? "u8" : "s16");
         emit_decl(e,
                   "static const aot_requant_rows_params %s_s%d = {\n"
                   "  .rows = %ld,\n  .len = %ld,\n  .out_offset = %ld,\n  .out_row_stride = %ld,\n"
@@ -425,9 +441,7 @@ static void plan_emit(emit_ctx *e, mv_plan *p) {
                   op, i, (long)s->rq.rows, (long)s->rq.len, (long)s->rq.out_offset,
                   (long)s->rq.out_row_stride, emit_float(e, s->rq.scale), emit_float(e, s->rq.bias),
                   (long)s->rq.out_zp);
-        emit_call(e, "aot_requant_rows_%s(&%s_s%d, %s, %s)", k, op, i, emit_ptr(e, s->in_t), out);
-        snprintf(b, sizeof b, "MovementFunctions/aot_requant_rows_%s.c", k);
-        emit_kernel(e, b);
+        step_call(e, requant_kernel(s->dtype), op, i, NULL, emit_ptr(e, s->in_t), out);
         break;
       }
       case ST_INDEX_MAP: {
@@ -438,11 +452,10 @@ static void plan_emit(emit_ctx *e, mv_plan *p) {
                   "  .rank = %d,\n  .elem_size = %d,\n  .inner_contiguous = %d,\n"
                   "  .count = %s,\n  .map = %s\n};",
                   op, i, s->c.rank, s->esize, s->inner_contiguous, ac, am);
-        emit_call(e, "aot_index_map(&%s_s%d, %s, %s)", op, i, emit_ptr(e, s->in_t), out);
-        emit_kernel(e, "MovementFunctions/aot_index_map.c");
+        step_call(e, LK(aot_index_map), op, i, NULL, emit_ptr(e, s->in_t), out);
         break;
       }
-      case ST_GATHER:
+      case ST_GATHER: {
         emit_decl(e,
                   "static const aot_gather_params %s_s%d = {\n"
                   "  .batch = %ld,\n  .outer = %ld,\n  .axis_size = %ld,\n  .inner = %ld,\n"
@@ -450,10 +463,10 @@ static void plan_emit(emit_ctx *e, mv_plan *p) {
                   op, i, (long)s->gp.batch, (long)s->gp.outer, (long)s->gp.axis_size,
                   (long)s->gp.inner, (long)s->gp.coords, (long)s->gp.elem_size,
                   (long)s->gp.index_is_64);
-        emit_call(e, "aot_gather(&%s_s%d, %s, %s, %s)", op, i, emit_ptr(e, s->in_t),
-                  emit_ptr(e, s->aux_t), out);
-        emit_kernel(e, "MovementFunctions/aot_gather.c");
+        const char *ix = emit_ptr(e, s->aux_t); /* indices, then input */
+        step_call(e, LK(aot_gather), op, i, emit_ptr(e, s->in_t), ix, out);
         break;
+      }
       case ST_DYN_COPY: {
         aot_copy_params cp;
         int32_t cnt[MV_MAXD], is[MV_MAXD], os[MV_MAXD];
@@ -475,9 +488,8 @@ static void plan_emit(emit_ctx *e, mv_plan *p) {
                   "  .wrap = %s,\n  .lo = %s,\n  .hi = %s,\n  .stride = %s\n};",
                   op, i, (int)cp.rank, (int)cp.elem_size, (long)cp.in_offset, (long)cp.out_offset,
                   ac, ai, ao, s->nbeg, s->begin_is_64, s->on_output, s->clamp, aw, al, ah, as);
-        emit_call(e, "aot_copy_nd_dyn(&%s_s%d, %s, %s, %s)", op, i, emit_ptr(e, s->aux_t),
-                  emit_ptr(e, s->in_t), out);
-        emit_kernel(e, "MovementFunctions/aot_copy_nd_dyn.c");
+        const char *in = emit_ptr(e, s->in_t); /* input, then the begin values */
+        step_call(e, LK(aot_copy_nd_dyn), op, i, emit_ptr(e, s->aux_t), in, out);
         break;
       }
       case ST_CAST:
@@ -485,8 +497,7 @@ static void plan_emit(emit_ctx *e, mv_plan *p) {
                   "static const aot_cast_params %s_s%d = {\n"
                   "  .count = %ld,\n  .in_type = %ld,\n  .out_type = %ld\n};",
                   op, i, (long)s->cp.count, (long)s->cp.in_type, (long)s->cp.out_type);
-        emit_call(e, "aot_cast(&%s_s%d, %s, %s)", op, i, emit_ptr(e, s->in_t), out);
-        emit_kernel(e, "MovementFunctions/aot_cast.c");
+        step_call(e, LK(aot_cast), op, i, NULL, emit_ptr(e, s->in_t), out);
         break;
       case ST_RESIZE_BL: {
         int oh = s->rb.out_h, ow = s->rb.out_w;
@@ -495,15 +506,13 @@ static void plan_emit(emit_ctx *e, mv_plan *p) {
         const char *y1 = emit_array_i32(e, sfx(b, sizeof b, i, "y1"), ri + oh, (size_t)oh);
         const char *x0 = emit_array_i32(e, sfx(b, sizeof b, i, "x0"), ri + 3 * oh, (size_t)ow);
         const char *x1 = emit_array_i32(e, sfx(b, sizeof b, i, "x1"), ri + 3 * oh + ow, (size_t)ow);
-        const char *wy = "NULL", *wx = "NULL", *fy = "NULL", *fx = "NULL", *k;
+        const char *wy = "NULL", *wx = "NULL", *fy = "NULL", *fx = "NULL";
         if (s->dtype == DT_FLOAT32) {
           fy = emit_array_f32(e, sfx(b, sizeof b, i, "fy"), s->rb_f, (size_t)oh);
           fx = emit_array_f32(e, sfx(b, sizeof b, i, "fx"), s->rb_f + oh, (size_t)ow);
-          k = "f32";
         } else {
           wy = emit_array_i32(e, sfx(b, sizeof b, i, "wy"), ri + 2 * oh, (size_t)oh);
           wx = emit_array_i32(e, sfx(b, sizeof b, i, "wx"), ri + 3 * oh + 2 * ow, (size_t)ow);
-          k = s->dtype == DT_INT8 ? "s8" : "s16";
         }
         emit_decl(e,
                   "static const aot_resize_bilinear_params %s_s%d = {\n"
@@ -513,10 +522,7 @@ static void plan_emit(emit_ctx *e, mv_plan *p) {
                   op, i, (long)s->rb.batches, (long)s->rb.in_h, (long)s->rb.in_w,
                   (long)s->rb.out_h, (long)s->rb.out_w, (long)s->rb.depth, y0, y1, x0, x1, wy,
                   wx, fy, fx);
-        emit_call(e, "aot_resize_bilinear_%s(&%s_s%d, %s, %s)", k, op, i, emit_ptr(e, s->in_t),
-                  out);
-        snprintf(b, sizeof b, "MovementFunctions/aot_resize_bilinear_%s.c", k);
-        emit_kernel(e, b);
+        step_call(e, resize_kernel(s->dtype), op, i, NULL, emit_ptr(e, s->in_t), out);
         break;
       }
       default:
