@@ -5,7 +5,16 @@
  * One file per operator family in src/ops/ (op_conv.c, op_elementwise.c, ...)
  * defines `const op_impl op_<name>` objects; registry.c lists them all in one
  * table (ops_table) from which `aotc operators` and docs/operators.md are
- * generated. */
+ * generated.
+ *
+ * Most operators are lowered (lower.h): their `lower` entry turns an op into
+ * a short list of kernel calls described as data (kernels.def descriptors,
+ * parameter values, tensor arguments), and op_emit / op_eval print or run
+ * that list, so the module, the reference interpreter and the constant
+ * folder use one set of parameters and one kernel. The convolution, fully
+ * connected and recurrent families, the variables and CUSTOM still have
+ * their own emit / eval. A new unary operator is its kernel (runtime file,
+ * prototype, kernels.def row), one row of ops_unary.def and its test. */
 #ifndef AOTC_OPS_H
 #define AOTC_OPS_H
 
