@@ -21,17 +21,6 @@
 /* ---------------------------------------------------------------------- */
 /* shared helpers (also used by op_reduce.c)                               */
 
-int mv_fail(char *why, size_t wl, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-int mv_fail(char *why, size_t wl, const char *fmt, ...) {
-  if (why && wl) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, wl, fmt, ap);
-    va_end(ap);
-  }
-  return -1;
-}
-
 /* Reads a constant int32/int64 tensor (at most max values). */
 int mv_const_ints(const ir_graph *g, int tid, const char *what, int64_t *out, int max, int *n,
                   char *why, size_t wl) {

@@ -64,7 +64,7 @@ typedef struct mv_plan {
 typedef int (*mv_plan_fn)(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, size_t wl);
 
 /* shared helpers (mv_fail, mv_const_ints and mv_strides also serve op_reduce.c) */
-int mv_fail(char *why, size_t wl, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#define mv_fail ops_fail
 int mv_const_ints(const ir_graph *g, int tid, const char *what, int64_t *out, int max, int *n,
                   char *why, size_t wl);
 void mv_strides(const int32_t *shape, int rank, int64_t *strides);

@@ -18,14 +18,7 @@
 
 #include "ops.h"
 
-static int why_set(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int why_set(char *why, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
+#define why_set ops_fail
 
 static int plain_dtype(int dt) {
   return dt == DT_FLOAT32 || dt == DT_INT8 || dt == DT_UINT8 || dt == DT_INT16 ||

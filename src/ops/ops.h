@@ -104,6 +104,8 @@ void act_range_quant(const ir_tensor *out, int fused_act, int32_t *lo, int32_t *
 void act_range_float(int fused_act, float *lo, float *hi);
 /* Shape of t padded on the left to 4 dims. */
 void shape4(const ir_tensor *t, int32_t d[4]);
+/* Sets why (printf format; why may be NULL) and returns -1. */
+int ops_fail(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Common check helpers: return 0 if ok else fill why. */
 int check_dtype(const ir_tensor *t, int dt, const char *what, char *why, size_t n);
 int check_fused_act_supported(int fused_act, char *why, size_t n);

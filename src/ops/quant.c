@@ -6,6 +6,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 void quantize_multiplier(double real, int32_t *q, int *shift) {
@@ -89,6 +90,16 @@ void shape4(const ir_tensor *t, int32_t d[4]) {
     int k = i - (4 - r);
     d[i] = (k >= 0 && k < r) ? t->shape[k] : 1;
   }
+}
+
+int ops_fail(char *why, size_t n, const char *fmt, ...) {
+  if (why && n) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, n, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
 }
 
 int check_dtype(const ir_tensor *t, int dt, const char *what, char *why, size_t n) {

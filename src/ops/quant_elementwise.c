@@ -254,14 +254,6 @@ int ew_check_per_tensor(const ir_tensor *t, const char *what, char *why, size_t 
   return quant_check_tensor(t, what, 0, why, n);
 }
 
-int ew_fail(char *why, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 /* ---- op_impl glue ---------------------------------------------------------- */
 
 int ew_lower_one(ew_plan_fn f, const ir_graph *g, const ir_op *op, lower_list *L, char *why,

@@ -73,6 +73,6 @@ int ew_lower_one(ew_plan_fn f, const ir_graph *g, const ir_op *op, lower_list *L
 /* Common checks: per-tensor quantization present. */
 int ew_check_per_tensor(const ir_tensor *t, const char *what, char *why, size_t n);
 /* Sets why and returns -1. */
-int ew_fail(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#define ew_fail ops_fail
 
 #endif
