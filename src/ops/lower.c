@@ -243,6 +243,14 @@ const char *lower_params_ctype(int kind) {
 
 /* ---- printing and running a list ------------------------------------------- */
 
+static const char *arg_text(emit_ctx *e, int t) {
+  return t >= 0 ? emit_ptr(e, t) : t == LOWER_SCRATCH ? emit_scratch_ptr(e) : "NULL";
+}
+
+static const void *arg_data(void *const *data, void *scratch, int t) {
+  return t >= 0 ? data[t] : t == LOWER_SCRATCH ? scratch : NULL;
+}
+
 static int emit_one(emit_ctx *e, lower_call *pl, const char *pname) {
   const char *lut_a = NULL, *lut_b = NULL;
   if (!pl->k || !lp_params[pl->k->kind].ctype) return -1;
@@ -266,9 +274,9 @@ static int emit_one(emit_ctx *e, lower_call *pl, const char *pname) {
   sb_puts(&sb, "};");
   emit_decl(e, "%s", sb.s);
   sb_free(&sb);
-  const char *a = pl->in[0] >= 0 ? emit_ptr(e, pl->in[0]) : "NULL";
-  const char *b = pl->in[1] >= 0 ? emit_ptr(e, pl->in[1]) : "NULL";
-  const char *c = pl->in[2] >= 0 ? emit_ptr(e, pl->in[2]) : "NULL";
+  const char *a = arg_text(e, pl->in[0]);
+  const char *b = arg_text(e, pl->in[1]);
+  const char *c = arg_text(e, pl->in[2]);
   const char *y = emit_ptr(e, pl->out);
   switch (pl->k->nin) {
     case 1: emit_call(e, "%s(&%s, %s, %s)", pl->k->name, pname, a, y); break;
@@ -289,7 +297,7 @@ int lower_emit(emit_ctx *e, lower_list *L) {
   return 0;
 }
 
-static int eval_one(lower_call *pl, void *const *data) {
+static int eval_one(lower_call *pl, void *const *data, void *scratch) {
   if (!pl->k) return -1;
   if (pl->nlut8) pl->u.lut.table = pl->lut8;
   if (pl->nchan) {
@@ -306,15 +314,15 @@ static int eval_one(lower_call *pl, void *const *data) {
     pl->u.sm.exp_lut = pl->lut16[0];
     pl->u.sm.one_over_one_plus_x_lut = pl->lut16[1];
   }
-  const void *a = pl->in[0] >= 0 ? data[pl->in[0]] : NULL;
-  const void *b = pl->in[1] >= 0 ? data[pl->in[1]] : NULL;
-  const void *c = pl->in[2] >= 0 ? data[pl->in[2]] : NULL;
+  const void *a = arg_data(data, scratch, pl->in[0]);
+  const void *b = arg_data(data, scratch, pl->in[1]);
+  const void *c = arg_data(data, scratch, pl->in[2]);
   return (int)pl->k->fn(&pl->u, a, b, c, data[pl->out]);
 }
 
-int lower_eval(lower_list *L, void *const *data) {
+int lower_eval(lower_list *L, void *const *data, void *scratch) {
   for (int i = 0; i < L->n; i++) {
-    int st = eval_one(&L->call[i], data);
+    int st = eval_one(&L->call[i], data, scratch);
     if (st != 0) return st;
   }
   return 0;
@@ -379,7 +387,7 @@ int op_eval(const op_impl *impl, const ir_graph *g, const ir_op *op, void *const
   if (!impl->lower) return impl->eval ? impl->eval(g, op, data, scratch) : -1;
   char why[256];
   lower_list *L;
-  int rc = lower_with(impl->lower, g, op, &L, why, sizeof why) ? -1 : lower_eval(L, data);
+  int rc = lower_with(impl->lower, g, op, &L, why, sizeof why) ? -1 : lower_eval(L, data, scratch);
   list_free(L);
   return rc;
 }

@@ -63,7 +63,8 @@ const char *lower_params_ctype(int kind);
 
 typedef struct lower_call {
   const lower_kernel *k;
-  int in[3];             /* tensor ids passed as inputs (-1 = NULL) */
+  int in[3];             /* tensor ids passed as inputs (-1 = NULL,
+                            LOWER_SCRATCH = the op's scratch buffer) */
   int out;
   union {
     aot_addsub_q_params addsub;
@@ -111,6 +112,9 @@ typedef struct lower_call {
   int32_t *chan_zp;
 } lower_call;
 
+/* An input argument that is the op's scratch buffer (its scratch() bytes). */
+#define LOWER_SCRATCH (-2)
+
 /* At most this many kernel calls per operator. */
 #define LOWER_MAX_CALLS 4
 
@@ -125,9 +129,9 @@ void lower_call_init(lower_call *c, int k, int in0, int in1, int in2, int out);
 /* Prints every call: a static const params struct "<opname>_p" (the second
  * call "<opname>_p1", ...), its tables, the call and its runtime file. */
 int lower_emit(emit_ctx *e, lower_list *L);
-/* Runs every call on host buffers (data[t] = storage of tensor t); 0 or the
- * first non-zero kernel status. */
-int lower_eval(lower_list *L, void *const *data);
+/* Runs every call on host buffers (data[t] = storage of tensor t, scratch =
+ * the op's scratch buffer); 0 or the first non-zero kernel status. */
+int lower_eval(lower_list *L, void *const *data, void *scratch);
 /* Frees the heap parts of a list (safe on a failed or empty one). */
 void lower_release(lower_list *L);
 

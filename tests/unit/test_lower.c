@@ -6,7 +6,8 @@
  *     (no emit / eval of its own) or has its own emit, and every row of
  *     ops_unary.def is in it under its name;
  *   - an op lowers to the expected call (kernel, arguments, parameters) and
- *     lower_eval runs it: SIGN against hand-computed values. */
+ *     lower_eval runs it: SIGN against hand-computed values; a list of two
+ *     calls with a scratch argument runs in order. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -144,7 +145,7 @@ static void test_lower_sign(void **state) {
   assert_int_equal(L->call[0].in[1], -1);
   assert_int_equal(L->call[0].out, y);
   assert_int_equal(L->call[0].u.un.size, 4);
-  assert_int_equal(lower_eval(L, t.data), 0);
+  assert_int_equal(lower_eval(L, t.data, NULL), 0);
   assert_memory_equal(t.data[y], want, sizeof want);
   lower_release(L);
   /* the int32 row picks the int32 kernel */
@@ -163,11 +164,35 @@ static void test_lower_sign(void **state) {
   tg_free(&t);
 }
 
+/* A hand-made list of two calls: NEG of the scratch buffer into y, then
+ * SIGN of y into z (a scratch argument and an intermediate tensor). */
+static void test_lower_list(void **state) {
+  (void)state;
+  tg t;
+  tg_init(&t);
+  int y = tg_tensor(&t, DT_INT32, 1, (const int32_t[]){3}, 0, 0);
+  int z = tg_tensor(&t, DT_INT32, 1, (const int32_t[]){3}, 0, 0);
+  int32_t scratch[3] = {3, -4, 0};
+  lower_list *L = calloc(1, sizeof *L);
+  L->n = 2;
+  lower_call_init(&L->call[0], LK(aot_neg_s32), LOWER_SCRATCH, -1, -1, y);
+  L->call[0].u.un.size = 3;
+  lower_call_init(&L->call[1], LK(aot_sign_s32), y, -1, -1, z);
+  L->call[1].u.un.size = 3;
+  assert_int_equal(lower_eval(L, t.data, scratch), 0);
+  assert_memory_equal(t.data[y], ((const int32_t[]){-3, 4, 0}), 3 * sizeof(int32_t));
+  assert_memory_equal(t.data[z], ((const int32_t[]){-1, 1, 0}), 3 * sizeof(int32_t));
+  lower_release(L);
+  free(L);
+  tg_free(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kernel_table),
       cmocka_unit_test(test_operator_table),
       cmocka_unit_test(test_lower_sign),
+      cmocka_unit_test(test_lower_list),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
