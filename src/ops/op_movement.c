@@ -614,12 +614,10 @@ static int plan_dynamic_update_slice(const ir_graph *g, const ir_op *op, mv_plan
 
 #define ANY_DT "any fixed-size dtype"
 
-MV_OP(reshape, OP_RESHAPE, "RESHAPE", ANY_DT,
-      "byte copy; usually aliased away by aotc (equal element counts)", plan_reshape, 1)
-MV_OP(squeeze, OP_SQUEEZE, "SQUEEZE", ANY_DT,
-      "byte copy; usually aliased away by aotc (equal element counts)", plan_reshape, 1)
-MV_OP(expand_dims, OP_EXPAND_DIMS, "EXPAND_DIMS", ANY_DT,
-      "byte copy; usually aliased away by aotc (equal element counts)", plan_reshape, 1)
+#define RESHAPE_NOTE "byte copy; usually aliased away by aotc (equal element counts)"
+MV_OP(reshape, OP_RESHAPE, "RESHAPE", ANY_DT, RESHAPE_NOTE, plan_reshape, 1)
+MV_OP(squeeze, OP_SQUEEZE, "SQUEEZE", ANY_DT, RESHAPE_NOTE, plan_reshape, 1)
+MV_OP(expand_dims, OP_EXPAND_DIMS, "EXPAND_DIMS", ANY_DT, RESHAPE_NOTE, plan_reshape, 1)
 MV_OP(concatenation, OP_CONCATENATION, "CONCATENATION", ANY_DT,
       "any axis; no fused activation; int8/uint8/int16 inputs with a quantization different "
       "from the output's are requantized (TFLite ConcatenationWithScaling arithmetic)",
