@@ -1,6 +1,7 @@
 /* fold.c - the one constant folder: an op whose inputs are all constant is
- * evaluated now, with the same kernels the module would run (its operator's
- * eval), and its outputs become constants. The shape pass (shapes.c) folds
+ * evaluated now, with the same kernels the module would run (op_eval: a
+ * lowered operator's kernel calls through their descriptors' host function
+ * pointers, else the operator's eval), and its outputs become constants. The shape pass (shapes.c) folds
  * small integer "shape arithmetic" this way, the fold_constants transform
  * (transforms.c) everything up to its size limit; each decides which outputs
  * it wants folded, this file does the evaluation. */

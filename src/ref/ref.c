@@ -3,8 +3,9 @@
  * Runs the ORIGINAL LiteRT model: every subgraph is converted with
  * ir_from_litert() and nothing else (no hooks, no transforms, no memory plan),
  * every tensor gets its own calloc'd buffer, constants point at the model's
- * buffers, and the operators run in model order through the operator table's
- * eval() (the same portable kernels the generated modules use).
+ * buffers, and the operators run in model order through op_eval (a lowered
+ * operator's kernel calls through the kernel table's host function pointers,
+ * else the operator's eval: the same portable kernels the modules use).
  *
  * The interpreter implements itself what has no kernel:
  *  - control flow: WHILE, IF, CALL (nested up to IR_MAX_CALL_DEPTH
