@@ -7,8 +7,9 @@
  * the fields printed for it (through its LP_* kind), the number of tensor
  * inputs and a host function pointer to the very function the module calls.
  * Operators name kernels by id, LK(aot_add_s8), so a misspelt kernel fails
- * the build. A call (lower_call) is a kernel, its parameter values and its
- * tensor arguments; an operator's `lower` entry fills a lower_list of them.
+ * the build. A call (lower_call) is a kernel, its parameter values, its
+ * tensor (or scratch) arguments and the constant tables its params point to;
+ * an operator's `lower` entry fills a lower_list of them.
  * The code generator prints any list with lower_emit (one params struct and
  * one kernel call per entry) and the reference interpreter and the constant
  * folder run it with lower_eval (the descriptor's function pointer), so the
@@ -142,6 +143,7 @@ void lower_release(lower_list *L);
 int lower_op(const op_impl *impl, const ir_graph *g, const ir_op *op, lower_list *L, char *why,
              size_t n);
 /* op_emit, op_eval and op_has_eval (ops.h) are defined in lower.c. */
+
 /* check of a lowered op: 0 if its lower entry succeeds, else -1 and why. */
 int lower_check(lower_op_fn f, const ir_graph *g, const ir_op *op, char *why, size_t n);
 
