@@ -1,0 +1,297 @@
+/* aot_dwconv_mve.h - the Arm Helium (MVE, Cortex-M55) variant of
+ * DEPTHWISE_CONV_2D int8 (aot_dwconv2d_s8.c dispatches to it when the
+ * compiler targets MVE integer). Channels are vectorized; every product
+ * w * (x + input_offset) is exact and summed per channel in int32 lanes, so
+ * the sums equal the portable ones (int32 arithmetic is modular);
+ * requantization aot_mve_out_s8, bit-identical to aot_conv_mbqm.
+ *
+ * Depth multiplier 1, blocks of 8 channels (aot_dw_s8_mve_blk8): input and
+ * filter are loaded sign-extended into 16-bit lanes (VLDRB.S16) and VMULLB /
+ * VMULLT give the exact int32 products of the even / odd lanes. Per output
+ * row the valid filter rows are known; the input offset of those rows is
+ * folded into a per-channel constant kb = bias + input_offset * (sum of the
+ * filter over the valid rows), so the taps of a window whose columns lie
+ * inside the image add x * w only, two output positions at a time (one
+ * filter load feeds both). Columns whose window is clipped (at most a few
+ * at each edge) add (x + input_offset) * w over their valid taps and start
+ * from the bias. The results are re-interleaved with VMOVNB / VMOVNT and
+ * stored as 8 bytes. Other channels (the last 1..7, and depth multiplier > 1)
+ * use int32 lanes of four channels with lane predicates; with depth
+ * multiplier > 1 lane i reads input channel (oc + i) / dm through a gather
+ * load. tests/target/mve_kernels.c compares all of it with the portable
+ * kernel under QEMU. */
+#ifndef AOT_DWCONV_MVE_H
+#define AOT_DWCONV_MVE_H
+
+#include "aot_conv.h"
+#include "aot_mve.h"
+
+#ifdef AOT_MVE
+
+/* requantize four channels (bias already added) */
+AOT_INLINE int32x4_t aot_dw_s8_mve_rq(const aot_conv_params *p, int32x4_t acc, int32x4_t mult,
+                                      int32x4_t shift) {
+  return aot_mve_out_s8(acc, aot_mve_rq_make(mult, shift), p->output_offset, p->act_min,
+                        p->act_max);
+}
+
+/* n (1..4) channels from c in int32 lanes: taps of the window, then store */
+AOT_INLINE void aot_dw_s8_mve_4(const aot_conv_params *p, const int8_t *ip, const int8_t *fp,
+                                uint32x4_t offs, int gather, int32_t nfy, int32_t nfx,
+                                size_t x_rs, size_t x_step, int32_t w_rs, int32_t w_step,
+                                const int32_t *bias, int32_t c, int32_t n, int8_t *out) {
+  const mve_pred16_t pn = vctp32q((uint32_t)n);
+  const int32_t in_off = p->input_offset;
+  int32x4_t a = vdupq_n_s32(0);
+  int32_t fy, k;
+  for (fy = 0; fy < nfy; fy++) {
+    const int8_t *xp = ip, *wp = fp;
+    for (k = 0; k < nfx; k++) {
+      const int32x4_t x =
+          gather ? vldrbq_gather_offset_z_s32(xp, offs, pn) : vldrbq_z_s32(xp, pn);
+      a = vaddq_s32(a, vmulq_s32(vaddq_n_s32(x, in_off), vldrbq_z_s32(wp, pn)));
+      xp += x_step;
+      wp += w_step;
+    }
+    ip += x_rs;
+    fp += w_rs;
+  }
+  if (bias) a = vaddq_s32(a, vldrwq_z_s32(bias + c, pn));
+  a = aot_dw_s8_mve_rq(p, a, vldrwq_z_s32(p->out_mult + c, pn), vldrwq_z_s32(p->out_shift + c, pn));
+  vstrbq_p_s32(out, a, pn);
+}
+
+/* Requantize and store 8 channels (even lanes e, odd lanes o): aot_mve_mbqm
+ * per half, then saturating narrows to int16 (VQMOVNB / VQMOVNT, which also
+ * re-interleave the lanes), the output offset added with int16 saturation
+ * and the activation clamp on 8 lanes at once. Saturation keeps the order of
+ * values beyond the int16 range and [act_min, act_max] lies inside int8, so
+ * this is clamp(mbqm + output_offset), the portable result. */
+AOT_INLINE void aot_dw_s8_mve_st8(const aot_conv_params *p, int32x4_t e, int32x4_t o,
+                                  const aot_mve_rq *rqe, const aot_mve_rq *rqo, int8_t *out) {
+  int16x8_t r = vqmovnbq_s32(vuninitializedq_s16(), aot_mve_mbqm(e, *rqe));
+  r = vqmovntq_s32(r, aot_mve_mbqm(o, *rqo));
+  r = vqaddq_n_s16(r, (int16_t)p->output_offset);
+  r = vmaxq_s16(r, vdupq_n_s16((int16_t)p->act_min));
+  r = vminq_s16(r, vdupq_n_s16((int16_t)p->act_max));
+  vstrbq_s16(out, r);
+}
+
+/* One window of 8 channels that leaves the image: (x + input_offset) * w
+ * over its valid taps, from the bias (be, bo). in_b points at the batch's
+ * input + c, fc at the filter + c. */
+static __attribute__((noinline)) void aot_dw_s8_mve_edge8(
+    const aot_conv_params *p, const int8_t *in_b, const int8_t *fc, int32_t iy0, int32_t ix0,
+    int32x4_t ae, int32x4_t ao, const aot_mve_rq *rqe, const aot_mve_rq *rqo, int8_t *out) {
+  const int32_t ch = p->in_c, dh = p->dilation_h, dw = p->dilation_w;
+  const size_t in_row = (size_t)p->in_w * ch;
+  const size_t x_step = (size_t)dw * ch, x_rs = (size_t)dh * in_row;
+  const int32_t w_rs = p->filter_w * ch;
+  const int16_t in_off = (int16_t)p->input_offset;
+  int32_t fy0, fy1, fx0, fx1, fy, k;
+  aot_conv_window(iy0, dh, p->in_h, p->filter_h, &fy0, &fy1);
+  aot_conv_window(ix0, dw, p->in_w, p->filter_w, &fx0, &fx1);
+  if (fy1 > fy0 && fx1 > fx0) {
+    const int8_t *ip = in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ix0 + fx0 * dw) * ch;
+    const int8_t *fp = fc + (size_t)(fy0 * p->filter_w + fx0) * ch;
+    for (fy = fy1 - fy0; fy > 0; fy--, ip += x_rs, fp += w_rs) {
+      const int8_t *xp = ip, *wp = fp;
+      for (k = fx1 - fx0; k > 0; k--, xp += x_step, wp += ch) {
+        const int16x8_t x = vaddq_n_s16(vldrbq_s16(xp), in_off);
+        const int16x8_t w = vldrbq_s16(wp);
+        ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
+        ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
+      }
+    }
+  }
+  aot_dw_s8_mve_st8(p, ae, ao, rqe, rqo, out);
+}
+
+/* Depth multiplier 1, one block of 8 channels from c over every output
+ * position (the block's constants stay out of the position loop):
+ * kb = bias + input_offset * (sum of the filter over all taps); windows
+ * inside the image add x * w, two output positions at a time (one filter
+ * load feeds both); the others go through aot_dw_s8_mve_edge8 (from the
+ * bias, valid taps only). */
+static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *p,
+                                                         const int8_t *input,
+                                                         const int8_t *filter,
+                                                         const int32_t *bias, int32_t c,
+                                                         int8_t *output) {
+  const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
+  const int32_t fh = p->filter_h, fw = p->filter_w, sw = p->stride_w;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w, out_w = p->out_w;
+  const size_t in_row = (size_t)in_w * ch, x_step = (size_t)dw * ch, x_rs = (size_t)dh * in_row;
+  const size_t pos_step = (size_t)sw * ch, out_step = (size_t)ch;
+  const int32_t w_rs = fw * ch;
+  const int32x4x2_t m = vld2q_s32(p->out_mult + c), sh = vld2q_s32(p->out_shift + c);
+  const aot_mve_rq rqe = aot_mve_rq_make(m.val[0], sh.val[0]);
+  const aot_mve_rq rqo = aot_mve_rq_make(m.val[1], sh.val[1]);
+  const int8_t *const fc = filter + c;
+  int32x4_t be = vdupq_n_s32(0), bo = be, se = be, so = be, kbe, kbo;
+  int32_t b, oy, ox, k, ox_lo, ox_hi, lim, fy;
+
+  if (bias) {
+    const int32x4x2_t bv = vld2q_s32(bias + c);
+    be = bv.val[0];
+    bo = bv.val[1];
+  }
+  for (k = 0; k < fh * fw; k++) {   /* filter sums, even / odd channels */
+    const int16x8_t w = vldrbq_s16(fc + (size_t)k * ch);
+    se = vaddq_s32(se, vmovlbq_s16(w));
+    so = vaddq_s32(so, vmovltq_s16(w));
+  }
+  kbe = vmlaq_n_s32(be, se, p->input_offset);
+  kbo = vmlaq_n_s32(bo, so, p->input_offset);
+  /* columns ox_lo <= ox < ox_hi have every filter column inside the image */
+  ox_lo = (p->pad_w + sw - 1) / sw;
+  if (ox_lo > out_w) ox_lo = out_w;
+  lim = in_w - 1 - (fw - 1) * dw + p->pad_w;
+  ox_hi = lim < 0 ? 0 : lim / sw + 1;
+  if (ox_hi > out_w) ox_hi = out_w;
+  if (ox_hi < ox_lo) ox_hi = ox_lo;
+  output += c;
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *in_b = input + (size_t)b * in_h * in_row + c;
+    for (oy = 0; oy < p->out_h; oy++, output += (size_t)out_w * ch) {
+      const int32_t iy0 = oy * p->stride_h - p->pad_h;
+      const int rows_in = iy0 >= 0 && iy0 + (fh - 1) * dh < in_h;
+      const int32_t lo = rows_in ? ox_lo : out_w, hi = rows_in ? ox_hi : out_w;
+      for (ox = 0; ox < lo; ox++)
+        aot_dw_s8_mve_edge8(p, in_b, fc, iy0, ox * sw - p->pad_w, be, bo, &rqe, &rqo,
+                            output + (size_t)ox * out_step);
+      if (ox < hi) {   /* the windows inside the image, two at a time */
+        const int8_t *xr = in_b + (size_t)iy0 * in_row + (size_t)(ox * sw - p->pad_w) * ch;
+        int8_t *out = output + (size_t)ox * out_step;
+        for (; ox + 2 <= hi; ox += 2, xr += 2 * pos_step, out += 2 * out_step) {
+          const int8_t *ip = xr, *fp = fc;
+          int32x4_t ae0 = kbe, ao0 = kbo, ae1 = kbe, ao1 = kbo;
+          for (fy = fh; fy > 0; fy--, ip += x_rs, fp += w_rs) {
+            const int8_t *xa = ip, *xb = ip + pos_step, *wp = fp;
+            for (k = fw; k > 0; k--, xa += x_step, xb += x_step, wp += ch) {
+              const int16x8_t w = vldrbq_s16(wp);
+              int16x8_t x = vldrbq_s16(xa);
+              ae0 = vaddq_s32(ae0, vmullbq_int_s16(x, w));
+              ao0 = vaddq_s32(ao0, vmulltq_int_s16(x, w));
+              x = vldrbq_s16(xb);
+              ae1 = vaddq_s32(ae1, vmullbq_int_s16(x, w));
+              ao1 = vaddq_s32(ao1, vmulltq_int_s16(x, w));
+            }
+          }
+          aot_dw_s8_mve_st8(p, ae0, ao0, &rqe, &rqo, out);
+          aot_dw_s8_mve_st8(p, ae1, ao1, &rqe, &rqo, out + out_step);
+        }
+        if (ox < hi) {
+          const int8_t *ip = xr, *fp = fc;
+          int32x4_t ae0 = kbe, ao0 = kbo;
+          for (fy = fh; fy > 0; fy--, ip += x_rs, fp += w_rs) {
+            const int8_t *xa = ip, *wp = fp;
+            for (k = fw; k > 0; k--, xa += x_step, wp += ch) {
+              const int16x8_t w = vldrbq_s16(wp), x = vldrbq_s16(xa);
+              ae0 = vaddq_s32(ae0, vmullbq_int_s16(x, w));
+              ao0 = vaddq_s32(ao0, vmulltq_int_s16(x, w));
+            }
+          }
+          aot_dw_s8_mve_st8(p, ae0, ao0, &rqe, &rqo, out);
+          ox++;
+        }
+      }
+      for (; ox < out_w; ox++)
+        aot_dw_s8_mve_edge8(p, in_b, fc, iy0, ox * sw - p->pad_w, be, bo, &rqe, &rqo,
+                            output + (size_t)ox * out_step);
+    }
+  }
+}
+
+/* depth multiplier 1: blocks of 8 channels, then the last 1..7 channels */
+static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
+                              const int8_t *filter, const int32_t *bias, int8_t *output) {
+  const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
+  const int32_t fh = p->filter_h, fw = p->filter_w;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w;
+  const size_t in_row = (size_t)in_w * ch, x_step = (size_t)dw * ch, x_rs = (size_t)dh * in_row;
+  const int32_t w_rs = fw * ch;
+  const int32_t c8 = ch & ~7;
+  const uint32x4_t no_offs = vdupq_n_u32(0);
+  int32_t b, oy, ox, c;
+
+  for (c = 0; c < c8; c += 8) aot_dw_s8_mve_blk8(p, input, filter, bias, c, output);
+  if (c8 == ch) return;
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *in_b = input + (size_t)b * in_h * in_row;
+    for (oy = 0; oy < p->out_h; oy++) {
+      const int32_t iy0 = oy * p->stride_h - p->pad_h;
+      int32_t fy0, fy1;
+      aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
+      for (ox = 0; ox < p->out_w; ox++) {
+        const int32_t ix0 = ox * p->stride_w - p->pad_w;
+        int32_t fx0, fx1, nfx, nfy = fy1 - fy0;
+        const int8_t *in_win = in_b, *f_win = filter;
+        aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+        nfx = fx1 - fx0;
+        if (nfy <= 0 || nfx <= 0) {
+          nfy = 0;   /* empty window: bias only */
+        } else {
+          in_win = in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ix0 + fx0 * dw) * ch;
+          f_win = filter + (size_t)(fy0 * fw + fx0) * ch;
+        }
+        for (c = c8; c < ch; c += 4) {
+          const int32_t n = ch - c < 4 ? ch - c : 4;
+          aot_dw_s8_mve_4(p, in_win + c, f_win + c, no_offs, 0, nfy, nfx, x_rs, x_step, w_rs, ch,
+                          bias, c, n, output + c);
+        }
+        output += ch;
+      }
+    }
+  }
+}
+
+/* depth multiplier > 1 (not inlined: keeps its registers) */
+static __attribute__((noinline)) void aot_dw_s8_mve_dm(const aot_conv_params *p, const int8_t *input,
+                             const int8_t *filter, const int32_t *bias, int8_t *output) {
+  const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c, out_c = p->out_c;
+  const int32_t fh = p->filter_h, fw = p->filter_w, dm = p->depth_multiplier;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w;
+  const size_t in_row = (size_t)in_w * in_c, x_step = (size_t)dw * in_c;
+  const size_t x_rs = (size_t)dh * in_row;
+  const int32_t w_rs = fw * out_c;
+  int32_t b, oy, ox;
+
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *in_b = input + (size_t)b * in_h * in_row;
+    for (oy = 0; oy < p->out_h; oy++) {
+      const int32_t iy0 = oy * p->stride_h - p->pad_h;
+      int32_t fy0, fy1;
+      aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
+      for (ox = 0; ox < p->out_w; ox++) {
+        const int32_t ix0 = ox * p->stride_w - p->pad_w;
+        int32_t fx0, fx1, nfx, nfy = fy1 - fy0, oc;
+        const int8_t *in_win = in_b, *f_win = filter;
+        aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+        nfx = fx1 - fx0;
+        if (nfy <= 0 || nfx <= 0) {
+          nfy = 0;
+        } else {
+          in_win = in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ix0 + fx0 * dw) * in_c;
+          f_win = filter + (size_t)(fy0 * fw + fx0) * out_c;
+        }
+        for (oc = 0; oc < out_c; oc += 4) {
+          const int32_t n = out_c - oc < 4 ? out_c - oc : 4;
+          const int32_t ic = oc / dm;
+          /* lanes past n repeat the last input channel (and are not stored) */
+          const int32_t l1 = (n > 1 ? oc + 1 : oc) / dm - ic;
+          const int32_t l2 = (n > 2 ? oc + 2 : oc) / dm - ic;
+          const int32_t l3 = (n > 3 ? oc + 3 : oc) / dm - ic;
+          const uint32x4_t offs = vreinterpretq_u32_s32(aot_mve_vec4(0, l1, l2, l3));
+          aot_dw_s8_mve_4(p, in_win + ic, f_win + oc, offs, 1, nfy, nfx, x_rs, x_step, w_rs, out_c,
+                          bias, oc, n, output);
+          output += n;
+        }
+      }
+    }
+  }
+}
+
+#endif /* AOT_MVE */
+
+#endif
