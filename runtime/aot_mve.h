@@ -240,6 +240,18 @@ typedef struct aot_mve_gemv {
   int32_t out_off, lo, hi;
 } aot_mve_gemv;
 
+/* aot_mve_dot4_run for len <= 16: one predicated step (inactive lanes
+ * read as 0, nothing is read past the rows). */
+AOT_INLINE int32x4_t aot_mve_dot4_short(const int8_t *x, const int8_t *w, int32_t len) {
+  const mve_pred16_t pk = vctp8q((uint32_t)len);
+  const int8x16_t xv = vldrbq_z_s8(x, pk);
+  const int32_t s0 = vmladavq_s8(xv, vldrbq_z_s8(w, pk));
+  const int32_t s1 = vmladavq_s8(xv, vldrbq_z_s8(w + len, pk));
+  const int32_t s2 = vmladavq_s8(xv, vldrbq_z_s8(w + 2 * len, pk));
+  const int32_t s3 = vmladavq_s8(xv, vldrbq_z_s8(w + 3 * len, pk));
+  return aot_mve_vec4(s0, s1, s2, s3);
+}
+
 /* The full blocks of four rows with ksum and per-channel requantization
  * (the common case: pointwise convolutions): no lane predicates, no
  * branches; returns the number of rows done (a multiple of 4). */
@@ -289,6 +301,41 @@ static __attribute__((noinline, unused)) void aot_mve_gemv_s8(const int8_t *x, c
       rq = aot_mve_rq_make(vldrwq_z_s32(g->mult + j, p4), vldrwq_z_s32(g->shift + j, p4));
     vstrbq_p_s32(out + j, aot_mve_out_s8(acc, rq, g->out_off, g->lo, g->hi), p4);
   }
+}
+
+/* aot_mve_gemv_s8 for npos input rows x + i * len (contiguous: a pointwise
+ * convolution with stride 1 and no padding), output rows out + i * out_rs:
+ * the position loop inside the kernel (no call per position). */
+static __attribute__((noinline, unused)) void aot_mve_gemm_s8(const int8_t *x, int32_t npos,
+                                                               const int8_t *w, int32_t len,
+                                                               int32_t nc, const aot_mve_gemv *g,
+                                                               int8_t *out, size_t out_rs) {
+  int32_t i, j;
+  if (g->ksum && g->per_channel && (nc & 3) == 0) {
+    /* four output channels at a time over every position: their constants
+       stay in registers */
+    const int32_t out_off = g->out_off, lo = g->lo, hi = g->hi;
+    for (j = 0; j < nc; j += 4, w += 4 * (size_t)len) {
+      const int32x4_t ks = vldrwq_s32(g->ksum + j);
+      const aot_mve_rq rq = aot_mve_rq_make(vldrwq_s32(g->mult + j), vldrwq_s32(g->shift + j));
+      const int8_t *xi = x;
+      int8_t *o = out + j;
+      if (len <= 16) {
+        for (i = 0; i < npos; i++, xi += len, o += out_rs) {
+          const int32x4_t acc = vaddq_s32(aot_mve_dot4_short(xi, w, len), ks);
+          vstrbq_s32(o, aot_mve_out_s8(acc, rq, out_off, lo, hi));
+        }
+      } else {
+        for (i = 0; i < npos; i++, xi += len, o += out_rs) {
+          const int32x4_t acc = vaddq_s32(
+              aot_mve_dot4_run(xi, w, w + len, w + 2 * len, w + 3 * len, len), ks);
+          vstrbq_s32(o, aot_mve_out_s8(acc, rq, out_off, lo, hi));
+        }
+      }
+    }
+    return;
+  }
+  for (i = 0; i < npos; i++, x += len, out += out_rs) aot_mve_gemv_s8(x, w, len, nc, g, out);
 }
 
 /* Sum of n int8 values (exact in int32). */

@@ -174,6 +174,15 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
           ksum[j] = (int32_t)((bias ? (uint32_t)bias[oc0 + j] : 0u) + t * (uint32_t)in_off);
         }
       }
+      if (use_col && fsize == in_c && groups == 1 && p->stride_h == 1 && p->stride_w == 1 &&
+          p->pad_h == 0 && p->pad_w == 0 && out_h == in_h && out_w == in_w) {
+        /* pointwise, stride 1: the positions are the rows of one matrix */
+        gv.mult = p->out_mult + oc0;
+        gv.shift = p->out_shift + oc0;
+        aot_mve_gemm_s8(input, p->batches * in_h * in_w, f0, fsize, nc, &gv, output + oc0,
+                        (size_t)out_c);
+        continue;
+      }
       for (b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * in_h * in_row;
         for (oy = 0; oy < out_h; oy++) {
