@@ -183,6 +183,35 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
                         (size_t)out_c);
         continue;
       }
+      if (use_col && 2 * fsize <= AOT_CONV2D_S8_COL) {
+        /* im2col of up to AOT_CONV2D_S8_COL / fsize positions of an output
+           row, then one matrix product over them */
+        const int32_t chunk = AOT_CONV2D_S8_COL / fsize;
+        gv.mult = p->out_mult + oc0;
+        gv.shift = p->out_shift + oc0;
+        for (b = 0; b < p->batches; b++) {
+          const int8_t *in_b = input + (size_t)b * in_h * in_row;
+          for (oy = 0; oy < out_h; oy++) {
+            const int32_t iy0 = oy * p->stride_h - p->pad_h;
+            int8_t *orow = output + ((size_t)b * out_h + oy) * out_w * out_c + oc0;
+            int32_t fy0, fy1, n;
+            aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
+            for (ox = 0; ox < out_w; ox += n) {
+              n = out_w - ox < chunk ? out_w - ox : chunk;
+              for (j = 0; j < n; j++) {
+                const int32_t ix0 = (ox + j) * p->stride_w - p->pad_w;
+                int32_t fx0, fx1;
+                aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+                aot_conv2d_s8_col(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, groups, zp,
+                                  col + (size_t)j * fsize);
+              }
+              aot_mve_gemm_s8(col, n, f0, fsize, nc, &gv, orow + (size_t)ox * out_c,
+                              (size_t)out_c);
+            }
+          }
+        }
+        continue;
+      }
       for (b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * in_h * in_row;
         for (oy = 0; oy < out_h; oy++) {
