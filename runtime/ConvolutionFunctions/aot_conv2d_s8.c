@@ -66,6 +66,13 @@ AOT_INLINE void aot_conv2d_s8_col(const aot_conv_params *p, const int8_t *in_b, 
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
   const size_t in_row = (size_t)p->in_w * in_c;
   int32_t fy, fx;
+  if (dw == 1 && groups == 1 && fy0 == 0 && fy1 == fh && fx0 == 0 && fx1 == fw) {
+    /* inside the image: one run per filter row */
+    const int8_t *row = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c;
+    for (fy = 0; fy < fh; fy++, c += fw * fic, row += (size_t)dh * in_row)
+      aot_mve_copy_s8(c, row, fw * fic);
+    return;
+  }
   for (fy = 0; fy < fh; fy++) {
     const int8_t *row;
     if (fy < fy0 || fy >= fy1 || fx1 <= fx0) {
