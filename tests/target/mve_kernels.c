@@ -264,6 +264,13 @@ static void test_conv(int n_cases) {
       p.filter_h = p.filter_w = 1;
       p.pad_h = p.pad_w = 0;
       p.dilation_h = p.dilation_w = 1;
+    } else if (kind == 4) {   /* pointwise stride 1: one matrix product (full blocks of 4) */
+      groups = 1;
+      p.filter_h = p.filter_w = 1;
+      p.stride_h = p.stride_w = 1;
+      p.pad_h = p.pad_w = 0;
+      p.filter_in_c = rr(1, 70);
+      p.out_c = 4 * rr(1, 12);
     } else if (kind == 1) {   /* 1 x fw row, no dilation (direct run) */
       p.filter_h = 1;
       p.pad_h = 0;
