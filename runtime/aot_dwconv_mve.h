@@ -107,6 +107,78 @@ static __attribute__((noinline)) void aot_dw_s8_mve_edge8(
   aot_dw_s8_mve_st8(p, ae, ao, rqe, rqo, out);
 }
 
+/* Every output row of the clipped column ox (8 channels from c; in_c
+ * points at input + c, fc at filter + c, out at output + ox * ch + c):
+ * rows whose window rows lie inside the image start from
+ * kb = bias + input_offset * (sum of the filter over the column's valid
+ * taps) and add x * w; the others go through aot_dw_s8_mve_edge8. */
+static __attribute__((noinline)) void aot_dw_s8_mve_col8(
+    const aot_conv_params *p, const int8_t *in_c, const int8_t *fc, int32_t ox, int32x4_t be,
+    int32x4_t bo, const aot_mve_rq *rqe, const aot_mve_rq *rqo, int8_t *out) {
+  const int32_t ch = p->in_c, in_h = p->in_h, fh = p->filter_h, fw = p->filter_w;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w;
+  const size_t in_row = (size_t)p->in_w * ch, x_step = (size_t)dw * ch;
+  const size_t x_rs = (size_t)dh * in_row, o_rs = (size_t)p->out_w * ch;
+  const int32_t ix0 = ox * p->stride_w - p->pad_w, w_rs = fw * ch;
+  int32_t fx0, fx1, nfx, b, oy, fy, k;
+  int32x4_t se = vdupq_n_s32(0), so = se, kbe, kbo;
+  const int8_t *fp0;
+  aot_conv_window(ix0, dw, p->in_w, fw, &fx0, &fx1);
+  nfx = fx1 > fx0 ? fx1 - fx0 : 0;
+  fp0 = fc + (size_t)fx0 * ch;
+  for (fy = 0; fy < fh; fy++)
+    for (k = 0; k < nfx; k++) {
+      const int16x8_t w = vldrbq_s16(fp0 + (size_t)fy * w_rs + (size_t)k * ch);
+      se = vaddq_s32(se, vmovlbq_s16(w));
+      so = vaddq_s32(so, vmovltq_s16(w));
+    }
+  kbe = vmlaq_n_s32(be, se, p->input_offset);
+  kbo = vmlaq_n_s32(bo, so, p->input_offset);
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *in_b = in_c + (size_t)b * in_h * in_row;
+    for (oy = 0; oy < p->out_h; oy++, out += o_rs) {
+      const int32_t iy0 = oy * p->stride_h - p->pad_h;
+      if (iy0 >= 0 && iy0 + (fh - 1) * dh < in_h) {
+        const int8_t *ip = in_b + (size_t)iy0 * in_row + (size_t)(ix0 + fx0 * dw) * ch;
+        const int8_t *fp = fp0;
+        int32x4_t ae = kbe, ao = kbo;
+        for (fy = fh; fy > 0; fy--, ip += x_rs, fp += w_rs) {
+          const int8_t *xp = ip, *wp = fp;
+          for (k = nfx; k > 0; k--, xp += x_step, wp += ch) {
+            const int16x8_t x = vldrbq_s16(xp), w = vldrbq_s16(wp);
+            ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
+            ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
+          }
+        }
+        aot_dw_s8_mve_st8(p, ae, ao, rqe, rqo, out);
+      } else {
+        aot_dw_s8_mve_edge8(p, in_b, fc, iy0, ix0, be, bo, rqe, rqo, out);
+      }
+    }
+  }
+}
+
+/* One filter row of two windows (inputs xa, xb; packed filter wp): x * w
+ * added to the even / odd lanes of both. */
+AOT_INLINE void aot_dw_s8_mve_row2(const int8_t *xa, const int8_t *xb, const int8_t *wp,
+                                   size_t x_step, int32_t nfx, int32x4_t *ae0, int32x4_t *ao0,
+                                   int32x4_t *ae1, int32x4_t *ao1) {
+  int32_t k;
+  for (k = 0; k < nfx; k++, xa += x_step, xb += x_step) {
+    const int16x8_t w = vldrbq_s16(wp + 8 * k);
+    int16x8_t x = vldrbq_s16(xa);
+    *ae0 = vaddq_s32(*ae0, vmullbq_int_s16(x, w));
+    *ao0 = vaddq_s32(*ao0, vmulltq_int_s16(x, w));
+    x = vldrbq_s16(xb);
+    *ae1 = vaddq_s32(*ae1, vmullbq_int_s16(x, w));
+    *ao1 = vaddq_s32(*ao1, vmulltq_int_s16(x, w));
+  }
+}
+
+/* filters of at most this many taps take the 8-channel blocks (their
+ * block's filter packed on the stack, 8 bytes per tap) */
+#define AOT_DW_MVE_TAPS 64
+
 /* Depth multiplier 1, one block of 8 channels from c over every output
  * position (the block's constants stay out of the position loop):
  * kb = bias + input_offset * (sum of the filter over all taps); windows
@@ -123,11 +195,11 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
   const int32_t dh = p->dilation_h, dw = p->dilation_w, out_w = p->out_w;
   const size_t in_row = (size_t)in_w * ch, x_step = (size_t)dw * ch, x_rs = (size_t)dh * in_row;
   const size_t pos_step = (size_t)sw * ch, out_step = (size_t)ch;
-  const int32_t w_rs = fw * ch;
   const int32x4x2_t m = vld2q_s32(p->out_mult + c), sh = vld2q_s32(p->out_shift + c);
   const aot_mve_rq rqe = aot_mve_rq_make(m.val[0], sh.val[0]);
   const aot_mve_rq rqo = aot_mve_rq_make(m.val[1], sh.val[1]);
   const int8_t *const fc = filter + c;
+  int8_t wpk[AOT_DW_MVE_TAPS * 8];   /* the block's filter, 8 bytes per tap */
   int32x4_t be = vdupq_n_s32(0), bo = be, se = be, so = be, kbe, kbo;
   int32_t b, oy, ox, k, ox_lo, ox_hi, lim, fy;
 
@@ -136,8 +208,9 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
     be = bv.val[0];
     bo = bv.val[1];
   }
-  for (k = 0; k < fh * fw; k++) {   /* filter sums, even / odd channels */
+  for (k = 0; k < fh * fw; k++) {   /* filter sums, even / odd channels; packed filter */
     const int16x8_t w = vldrbq_s16(fc + (size_t)k * ch);
+    vstrbq_s16(wpk + 8 * k, w);
     se = vaddq_s32(se, vmovlbq_s16(w));
     so = vaddq_s32(so, vmovltq_s16(w));
   }
@@ -156,37 +229,33 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
     for (oy = 0; oy < p->out_h; oy++, output += (size_t)out_w * ch) {
       const int32_t iy0 = oy * p->stride_h - p->pad_h;
       const int rows_in = iy0 >= 0 && iy0 + (fh - 1) * dh < in_h;
-      const int32_t lo = rows_in ? ox_lo : out_w, hi = rows_in ? ox_hi : out_w;
-      for (ox = 0; ox < lo; ox++)
+      const int32_t hi = rows_in ? ox_hi : ox_lo;
+      /* the clipped columns ox < ox_lo, ox >= ox_hi: aot_dw_s8_mve_col8 */
+      for (ox = hi; ox < ox_hi; ox++)
         aot_dw_s8_mve_edge8(p, in_b, fc, iy0, ox * sw - p->pad_w, be, bo, &rqe, &rqo,
                             output + (size_t)ox * out_step);
+      ox = ox_lo;
       if (ox < hi) {   /* the windows inside the image, two at a time */
         const int8_t *xr = in_b + (size_t)iy0 * in_row + (size_t)(ox * sw - p->pad_w) * ch;
         int8_t *out = output + (size_t)ox * out_step;
         for (; ox + 2 <= hi; ox += 2, xr += 2 * pos_step, out += 2 * out_step) {
-          const int8_t *ip = xr, *fp = fc;
+          const int8_t *ip = xr, *wp = wpk;
           int32x4_t ae0 = kbe, ao0 = kbo, ae1 = kbe, ao1 = kbo;
-          for (fy = fh; fy > 0; fy--, ip += x_rs, fp += w_rs) {
-            const int8_t *xa = ip, *xb = ip + pos_step, *wp = fp;
-            for (k = fw; k > 0; k--, xa += x_step, xb += x_step, wp += ch) {
-              const int16x8_t w = vldrbq_s16(wp);
-              int16x8_t x = vldrbq_s16(xa);
-              ae0 = vaddq_s32(ae0, vmullbq_int_s16(x, w));
-              ao0 = vaddq_s32(ao0, vmulltq_int_s16(x, w));
-              x = vldrbq_s16(xb);
-              ae1 = vaddq_s32(ae1, vmullbq_int_s16(x, w));
-              ao1 = vaddq_s32(ao1, vmulltq_int_s16(x, w));
-            }
-          }
+          if (fw == 3)   /* the common 3-wide filter row unrolled */
+            for (fy = fh; fy > 0; fy--, ip += x_rs, wp += 24)
+              aot_dw_s8_mve_row2(ip, ip + pos_step, wp, x_step, 3, &ae0, &ao0, &ae1, &ao1);
+          else
+            for (fy = fh; fy > 0; fy--, ip += x_rs, wp += 8 * fw)
+              aot_dw_s8_mve_row2(ip, ip + pos_step, wp, x_step, fw, &ae0, &ao0, &ae1, &ao1);
           aot_dw_s8_mve_st8(p, ae0, ao0, &rqe, &rqo, out);
           aot_dw_s8_mve_st8(p, ae1, ao1, &rqe, &rqo, out + out_step);
         }
         if (ox < hi) {
-          const int8_t *ip = xr, *fp = fc;
+          const int8_t *ip = xr, *wp = wpk;
           int32x4_t ae0 = kbe, ao0 = kbo;
-          for (fy = fh; fy > 0; fy--, ip += x_rs, fp += w_rs) {
-            const int8_t *xa = ip, *wp = fp;
-            for (k = fw; k > 0; k--, xa += x_step, wp += ch) {
+          for (fy = fh; fy > 0; fy--, ip += x_rs) {
+            const int8_t *xa = ip;
+            for (k = fw; k > 0; k--, xa += x_step, wp += 8) {
               const int16x8_t w = vldrbq_s16(wp), x = vldrbq_s16(xa);
               ae0 = vaddq_s32(ae0, vmullbq_int_s16(x, w));
               ao0 = vaddq_s32(ao0, vmulltq_int_s16(x, w));
@@ -196,11 +265,12 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
           ox++;
         }
       }
-      for (; ox < out_w; ox++)
-        aot_dw_s8_mve_edge8(p, in_b, fc, iy0, ox * sw - p->pad_w, be, bo, &rqe, &rqo,
-                            output + (size_t)ox * out_step);
     }
   }
+  output -= (size_t)p->batches * p->out_h * out_w * ch;
+  for (ox = 0; ox < out_w; ox = ox + 1 == ox_lo ? ox_hi : ox + 1)
+    if (ox < ox_lo || ox >= ox_hi)
+      aot_dw_s8_mve_col8(p, input + c, fc, ox, be, bo, &rqe, &rqo, output + (size_t)ox * out_step);
 }
 
 /* depth multiplier 1: blocks of 8 channels, then the last 1..7 channels */
@@ -211,7 +281,7 @@ static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
   const size_t in_row = (size_t)in_w * ch, x_step = (size_t)dw * ch, x_rs = (size_t)dh * in_row;
   const int32_t w_rs = fw * ch;
-  const int32_t c8 = ch & ~7;
+  const int32_t c8 = fh * fw <= AOT_DW_MVE_TAPS ? ch & ~7 : 0;
   const uint32x4_t no_offs = vdupq_n_u32(0);
   int32_t b, oy, ox, c;
 
