@@ -158,6 +158,46 @@ static __attribute__((noinline)) void aot_dw_s8_mve_col8(
   }
 }
 
+/* The columns ox_lo <= ox < ox_hi (their filter columns inside the image)
+ * of an output row whose window rows leave the image: kb over the valid
+ * filter rows, then x * w (wpk: the block's packed filter; in_b: the batch's
+ * input + c; out: the output row + c). */
+static __attribute__((noinline)) void aot_dw_s8_mve_prow8(
+    const aot_conv_params *p, const int8_t *in_b, const int8_t *wpk, int32_t iy0, int32_t ox_lo,
+    int32_t ox_hi, int32x4_t be, int32x4_t bo, const aot_mve_rq *rqe, const aot_mve_rq *rqo,
+    int8_t *out) {
+  const int32_t ch = p->in_c, fw = p->filter_w, dh = p->dilation_h;
+  const size_t in_row = (size_t)p->in_w * ch, x_step = (size_t)p->dilation_w * ch;
+  const size_t x_rs = (size_t)dh * in_row, pos_step = (size_t)p->stride_w * ch;
+  int32_t fy0, fy1, nfy, ox, fy, k;
+  int32x4_t se = vdupq_n_s32(0), so = se, kbe, kbo;
+  const int8_t *w0, *xr;
+  aot_conv_window(iy0, dh, p->in_h, p->filter_h, &fy0, &fy1);
+  nfy = fy1 > fy0 ? fy1 - fy0 : 0;
+  w0 = wpk + (size_t)fy0 * fw * 8;
+  for (k = 0; k < nfy * fw; k++) {
+    const int16x8_t w = vldrbq_s16(w0 + 8 * k);
+    se = vaddq_s32(se, vmovlbq_s16(w));
+    so = vaddq_s32(so, vmovltq_s16(w));
+  }
+  kbe = vmlaq_n_s32(be, se, p->input_offset);
+  kbo = vmlaq_n_s32(bo, so, p->input_offset);
+  xr = in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ox_lo * p->stride_w - p->pad_w) * ch;
+  for (ox = ox_lo; ox < ox_hi; ox++, xr += pos_step) {
+    const int8_t *ip = xr, *wp = w0;
+    int32x4_t ae = kbe, ao = kbo;
+    for (fy = nfy; fy > 0; fy--, ip += x_rs) {
+      const int8_t *xp = ip;
+      for (k = fw; k > 0; k--, xp += x_step, wp += 8) {
+        const int16x8_t x = vldrbq_s16(xp), w = vldrbq_s16(wp);
+        ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
+        ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
+      }
+    }
+    aot_dw_s8_mve_st8(p, ae, ao, rqe, rqo, out + (size_t)ox * ch);
+  }
+}
+
 /* One filter row of two windows (inputs xa, xb; packed filter wp): x * w
  * added to the even / odd lanes of both. */
 AOT_INLINE void aot_dw_s8_mve_row2(const int8_t *xa, const int8_t *xb, const int8_t *wp,
@@ -231,9 +271,8 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
       const int rows_in = iy0 >= 0 && iy0 + (fh - 1) * dh < in_h;
       const int32_t hi = rows_in ? ox_hi : ox_lo;
       /* the clipped columns ox < ox_lo, ox >= ox_hi: aot_dw_s8_mve_col8 */
-      for (ox = hi; ox < ox_hi; ox++)
-        aot_dw_s8_mve_edge8(p, in_b, fc, iy0, ox * sw - p->pad_w, be, bo, &rqe, &rqo,
-                            output + (size_t)ox * out_step);
+      if (!rows_in && ox_lo < ox_hi)
+        aot_dw_s8_mve_prow8(p, in_b, wpk, iy0, ox_lo, ox_hi, be, bo, &rqe, &rqo, output);
       ox = ox_lo;
       if (ox < hi) {   /* the windows inside the image, two at a time */
         const int8_t *xr = in_b + (size_t)iy0 * in_row + (size_t)(ox * sw - p->pad_w) * ch;
