@@ -333,6 +333,29 @@ static void test_dwconv(int n_cases) {
       p.out_h = out_dim(p.in_h, 3, p.stride_h, p.dilation_h, p.pad_h);
       p.out_w = out_dim(p.in_w, 3, p.stride_w, p.dilation_w, p.pad_w);
     }
+    if (it % 7 == 5) {   /* filters past AOT_DW_MVE_TAPS taps: the 4-lane path */
+      p.filter_h = 9;
+      p.filter_w = rr(8, 9);
+      p.depth_multiplier = 1;
+      p.in_c = p.out_c = rr(8, 20);
+      p.dilation_h = p.dilation_w = 1;
+      p.in_h = rr(1, 10);
+      p.in_w = rr(1, 10);
+      p.pad_h = rr(0, 4);
+      p.pad_w = rr(0, 4);
+      p.out_h = out_dim(p.in_h, p.filter_h, p.stride_h, 1, p.pad_h);
+      p.out_w = out_dim(p.in_w, p.filter_w, p.stride_w, 1, p.pad_w);
+    } else if (it % 7 == 6) {   /* wide rows: pairs, clipped columns and rows */
+      p.filter_h = p.filter_w = 3;
+      p.depth_multiplier = 1;
+      p.in_c = p.out_c = 8 * rr(1, 4);
+      p.in_h = rr(2, 8);
+      p.in_w = rr(8, 24);
+      p.pad_h = rr(0, 2);
+      p.pad_w = rr(0, 2);
+      p.out_h = out_dim(p.in_h, 3, p.stride_h, p.dilation_h, p.pad_h);
+      p.out_w = out_dim(p.in_w, 3, p.stride_w, p.dilation_w, p.pad_w);
+    }
     in_n = p.batches * p.in_h * p.in_w * p.in_c;
     f_n = p.out_c * p.filter_h * p.filter_w;
     o_n = p.batches * p.out_h * p.out_w * p.out_c;
