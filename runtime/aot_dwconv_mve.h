@@ -5,16 +5,24 @@
  * the sums equal the portable ones (int32 arithmetic is modular);
  * requantization aot_mve_out_s8, bit-identical to aot_conv_mbqm.
  *
- * Depth multiplier 1, blocks of 8 channels (aot_dw_s8_mve_blk8): input and
- * filter are loaded sign-extended into 16-bit lanes (VLDRB.S16) and VMULLB /
- * VMULLT give the exact int32 products of the even / odd lanes. Per output
- * row the valid filter rows are known; the input offset of those rows is
+ * Depth multiplier 1, blocks of 8 channels (aot_dw_s8_mve_blk8; filters of
+ * at most AOT_DW_MVE_TAPS taps): input and filter are loaded sign-extended
+ * into 16-bit lanes (VLDRB.S16) and VMULLB / VMULLT give the exact int32
+ * products of the even / odd lanes. The block's filter is packed on the
+ * stack (8 bytes per tap, the order the loop loads it). The input offset is
  * folded into a per-channel constant kb = bias + input_offset * (sum of the
- * filter over the valid rows), so the taps of a window whose columns lie
- * inside the image add x * w only, two output positions at a time (one
- * filter load feeds both). Columns whose window is clipped (at most a few
- * at each edge) add (x + input_offset) * w over their valid taps and start
- * from the bias. The results are re-interleaved with VMOVNB / VMOVNT and
+ * filter over the taps a window uses), so the taps add x * w only:
+ *  - windows inside the image: kb over all taps, two output positions at a
+ *    time (one filter load feeds both);
+ *  - columns whose filter columns leave the image (a few at each edge):
+ *    walked column by column (aot_dw_s8_mve_col8), kb over the column's
+ *    valid filter columns;
+ *  - the other columns of rows whose filter rows leave the image
+ *    (aot_dw_s8_mve_prow8): kb over the valid filter rows;
+ *  - windows clipped both ways (aot_dw_s8_mve_edge8): (x + input_offset) * w
+ *    over the valid taps from the bias.
+ * Requantization (aot_dw_s8_mve_st8): aot_mve_mbqm per half, saturating
+ * narrows that re-interleave the lanes, the clamp on 8 lanes;
  * stored as 8 bytes. Other channels (the last 1..7, and depth multiplier > 1)
  * use int32 lanes of four channels with lane predicates; with depth
  * multiplier > 1 lane i reads input channel (oc + i) / dm through a gather
@@ -280,12 +288,8 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
         for (; ox + 2 <= hi; ox += 2, xr += 2 * pos_step, out += 2 * out_step) {
           const int8_t *ip = xr, *wp = wpk;
           int32x4_t ae0 = kbe, ao0 = kbo, ae1 = kbe, ao1 = kbo;
-          if (fw == 3)   /* the common 3-wide filter row unrolled */
-            for (fy = fh; fy > 0; fy--, ip += x_rs, wp += 24)
-              aot_dw_s8_mve_row2(ip, ip + pos_step, wp, x_step, 3, &ae0, &ao0, &ae1, &ao1);
-          else
-            for (fy = fh; fy > 0; fy--, ip += x_rs, wp += 8 * fw)
-              aot_dw_s8_mve_row2(ip, ip + pos_step, wp, x_step, fw, &ae0, &ao0, &ae1, &ao1);
+          for (fy = fh; fy > 0; fy--, ip += x_rs, wp += 8 * fw)
+            aot_dw_s8_mve_row2(ip, ip + pos_step, wp, x_step, fw, &ae0, &ao0, &ae1, &ao1);
           aot_dw_s8_mve_st8(p, ae0, ao0, &rqe, &rqo, out);
           aot_dw_s8_mve_st8(p, ae1, ao1, &rqe, &rqo, out + out_step);
         }
