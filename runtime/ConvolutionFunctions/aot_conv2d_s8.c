@@ -73,6 +73,16 @@ AOT_INLINE void aot_conv2d_s8_col(const aot_conv_params *p, const int8_t *in_b, 
       aot_mve_copy_s8(c, row, fw * fic);
     return;
   }
+  if (dw == 1 && groups == 1) {
+    /* clipped: zero points everywhere, then the valid run of each valid row */
+    aot_mve_fill_s8(c, zp, fh * fw * fic);
+    if (fx1 > fx0)
+      for (fy = fy0; fy < fy1; fy++)
+        aot_mve_copy_s8(c + (fy * fw + fx0) * fic,
+                        in_b + (size_t)(iy0 + fy * dh) * in_row + (size_t)(ix0 + fx0) * in_c,
+                        (fx1 - fx0) * fic);
+    return;
+  }
   for (fy = 0; fy < fh; fy++) {
     const int8_t *row;
     if (fy < fy0 || fy >= fy1 || fx1 <= fx0) {
