@@ -252,23 +252,24 @@ AOT_INLINE int32x4_t aot_mve_dot4_short(const int8_t *x, const int8_t *w, int32_
   return aot_mve_vec4(s0, s1, s2, s3);
 }
 
-/* The full blocks of four rows with ksum and per-channel requantization
- * (the common case: pointwise convolutions): no lane predicates, no
- * branches; returns the number of rows done (a multiple of 4). */
-AOT_INLINE int32_t aot_mve_gemv_s8_full(const int8_t *x, const int8_t *w, int32_t len,
-                                        int32_t nc, const aot_mve_gemv *g, int8_t *out) {
+/* aot_mve_gemv_s8 for nc a multiple of 4 with ksum and per-channel
+ * requantization (the convolutions' case): no lane predicates, no
+ * branches. Not inlined (the loop gets the registers). */
+static __attribute__((noinline, unused)) void aot_mve_gemv4_s8(const int8_t *x, const int8_t *w,
+                                                                int32_t len, int32_t nc,
+                                                                const aot_mve_gemv *g,
+                                                                int8_t *out) {
   const int32_t *ksum = g->ksum, *mult = g->mult, *shift = g->shift;
   const int32_t out_off = g->out_off, lo = g->lo, hi = g->hi;
   const size_t l4 = (size_t)len * 4;
   int32_t j;
-  for (j = 0; j + 4 <= nc; j += 4, w += l4) {
+  for (j = 0; j < nc; j += 4, w += l4) {
     int32x4_t acc = aot_mve_dot4_run(x, w, w + len, w + 2 * len, w + 3 * len, len);
     acc = vaddq_s32(acc, vldrwq_s32(ksum + j));
     acc = aot_mve_out_s8(acc, aot_mve_rq_make(vldrwq_s32(mult + j), vldrwq_s32(shift + j)), out_off,
                          lo, hi);
     vstrbq_s32(out + j, acc);
   }
-  return j;
 }
 
 static __attribute__((noinline, unused)) void aot_mve_gemv_s8(const int8_t *x, const int8_t *w,
@@ -276,12 +277,8 @@ static __attribute__((noinline, unused)) void aot_mve_gemv_s8(const int8_t *x, c
                                                                const aot_mve_gemv *g,
                                                                int8_t *out) {
   aot_mve_rq rq = aot_mve_rq_make(vdupq_n_s32(g->mult[0]), vdupq_n_s32(g->shift[0]));
-  int32_t j = 0;
-  if (g->ksum && g->per_channel) {
-    j = aot_mve_gemv_s8_full(x, w, len, nc, g, out);
-    w += (size_t)j * len;
-  }
-  for (; j < nc; j += 4, w += 4 * len) {
+  int32_t j;
+  for (j = 0; j < nc; j += 4, w += 4 * len) {
     const int32_t n = nc - j < 4 ? nc - j : 4;
     const mve_pred16_t p4 = vctp32q((uint32_t)n);
     int32x4_t acc;

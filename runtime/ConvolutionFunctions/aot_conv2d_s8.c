@@ -249,7 +249,10 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
             if (use_col) {
               gv.mult = p->out_mult + oc0;
               gv.shift = p->out_shift + oc0;
-              aot_mve_gemv_s8(x, f0, fsize, nc, &gv, out);
+              if ((nc & 3) == 0)
+                aot_mve_gemv4_s8(x, f0, fsize, nc, &gv, out);
+              else
+                aot_mve_gemv_s8(x, f0, fsize, nc, &gv, out);
               continue;
             }
             for (j = 0; j < nc; j += 4) {

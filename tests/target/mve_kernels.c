@@ -271,6 +271,15 @@ static void test_conv(int n_cases) {
       p.pad_h = p.pad_w = 0;
       p.filter_in_c = rr(1, 70);
       p.out_c = 4 * rr(1, 12);
+    } else if (kind == 5) {   /* im2col of one position at a time (fsize 513..1017) */
+      groups = 1;
+      p.filter_h = p.filter_w = 3;
+      p.filter_in_c = rr(57, 113);
+      p.out_c = rnd() % 2 ? 4 * rr(1, 6) : rr(1, 24);
+      p.in_h = rr(1, 5);
+      p.in_w = rr(1, 5);
+      p.pad_h = rr(0, 2 * p.dilation_h + 1);
+      p.pad_w = rr(0, 2 * p.dilation_w + 1);
     } else if (kind == 1) {   /* 1 x fw row, no dilation (direct run) */
       p.filter_h = 1;
       p.pad_h = 0;
