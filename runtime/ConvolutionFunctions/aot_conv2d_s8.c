@@ -44,14 +44,16 @@ AOT_INLINE uint32_t aot_conv2d_s8_ld4(const int8_t *p) {
  * arithmetic is modular, so the result is the portable sum. Per output
  * position (and group) the taps form one contiguous run of fsize values in
  * filter order:
- *  - directly in the input for a 1 x fw filter row without dilation or
- *    groups whose window lies inside the image (pointwise convolutions);
- *  - otherwise copied into col[] (im2col of one position, fsize <=
- *    AOT_CONV2D_S8_COL), taps outside the image set to the input zero point
- *    zp = -input_offset (an int8): they add w * zp + input_offset * w = 0,
- *    the same sum as skipping them.
- * The output channels of a position: aot_mve_gemv_s8 (four at a time,
- * VMLADAVA.S8, exact).
+ *  - pointwise stride-1 convolutions without padding: the input rows, all
+ *    positions in one matrix product (aot_mve_gemm_s8: four output channels
+ *    over every position, their constants in registers);
+ *  - otherwise copied into col[] (im2col, fsize <= AOT_CONV2D_S8_COL), up
+ *    to AOT_CONV2D_S8_COL / fsize positions of an output row at a time, then
+ *    one matrix product over them; taps outside the image set to the input
+ *    zero point zp = -input_offset (an int8): they add
+ *    w * zp + input_offset * w = 0, the same sum as skipping them.
+ * The sums are VMLADAVA.S8 over 16 taps, four output channels sharing each
+ * input load (exact).
  * Larger filters walk the window's runs with aot_mve_dot4_s8 (which adds the
  * input offset itself), then bias. Requantization aot_mve_out_s8,
  * bit-identical to aot_conv_mbqm. */
@@ -200,7 +202,7 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
                         (size_t)out_c);
         continue;
       }
-      if (use_col && 2 * fsize <= AOT_CONV2D_S8_COL) {
+      if (use_col) {
         /* im2col of up to AOT_CONV2D_S8_COL / fsize positions of an output
            row, then one matrix product over them */
         const int32_t chunk = AOT_CONV2D_S8_COL / fsize;
@@ -222,8 +224,13 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
                 aot_conv2d_s8_col(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, groups, zp,
                                   col + (size_t)j * fsize);
               }
-              aot_mve_gemm_s8(col, n, f0, fsize, nc, &gv, orow + (size_t)ox * out_c,
-                              (size_t)out_c);
+              if (n > 1)
+                aot_mve_gemm_s8(col, n, f0, fsize, nc, &gv, orow + (size_t)ox * out_c,
+                                (size_t)out_c);
+              else if ((nc & 3) == 0)
+                aot_mve_gemv4_s8(col, f0, fsize, nc, &gv, orow + (size_t)ox * out_c);
+              else
+                aot_mve_gemv_s8(col, f0, fsize, nc, &gv, orow + (size_t)ox * out_c);
             }
           }
         }
@@ -238,23 +245,8 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
           for (ox = 0; ox < out_w; ox++) {
             const int32_t ix0 = ox * p->stride_w - p->pad_w;
             int8_t *out = output + (((size_t)b * out_h + oy) * out_w + ox) * out_c + oc0;
-            const int8_t *x = col;
             int32_t fx0, fx1;
             aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
-            if (fh == 1 && dw == 1 && groups == 1 && fy0 == 0 && fy1 == 1 && fx0 == 0 &&
-                fx1 == fw)
-              x = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c;
-            else if (use_col)
-              aot_conv2d_s8_col(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, groups, zp, col);
-            if (use_col) {
-              gv.mult = p->out_mult + oc0;
-              gv.shift = p->out_shift + oc0;
-              if ((nc & 3) == 0)
-                aot_mve_gemv4_s8(x, f0, fsize, nc, &gv, out);
-              else
-                aot_mve_gemv_s8(x, f0, fsize, nc, &gv, out);
-              continue;
-            }
             for (j = 0; j < nc; j += 4) {
               const int32_t n = nc - j < 4 ? nc - j : 4;
               const int32_t oc = oc0 + j;
