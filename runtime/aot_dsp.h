@@ -26,54 +26,6 @@
 
 #define AOT_DSP 1
 
-/* Sums of w_i[k] * x[k] over k < 4 * n4 for four filters w_i (the loop of
- * the 1x1 and im2col convolutions and of FULLY_CONNECTED): per four taps one
- * input word, two SXTB16, and per filter one word, two SXTB16 and two SMLAD.
- * In assembly so that the 13 loop registers stay in registers and the loads
- * post-increment. s[i] is added to. Unaligned word loads are allowed on
- * the Cortex-M4 (LDR, not LDRD/LDM). */
-AOT_INLINE void aot_dsp_dot4(const int8_t *x, const int8_t *w0, const int8_t *w1,
-                             const int8_t *w2, const int8_t *w3, int32_t n4, int32_t *s) {
-  int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], t, u, x02, x13;
-  if (n4 <= 0) return;
-  __asm__ volatile(
-      "1:\n\t"
-      "ldr %[t], [%[x]], #4\n\t"
-      "sxtb16 %[x02], %[t]\n\t"
-      "sxtb16 %[x13], %[t], ror #8\n\t"
-      "ldr %[t], [%[w0]], #4\n\t"
-      "sxtb16 %[u], %[t]\n\t"
-      "smlad %[a0], %[u], %[x02], %[a0]\n\t"
-      "sxtb16 %[t], %[t], ror #8\n\t"
-      "smlad %[a0], %[t], %[x13], %[a0]\n\t"
-      "ldr %[t], [%[w1]], #4\n\t"
-      "sxtb16 %[u], %[t]\n\t"
-      "smlad %[a1], %[u], %[x02], %[a1]\n\t"
-      "sxtb16 %[t], %[t], ror #8\n\t"
-      "smlad %[a1], %[t], %[x13], %[a1]\n\t"
-      "ldr %[t], [%[w2]], #4\n\t"
-      "sxtb16 %[u], %[t]\n\t"
-      "smlad %[a2], %[u], %[x02], %[a2]\n\t"
-      "sxtb16 %[t], %[t], ror #8\n\t"
-      "smlad %[a2], %[t], %[x13], %[a2]\n\t"
-      "ldr %[t], [%[w3]], #4\n\t"
-      "sxtb16 %[u], %[t]\n\t"
-      "smlad %[a3], %[u], %[x02], %[a3]\n\t"
-      "sxtb16 %[t], %[t], ror #8\n\t"
-      "smlad %[a3], %[t], %[x13], %[a3]\n\t"
-      "subs %[n], %[n], #1\n\t"
-      "bne 1b\n"
-      : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [t] "=&r"(t),
-        [u] "=&r"(u), [x02] "=&r"(x02), [x13] "=&r"(x13), [x] "+r"(x), [w0] "+r"(w0),
-        [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [n] "+r"(n4)
-      :
-      : "cc", "memory");
-  s[0] = a0;
-  s[1] = a1;
-  s[2] = a2;
-  s[3] = a3;
-}
-
 /* Sum of n int8 values. */
 AOT_INLINE int32_t aot_dsp_sum_s8(const int8_t *w, int32_t n) {
   int32_t t = 0;
@@ -81,13 +33,11 @@ AOT_INLINE int32_t aot_dsp_sum_s8(const int8_t *w, int32_t n) {
   return t;
 }
 
-/* Matrix-vector product with requantization (the DSP counterpart of
- * aot_mve_gemv_s8): for c < nc,
+/* The constants of a matrix-vector product with requantization
+ * (aot_dsp_gemv2_s8, the DSP counterpart of aot_mve_gemv_s8): for c < nc,
  *   out[c] = clamp(aot_conv_mbqm(sum_k w[c * len + k] * x[k] + ksum[c],
  *                                mult[c], shift[c]) + out_off, lo, hi)
- * (mult / shift: one entry for all rows when per_channel == 0). Four rows
- * share each input word; the last len % 4 taps and the last nc % 4 rows
- * are summed in C. Not inlined: the loop gets the registers. */
+ * (mult / shift: one entry for all rows when per_channel == 0). */
 typedef struct aot_dsp_gemv {
   const int32_t *ksum;            /* nc entries */
   const int32_t *mult, *shift;
@@ -120,56 +70,6 @@ AOT_INLINE int aot_dsp_rs(const int32_t *shift, int32_t n, int32_t *rs) {
 AOT_INLINE int8_t aot_dsp_out(int32_t acc, int32_t m, int32_t sh, int32_t out_off, int32_t lo,
                               int32_t hi) {
   return (int8_t)aot_clamp_i32(aot_conv_mbqm(acc, m, sh) + out_off, lo, hi);
-}
-
-static __attribute__((noinline, unused)) void aot_dsp_gemv_s8(const int8_t *x, const int8_t *w,
-                                                               int32_t len, int32_t nc,
-                                                               const aot_dsp_gemv *g,
-                                                               int8_t *out) {
-  /* locals: the int8 stores could alias *g */
-  const int32_t n4 = len >> 2, k4 = len & ~3;
-  const int32_t *mult = g->mult, *shift = g->shift, *ksum = g->ksum;
-  const int32_t mstep = g->per_channel ? 1 : 0;
-  const int32_t out_off = g->out_off, lo = g->lo, hi = g->hi;
-  const int32_t *rs = g->rs;
-  int8_t *const end = out + nc;
-  int32_t k;
-  for (; out + 4 <= end; out += 4, w += 4 * len, ksum += 4) {
-    int32_t s[4];
-    s[0] = ksum[0];
-    s[1] = ksum[1];
-    s[2] = ksum[2];
-    s[3] = ksum[3];
-    aot_dsp_dot4(x, w, w + len, w + 2 * len, w + 3 * len, n4, s);
-    for (k = k4; k < len; k++) {
-      const int32_t xv = x[k];
-      s[0] += w[k] * xv;
-      s[1] += w[len + k] * xv;
-      s[2] += w[2 * len + k] * xv;
-      s[3] += w[3 * len + k] * xv;
-    }
-    if (rs) {
-      out[0] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[0], mult[0], rs[0]) + out_off, lo, hi);
-      out[1] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[1], mult[1], rs[1]) + out_off, lo, hi);
-      out[2] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[2], mult[2], rs[2]) + out_off, lo, hi);
-      out[3] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[3], mult[3], rs[3]) + out_off, lo, hi);
-      rs += 4;
-    } else {
-      out[0] = aot_dsp_out(s[0], mult[0], shift[0], out_off, lo, hi);
-      out[1] = aot_dsp_out(s[1], mult[mstep], shift[mstep], out_off, lo, hi);
-      out[2] = aot_dsp_out(s[2], mult[2 * mstep], shift[2 * mstep], out_off, lo, hi);
-      out[3] = aot_dsp_out(s[3], mult[3 * mstep], shift[3 * mstep], out_off, lo, hi);
-    }
-    mult += 4 * mstep;
-    shift += 4 * mstep;
-  }
-  for (; out < end; out++, w += len, ksum++) {
-    int32_t acc = ksum[0];
-    for (k = 0; k < len; k++) acc += w[k] * x[k];
-    out[0] = aot_dsp_out(acc, mult[0], shift[0], out_off, lo, hi);
-    mult += mstep;
-    shift += mstep;
-  }
 }
 
 /* Two positions x two filters: s[2 * p + i] += sum over k < 4 * n4 of
@@ -244,8 +144,12 @@ AOT_INLINE void aot_dsp_widen2(const int8_t *x0, const int8_t *x1, int32_t len,
   }
 }
 
-/* aot_dsp_gemv_s8 for two input vectors x0, x1 (two output positions, the
- * same filters): out0[c], out1[c]; col is scratch of 4 * ((len + 3) / 4) words. */
+/* The product of aot_dsp_gemv for two input vectors x0, x1 (two output
+ * positions, the same filters): out0[c], out1[c] (x1 == x0 and out1 == out0
+ * for a single position); col is scratch of 4 * ((len + 3) / 4) words. Two
+ * rows share each filter word; the last len % 4 taps of the last block and
+ * an odd last row are summed in C. Not inlined: the loop gets the
+ * registers. */
 static __attribute__((noinline, unused)) void aot_dsp_gemv2_s8(const int8_t *x0,
                                                                 const int8_t *x1,
                                                                 const int8_t *w, int32_t len,
@@ -304,8 +208,12 @@ static __attribute__((noinline, unused)) void aot_dsp_gemv2_s8(const int8_t *x0,
   }
 }
 
-/* aot_dsp_dot4 with the input already widened (aot_dsp_widen_off): per
- * four taps one LDRD of the two input pairs. */
+/* Sums of w_i[k] * x[k] over k < 4 * n4 for four filters w_i (the loop of
+ * FULLY_CONNECTED), the input already widened (aot_dsp_widen_off): per four
+ * taps one LDRD of the two input pairs, and per filter one word, two SXTB16
+ * and two SMLAD. In assembly so that the 13 loop registers stay in
+ * registers and the loads post-increment. s[i] is added to. Unaligned word
+ * loads are allowed on the Cortex-M4 (LDR, not LDRD/LDM). */
 AOT_INLINE void aot_dsp_dot4w(const uint32_t *x, const int8_t *w0, const int8_t *w1,
                               const int8_t *w2, const int8_t *w3, int32_t n4, int32_t *s) {
   int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], t, u, x02, x13;

@@ -277,8 +277,8 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
  * filter order, directly in the input for an unclipped 1 x fw row without
  * dilation or groups (pointwise convolutions), else copied into col[] with
  * the taps outside the image set to the input zero point (they add
- * w * zp + input_offset * w = 0). aot_dsp_gemv_s8 then sums w * x four
- * channels at a time with SMLAD (exact) and requantizes
+ * w * zp + input_offset * w = 0). aot_dsp_gemv2_s8 then sums w * x of two
+ * positions and two channels at a time with SMLAD (exact) and requantizes
  * (aot_conv_mbqm). Filters of more than AOT_CONV2D_S8_COL taps use the
  * portable loop. */
 #define AOT_CONV2D_S8_OCB 64
@@ -372,12 +372,10 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
             xs[q] = col[q];
           }
         }
-        if (two)
-          aot_dsp_gemv2_s8(xs[0], xs[1], f0, fsize, nc, &gv, col16,
-                           output + (size_t)pos * out_c + oc0,
-                           output + (size_t)(pos + 1) * out_c + oc0);
-        else
-          aot_dsp_gemv_s8(xs[0], f0, fsize, nc, &gv, output + (size_t)pos * out_c + oc0);
+        /* a last single position is computed twice into the same place */
+        aot_dsp_gemv2_s8(xs[0], xs[two], f0, fsize, nc, &gv, col16,
+                         output + (size_t)pos * out_c + oc0,
+                         output + (size_t)(pos + two) * out_c + oc0);
       }
     }
   }

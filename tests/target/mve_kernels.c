@@ -364,6 +364,13 @@ static void test_dwconv(int n_cases) {
       p.pad_w = rr(0, 2);
       p.out_h = out_dim(p.in_h, 3, p.stride_h, p.dilation_h, p.pad_h);
       p.out_w = out_dim(p.in_w, 3, p.stride_w, p.dilation_w, p.pad_w);
+    } else if (it % 3 == 1 && rnd() % 2) {   /* large filters: fewer channels per DSP block */
+      p.depth_multiplier = 1;
+      p.filter_h = rr(4, 8);
+      p.filter_w = rr(5, 8);
+      p.in_c = p.out_c = rr(1, 40);
+      p.out_h = out_dim(p.in_h, p.filter_h, p.stride_h, p.dilation_h, p.pad_h);
+      p.out_w = out_dim(p.in_w, p.filter_w, p.stride_w, p.dilation_w, p.pad_w);
     }
     in_n = p.batches * p.in_h * p.in_w * p.in_c;
     f_n = p.out_c * p.filter_h * p.filter_w;
@@ -372,6 +379,10 @@ static void test_dwconv(int n_cases) {
     fill_s8(in_buf, in_n);
     fill_s8(filt_buf, f_n);
     fill_rq(p.out_c);
+    if (it % 7 == 0) {   /* biases near 2^30: the DSP kernel's exact (64-bit) requantization */
+      int32_t i;
+      for (i = 0; i < p.out_c; i++) bias_buf[i] = rr(-(1 << 30), 1 << 30);
+    }
     bias = rnd() % 5 == 0 ? NULL : bias_buf;
     clear_out();
     ra = aot_dwconv2d_s8(&p, in_buf, filt_buf, bias, out_a);

@@ -1,0 +1,230 @@
+/* aot_dwconv_dsp.h - the Arm DSP (Cortex-M4F/M7/M33) kernel of
+ * DEPTHWISE_CONV_2D int8 with depth multiplier 1 and at most
+ * AOT_DW_S8_DSP_TAPS filter taps; included by aot_dwconv2d_s8.c when
+ * AOT_DSP is defined (aot_dsp.h), which keeps the portable loops for every
+ * other case.
+ *
+ * Channels in blocks of up to AOT_DW_S8_DSP_CH (fewer for large filters,
+ * whose widened taps fill AOT_DW_S8_DSP_W16 words); per block
+ *  - a per-channel constant kb = bias + input_offset * (sum of the filter
+ *    over all taps), so the taps add w * x only (int32 arithmetic is
+ *    modular: the same integer as the portable sum);
+ *  - the filter sign-extended once into 16-bit pairs in the order the loop
+ *    reads them: per 4 channels c..c+3 and tap, (w[c], w[c+2]) and
+ *    (w[c+1], w[c+3]), which is how SXTB16 splits an input word;
+ *  - the requantization chosen once: when every channel of the block has a
+ *    negative shift of at most 31 and |kb| + 128 * sum |w| < 2^30, the
+ *    accumulator doubled fits int32, so SMMULR (2 acc * m + 2^31) >> 32
+ *    equals (acc * m + 2^30) >> 31 and the rounding right shift follows
+ *    (aot_dsp_rq's steps, without the 64-bit nudge); otherwise
+ *    aot_conv_mbqm. Both are the portable requantization, bit for bit.
+ * Per output position a table of the taps' input addresses: taps outside
+ * the image point at a row of input zero points zp = -input_offset, whose
+ * products w * zp cancel their share input_offset * w of kb, so clipped
+ * windows need no other case. Four channels: one input word per tap, two
+ * SXTB16 and four SMLABB/SMLATT (exact products), the taps in groups of
+ * nine (3 x 3 filters: one group; others padded with taps of weight zero
+ * that read the zero-point row). */
+#ifndef AOT_DWCONV_DSP_H
+#define AOT_DWCONV_DSP_H
+
+#include "aot_dsp.h"
+
+#ifdef AOT_DSP
+
+#define AOT_DW_S8_DSP_CH 32      /* channels of a block, at most */
+#define AOT_DW_S8_DSP_TAPS 49    /* filter taps (7 x 7), at most */
+#define AOT_DW_S8_DSP_TAPS9 54   /* AOT_DW_S8_DSP_TAPS rounded up to nine */
+#define AOT_DW_S8_DSP_W16 432    /* words of the widened filter of a block */
+
+/* per channel of a block: kb, multiplier, rs = -shift - 1 (fast path) or
+ * the shift itself */
+typedef struct aot_dw_dsp_ch {
+  int32_t kb, m, s;
+} aot_dw_dsp_ch;
+
+/* the block-wide constants of one call */
+typedef struct aot_dw_dsp_blk {
+  const int8_t *const *tab;
+  const uint32_t *w16;
+  const aot_dw_dsp_ch *k;
+  int32_t nt, n4, fast, full, out_off, lo, hi;
+} aot_dw_dsp_blk;
+
+AOT_INLINE int16x2_t aot_dw_dsp_hi(uint32_t v) {
+  int16x2_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+  return r;
+}
+
+/* (2 * acc * m + 2^31) >> 32 */
+AOT_INLINE int32_t aot_dw_dsp_smmulr(int32_t a, int32_t m) {
+  int32_t r;
+  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a + a), "r"(m));
+  return r;
+}
+
+/* the requantized (not yet clamped) outputs of four accumulators, fast
+ * path (see above) or aot_conv_mbqm */
+AOT_INLINE int32_t aot_dw_dsp_rqf(int32_t acc, const aot_dw_dsp_ch *k, int32_t out_off) {
+  int32_t r = aot_dw_dsp_smmulr(acc, k->m);
+  r += r >> 31;
+  return (((r >> k->s) + 1) >> 1) + out_off;
+}
+
+/* tap u of a group of nine: one input word, four channels */
+#define AOT_DW_DSP_TAP(u)                                        \
+  do {                                                           \
+    uint32_t xv;                                                 \
+    int16x2_t x02, x13;                                          \
+    const int16x2_t w02 = (int16x2_t)wp[2 * (u)];                \
+    const int16x2_t w13 = (int16x2_t)wp[2 * (u) + 1];            \
+    memcpy(&xv, tp[u] + c, 4);                                   \
+    x02 = __sxtb16((int8x4_t)xv);                                \
+    x13 = aot_dw_dsp_hi(xv);                                     \
+    a0 = __smlabb(x02, w02, a0);                                 \
+    a2 = __smlatt(x02, w02, a2);                                 \
+    a1 = __smlabb(x13, w13, a1);                                 \
+    a3 = __smlatt(x13, w13, a3);                                 \
+  } while (0)
+
+/* channels c < n4 (multiple of 4) of one output position; the taps in
+ * groups of nine (tab and w16 padded with zero-weight taps) */
+static __attribute__((noinline)) void aot_dw_dsp_pos(const aot_dw_dsp_blk *b, int8_t *out) {
+  const int8_t *const *const tab = b->tab;
+  const uint32_t *wp = b->w16;
+  const aot_dw_dsp_ch *k = b->k;
+  const int32_t nt = b->nt, n4 = b->n4, fast = b->fast, full = b->full;
+  const int32_t out_off = b->out_off, lo = b->lo, hi = b->hi;
+  int32_t c, t, v0, v1, v2, v3;
+  for (c = 0; c < n4; c += 4, k += 4, out += 4) {
+    int32_t a0 = k[0].kb, a1 = k[1].kb, a2 = k[2].kb, a3 = k[3].kb;
+    for (t = 0; t < nt; t += 9, wp += 18) {
+      const int8_t *const *const tp = tab + t;
+      AOT_DW_DSP_TAP(0);
+      AOT_DW_DSP_TAP(1);
+      AOT_DW_DSP_TAP(2);
+      AOT_DW_DSP_TAP(3);
+      AOT_DW_DSP_TAP(4);
+      AOT_DW_DSP_TAP(5);
+      AOT_DW_DSP_TAP(6);
+      AOT_DW_DSP_TAP(7);
+      AOT_DW_DSP_TAP(8);
+    }
+    if (fast) {
+      v0 = aot_dw_dsp_rqf(a0, k, out_off);
+      v1 = aot_dw_dsp_rqf(a1, k + 1, out_off);
+      v2 = aot_dw_dsp_rqf(a2, k + 2, out_off);
+      v3 = aot_dw_dsp_rqf(a3, k + 3, out_off);
+    } else {
+      v0 = aot_conv_mbqm(a0, k[0].m, k[0].s) + out_off;
+      v1 = aot_conv_mbqm(a1, k[1].m, k[1].s) + out_off;
+      v2 = aot_conv_mbqm(a2, k[2].m, k[2].s) + out_off;
+      v3 = aot_conv_mbqm(a3, k[3].m, k[3].s) + out_off;
+    }
+    if (full) {
+      out[0] = (int8_t)__ssat(v0, 8);
+      out[1] = (int8_t)__ssat(v1, 8);
+      out[2] = (int8_t)__ssat(v2, 8);
+      out[3] = (int8_t)__ssat(v3, 8);
+    } else {
+      out[0] = (int8_t)aot_clamp_i32(v0, lo, hi);
+      out[1] = (int8_t)aot_clamp_i32(v1, lo, hi);
+      out[2] = (int8_t)aot_clamp_i32(v2, lo, hi);
+      out[3] = (int8_t)aot_clamp_i32(v3, lo, hi);
+    }
+  }
+}
+
+static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
+                              const int8_t *filter, const int32_t *bias, int8_t *output) {
+  const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
+  const int32_t fh = p->filter_h, fw = p->filter_w, nt = fh * fw;
+  const int32_t nt9 = (nt + 8) / 9 * 9;   /* taps padded to groups of nine */
+  /* channels of a block: as many fours as the widened filter holds */
+  const int32_t cb = aot_min_i32(AOT_DW_S8_DSP_CH, AOT_DW_S8_DSP_W16 / (2 * nt9) * 4);
+  const int32_t dh = p->dilation_h, dw = p->dilation_w;
+  const uint32_t in_off = (uint32_t)p->input_offset;
+  const size_t in_row = (size_t)in_w * ch;
+  int8_t zrow[AOT_DW_S8_DSP_CH];
+  aot_dw_dsp_ch kc[AOT_DW_S8_DSP_CH];
+  uint32_t w16[AOT_DW_S8_DSP_W16];
+  const int8_t *tab[AOT_DW_S8_DSP_TAPS9];
+  aot_dw_dsp_blk bk;
+  int32_t c0, i;
+
+  memset(zrow, (int8_t)(-p->input_offset), sizeof zrow);
+  bk.tab = tab;
+  bk.w16 = w16;
+  bk.k = kc;
+  bk.nt = nt9;
+  for (i = nt; i < nt9; i++) tab[i] = zrow;
+  bk.out_off = p->output_offset;
+  bk.lo = p->act_min;
+  bk.hi = p->act_max;
+  bk.full = p->act_min == -128 && p->act_max == 127;
+  for (c0 = 0; c0 < ch; c0 += cb) {
+    const int32_t nch = ch - c0 < cb ? ch - c0 : cb;
+    const int32_t n4 = nch & ~3;
+    int32_t c, t, b, oy, ox;
+    bk.n4 = n4;
+    bk.fast = 1;
+    for (c = 0; c < nch; c++) {
+      uint32_t sw = 0;
+      int64_t sa = 0;
+      for (t = 0; t < nt; t++) {
+        const int32_t w = filter[(size_t)t * ch + c0 + c];
+        sw += (uint32_t)w;
+        sa += w < 0 ? -w : w;
+      }
+      kc[c].kb = (int32_t)((bias ? (uint32_t)bias[c0 + c] : 0u) + sw * in_off);
+      kc[c].m = p->out_mult[c0 + c];
+      kc[c].s = p->out_shift[c0 + c];
+      sa = sa * 128 + (kc[c].kb < 0 ? -(int64_t)kc[c].kb : kc[c].kb);
+      if (kc[c].s >= 0 || kc[c].s < -31 || sa >= ((int64_t)1 << 30)) bk.fast = 0;
+    }
+    if (bk.fast)
+      for (c = 0; c < nch; c++) kc[c].s = -kc[c].s - 1;
+    for (c = 0; c < n4; c += 4) {
+      uint32_t *d = w16 + (size_t)(c / 4) * nt9 * 2;
+      memset(d, 0, (size_t)nt9 * 2 * sizeof *d);
+      for (t = 0; t < nt; t++) {
+        const int8_t *f = filter + (size_t)t * ch + c0 + c;
+        d[2 * t] = (uint32_t)(uint16_t)f[0] | ((uint32_t)(uint16_t)f[2] << 16);
+        d[2 * t + 1] = (uint32_t)(uint16_t)f[1] | ((uint32_t)(uint16_t)f[3] << 16);
+      }
+    }
+    for (b = 0; b < p->batches; b++) {
+      const int8_t *in_b = input + (size_t)b * in_h * in_row + c0;
+      for (oy = 0; oy < p->out_h; oy++) {
+        const int32_t iy0 = oy * p->stride_h - p->pad_h;
+        for (ox = 0; ox < p->out_w; ox++) {
+          const int32_t ix0 = ox * p->stride_w - p->pad_w;
+          int8_t *out = output + (((size_t)b * p->out_h + oy) * p->out_w + ox) * ch + c0;
+          int32_t fy, fx;
+          for (fy = 0, i = 0; fy < fh; fy++) {
+            const int32_t iy = iy0 + fy * dh;
+            const int row_in = iy >= 0 && iy < in_h;
+            const int8_t *row = row_in ? in_b + (size_t)iy * in_row : in_b;
+            for (fx = 0; fx < fw; fx++, i++) {
+              const int32_t ix = ix0 + fx * dw;
+              tab[i] = row_in && ix >= 0 && ix < in_w ? row + (size_t)ix * ch : zrow;
+            }
+          }
+          if (n4 > 0) aot_dw_dsp_pos(&bk, out);
+          for (c = n4; c < nch; c++) {
+            int32_t acc = kc[c].kb;
+            for (t = 0; t < nt; t++) acc += filter[(size_t)t * ch + c0 + c] * tab[t][c];
+            acc = bk.fast ? aot_dw_dsp_rqf(acc, kc + c, bk.out_off)
+                          : aot_conv_mbqm(acc, kc[c].m, kc[c].s) + bk.out_off;
+            out[c] = (int8_t)aot_clamp_i32(acc, bk.lo, bk.hi);
+          }
+        }
+      }
+    }
+  }
+}
+
+#endif /* AOT_DSP */
+
+#endif
