@@ -26,9 +26,16 @@
 
 #define AOT_DSP 1
 
-/* Sum of n int8 values. */
+/* Sum of n int8 values: per word two SXTB16 and two SMLAD with (1, 1). */
 AOT_INLINE int32_t aot_dsp_sum_s8(const int8_t *w, int32_t n) {
+  const int16x2_t one = (int16x2_t)0x00010001;
   int32_t t = 0;
+  for (; n >= 4; n -= 4, w += 4) {
+    uint32_t v;
+    memcpy(&v, w, 4);
+    t = __smlad(__sxtb16((int8x4_t)v), one, t);
+    t = __smlad(__sxtb16((int8x4_t)((v >> 8) | (v << 24))), one, t);
+  }
   for (; n > 0; n--) t += *w++;
   return t;
 }
@@ -44,6 +51,8 @@ typedef struct aot_dsp_gemv {
   int32_t more_rows;              /* 1: filter rows follow the nc rows (may be read) */
   const int32_t *rs;              /* NULL, or -shift - 1 of every channel, all shifts < 0
                                      (aot_dsp_rq); per_channel must then be 1 */
+  int32_t fast;                   /* 1: rs set and every |accumulator| < 2^30 (aot_dsp_rqf) */
+  int32_t full;                   /* 1: lo = -128, hi = 127 (SSAT) */
   int32_t per_channel, out_off, lo, hi;
 } aot_dsp_gemv;
 
@@ -53,6 +62,30 @@ AOT_INLINE int32_t aot_dsp_rq(int32_t x, int32_t m, int32_t rs) {
   int32_t r = (int32_t)(((int64_t)x * m + ((int64_t)1 << 30)) >> 31);
   r += r >> 31;
   return ((r >> rs) + 1) >> 1;
+}
+
+/* aot_dsp_rq(x, m, rs) for |x| < 2^30 (then 2x fits int32): SMMULR gives
+ * (2x * m + 2^31) >> 32 = (x * m + 2^30) >> 31, the same r without the
+ * 64-bit nudge. */
+AOT_INLINE int32_t aot_dsp_rqf(int32_t x, int32_t m, int32_t rs) {
+  int32_t r;
+  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(x + x), "r"(m));
+  r += r >> 31;
+  return ((r >> rs) + 1) >> 1;
+}
+
+/* 1 when |ks + sum w * x| < 2^30 for every int8 x and n taps of int8 w:
+ * |sum w * x| <= 128 * 128 * n */
+AOT_INLINE int aot_dsp_small(int32_t ks, int32_t n) {
+  const int64_t a = ks < 0 ? -(int64_t)ks : ks;
+  return a + (int64_t)n * 16384 < ((int64_t)1 << 30);
+}
+
+/* the int8 of a requantized value v (output offset added): SSAT when the
+ * activation range is all of int8 */
+AOT_INLINE int8_t aot_dsp_st(int32_t v, int32_t full, int32_t lo, int32_t hi) {
+  if (full) return (int8_t)__ssat(v, 8);
+  return (int8_t)aot_clamp_i32(v, lo, hi);
 }
 
 /* rs[c] = -shift[c] - 1 for n channels; 0 when some shift is >= 0 (then
@@ -162,7 +195,8 @@ static __attribute__((noinline, unused)) void aot_dsp_gemv2_s8(const int8_t *x0,
   const int32_t mstep = g->per_channel ? 1 : 0;
   const int32_t out_off = g->out_off, lo = g->lo, hi = g->hi;
   const int32_t *const rs = g->rs;
-  int32_t j, k;
+  const int32_t fast = g->fast, full = g->full;
+  int32_t j, k, v0, v1, v2, v3;
   aot_dsp_widen2(x0, x1, len, col);
   for (j = 0; j + 2 <= nc; j += 2, w += 2 * len) {
     int32_t s[4];
@@ -182,18 +216,28 @@ static __attribute__((noinline, unused)) void aot_dsp_gemv2_s8(const int8_t *x0,
       s[3] += w[len + k] * x1[k];
       }
     }
-    if (rs) {
+    if (fast) {
       const int32_t r0 = rs[j], r1 = rs[j + 1];
-      out0[j] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[0], m0, r0) + out_off, lo, hi);
-      out0[j + 1] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[1], m1, r1) + out_off, lo, hi);
-      out1[j] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[2], m0, r0) + out_off, lo, hi);
-      out1[j + 1] = (int8_t)aot_clamp_i32(aot_dsp_rq(s[3], m1, r1) + out_off, lo, hi);
+      v0 = aot_dsp_rqf(s[0], m0, r0);
+      v1 = aot_dsp_rqf(s[1], m1, r1);
+      v2 = aot_dsp_rqf(s[2], m0, r0);
+      v3 = aot_dsp_rqf(s[3], m1, r1);
+    } else if (rs) {
+      const int32_t r0 = rs[j], r1 = rs[j + 1];
+      v0 = aot_dsp_rq(s[0], m0, r0);
+      v1 = aot_dsp_rq(s[1], m1, r1);
+      v2 = aot_dsp_rq(s[2], m0, r0);
+      v3 = aot_dsp_rq(s[3], m1, r1);
     } else {
-      out0[j] = aot_dsp_out(s[0], m0, e0, out_off, lo, hi);
-      out0[j + 1] = aot_dsp_out(s[1], m1, e1, out_off, lo, hi);
-      out1[j] = aot_dsp_out(s[2], m0, e0, out_off, lo, hi);
-      out1[j + 1] = aot_dsp_out(s[3], m1, e1, out_off, lo, hi);
+      v0 = aot_conv_mbqm(s[0], m0, e0);
+      v1 = aot_conv_mbqm(s[1], m1, e1);
+      v2 = aot_conv_mbqm(s[2], m0, e0);
+      v3 = aot_conv_mbqm(s[3], m1, e1);
     }
+    out0[j] = aot_dsp_st(v0 + out_off, full, lo, hi);
+    out0[j + 1] = aot_dsp_st(v1 + out_off, full, lo, hi);
+    out1[j] = aot_dsp_st(v2 + out_off, full, lo, hi);
+    out1[j + 1] = aot_dsp_st(v3 + out_off, full, lo, hi);
     mult += 2 * mstep;
     shift += 2 * mstep;
   }

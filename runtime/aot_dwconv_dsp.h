@@ -13,11 +13,9 @@
  *    reads them: per 4 channels c..c+3 and tap, (w[c], w[c+2]) and
  *    (w[c+1], w[c+3]), which is how SXTB16 splits an input word;
  *  - the requantization chosen once: when every channel of the block has a
- *    negative shift of at most 31 and |kb| + 128 * sum |w| < 2^30, the
- *    accumulator doubled fits int32, so SMMULR (2 acc * m + 2^31) >> 32
- *    equals (acc * m + 2^30) >> 31 and the rounding right shift follows
- *    (aot_dsp_rq's steps, without the 64-bit nudge); otherwise
- *    aot_conv_mbqm. Both are the portable requantization, bit for bit.
+ *    negative shift of at least -31 and |kb| + 128 * 128 * taps < 2^30
+ *    (aot_dsp_small), aot_dsp_rqf (SMMULR); otherwise aot_conv_mbqm. Both
+ *    are the portable requantization, bit for bit.
  * Per output position a table of the taps' input addresses: taps outside
  * the image point at a row of input zero points zp = -input_offset, whose
  * products w * zp cancel their share input_offset * w of kb, so clipped
@@ -57,19 +55,9 @@ AOT_INLINE int16x2_t aot_dw_dsp_hi(uint32_t v) {
   return r;
 }
 
-/* (2 * acc * m + 2^31) >> 32 */
-AOT_INLINE int32_t aot_dw_dsp_smmulr(int32_t a, int32_t m) {
-  int32_t r;
-  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(a + a), "r"(m));
-  return r;
-}
-
-/* the requantized (not yet clamped) outputs of four accumulators, fast
- * path (see above) or aot_conv_mbqm */
+/* the requantized outputs (offset added, not clamped), fast path */
 AOT_INLINE int32_t aot_dw_dsp_rqf(int32_t acc, const aot_dw_dsp_ch *k, int32_t out_off) {
-  int32_t r = aot_dw_dsp_smmulr(acc, k->m);
-  r += r >> 31;
-  return (((r >> k->s) + 1) >> 1) + out_off;
+  return aot_dsp_rqf(acc, k->m, k->s) + out_off;
 }
 
 /* tap u of a group of nine: one input word, four channels */
@@ -171,17 +159,11 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
     bk.fast = 1;
     for (c = 0; c < nch; c++) {
       uint32_t sw = 0;
-      int64_t sa = 0;
-      for (t = 0; t < nt; t++) {
-        const int32_t w = filter[(size_t)t * ch + c0 + c];
-        sw += (uint32_t)w;
-        sa += w < 0 ? -w : w;
-      }
+      for (t = 0; t < nt; t++) sw += (uint32_t)filter[(size_t)t * ch + c0 + c];
       kc[c].kb = (int32_t)((bias ? (uint32_t)bias[c0 + c] : 0u) + sw * in_off);
       kc[c].m = p->out_mult[c0 + c];
       kc[c].s = p->out_shift[c0 + c];
-      sa = sa * 128 + (kc[c].kb < 0 ? -(int64_t)kc[c].kb : kc[c].kb);
-      if (kc[c].s >= 0 || kc[c].s < -31 || sa >= ((int64_t)1 << 30)) bk.fast = 0;
+      if (kc[c].s >= 0 || kc[c].s < -31 || !aot_dsp_small(kc[c].kb, nt)) bk.fast = 0;
     }
     if (bk.fast)
       for (c = 0; c < nch; c++) kc[c].s = -kc[c].s - 1;

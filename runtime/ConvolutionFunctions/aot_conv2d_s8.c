@@ -337,19 +337,24 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
   gv.out_off = p->output_offset;
   gv.lo = p->act_min;
   gv.hi = p->act_max;
+  gv.full = p->act_min == -128 && p->act_max == 127;
   for (g = 0; g < groups; g++) {
     for (c0 = 0; c0 < per_group; c0 += AOT_CONV2D_S8_OCB) {
       const int32_t nc = per_group - c0 < AOT_CONV2D_S8_OCB ? per_group - c0 : AOT_CONV2D_S8_OCB;
       const int32_t oc0 = g * per_group + c0;
       const int8_t *f0 = filter + (size_t)oc0 * fsize;
       int32_t j, pos;
+      gv.fast = 1;
       for (j = 0; j < nc; j++) {
-        const uint32_t t = (uint32_t)aot_dsp_sum_s8(f0 + (size_t)j * fsize, fsize);
+        const int8_t *fj = f0 + (size_t)j * fsize;
+        const uint32_t t = (uint32_t)aot_dsp_sum_s8(fj, fsize);
         ksum[j] = (int32_t)((bias ? (uint32_t)bias[oc0 + j] : 0u) + t * in_off);
+        if (!aot_dsp_small(ksum[j], fsize)) gv.fast = 0;
       }
       gv.mult = p->out_mult + oc0;
       gv.shift = p->out_shift + oc0;
       gv.rs = aot_dsp_rs(gv.shift, nc, rs) ? rs : NULL;
+      if (!gv.rs) gv.fast = 0;
       gv.more_rows = oc0 + nc < out_c;
       /* output positions in pairs (the last one alone): both share every
        * filter word (aot_dsp_gemv2_s8) */

@@ -304,6 +304,13 @@ static void test_conv(int n_cases) {
     fill_s8(in_buf, in_n);
     fill_s8(filt_buf, f_n);
     fill_rq(p.out_c);
+    if (it % 7 == 0) {   /* biases near 2^30: the DSP kernel's exact (64-bit) requantization */
+      int32_t i;
+      for (i = 0; i < p.out_c; i++) {   /* shifts that bring them back into int8 */
+        bias_buf[i] = (rnd() % 2 ? 1 : -1) * rr((1 << 30) - (1 << 12), 1 << 30);
+        shift_buf[i] = rr(-31, -23);
+      }
+    }
     bias = rnd() % 5 == 0 ? NULL : bias_buf;
     clear_out();
     ra = aot_conv2d_s8(&p, in_buf, filt_buf, bias, out_a);
@@ -381,7 +388,10 @@ static void test_dwconv(int n_cases) {
     fill_rq(p.out_c);
     if (it % 7 == 0) {   /* biases near 2^30: the DSP kernel's exact (64-bit) requantization */
       int32_t i;
-      for (i = 0; i < p.out_c; i++) bias_buf[i] = rr(-(1 << 30), 1 << 30);
+      for (i = 0; i < p.out_c; i++) {   /* shifts that bring them back into int8 */
+        bias_buf[i] = (rnd() % 2 ? 1 : -1) * rr((1 << 30) - (1 << 12), 1 << 30);
+        shift_buf[i] = rr(-31, -23);
+      }
     }
     bias = rnd() % 5 == 0 ? NULL : bias_buf;
     clear_out();
