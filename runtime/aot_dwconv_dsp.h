@@ -133,7 +133,7 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
   const int32_t cb = aot_min_i32(AOT_DW_S8_DSP_CH, AOT_DW_S8_DSP_W16 / (2 * nt9) * 4);
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
   const uint32_t in_off = (uint32_t)p->input_offset;
-  const size_t in_row = (size_t)in_w * ch;
+  const size_t in_row = (size_t)in_w * ch, sx = (size_t)p->stride_w * ch;
   int8_t zrow[AOT_DW_S8_DSP_CH];
   aot_dw_dsp_ch kc[AOT_DW_S8_DSP_CH];
   uint32_t w16[AOT_DW_S8_DSP_W16];
@@ -180,18 +180,32 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
       const int8_t *in_b = input + (size_t)b * in_h * in_row + c0;
       for (oy = 0; oy < p->out_h; oy++) {
         const int32_t iy0 = oy * p->stride_h - p->pad_h;
-        for (ox = 0; ox < p->out_w; ox++) {
+        const int rows_in = iy0 >= 0 && iy0 + (fh - 1) * dh < in_h;
+        int8_t *out = output + ((size_t)b * p->out_h + oy) * p->out_w * ch + c0;
+        int prev = 0;   /* the previous position's window was inside the image */
+        for (ox = 0; ox < p->out_w; ox++, out += ch) {
           const int32_t ix0 = ox * p->stride_w - p->pad_w;
-          int8_t *out = output + (((size_t)b * p->out_h + oy) * p->out_w + ox) * ch + c0;
           int32_t fy, fx;
-          for (fy = 0, i = 0; fy < fh; fy++) {
-            const int32_t iy = iy0 + fy * dh;
-            const int row_in = iy >= 0 && iy < in_h;
-            const int8_t *row = row_in ? in_b + (size_t)iy * in_row : in_b;
-            for (fx = 0; fx < fw; fx++, i++) {
-              const int32_t ix = ix0 + fx * dw;
-              tab[i] = row_in && ix >= 0 && ix < in_w ? row + (size_t)ix * ch : zrow;
+          if (rows_in && ix0 >= 0 && ix0 + (fw - 1) * dw < in_w) {
+            if (prev) {   /* the same taps one stride to the right */
+              for (i = 0; i < nt; i++) tab[i] += sx;
+            } else {
+              const int8_t *row = in_b + (size_t)iy0 * in_row + (size_t)ix0 * ch;
+              for (fy = 0, i = 0; fy < fh; fy++, row += (size_t)dh * in_row)
+                for (fx = 0; fx < fw; fx++, i++) tab[i] = row + (size_t)fx * dw * ch;
             }
+            prev = 1;
+          } else {
+            for (fy = 0, i = 0; fy < fh; fy++) {
+              const int32_t iy = iy0 + fy * dh;
+              const int row_in = iy >= 0 && iy < in_h;
+              const int8_t *row = row_in ? in_b + (size_t)iy * in_row : in_b;
+              for (fx = 0; fx < fw; fx++, i++) {
+                const int32_t ix = ix0 + fx * dw;
+                tab[i] = row_in && ix >= 0 && ix < in_w ? row + (size_t)ix * ch : zrow;
+              }
+            }
+            prev = 0;
           }
           if (n4 > 0) aot_dw_dsp_pos(&bk, out);
           for (c = n4; c < nch; c++) {
