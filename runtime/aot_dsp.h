@@ -42,18 +42,23 @@ AOT_INLINE int32_t aot_dsp_sum_s8(const int8_t *w, int32_t n) {
 
 /* The constants of a matrix-vector product with requantization
  * (aot_dsp_gemv2_s8, the DSP counterpart of aot_mve_gemv_s8): for c < nc,
- *   out[c] = clamp(aot_conv_mbqm(sum_k w[c * len + k] * x[k] + ksum[c],
- *                                mult[c], shift[c]) + out_off, lo, hi)
- * (mult / shift: one entry for all rows when per_channel == 0). */
+ *   out[c] = clamp(aot_conv_mbqm(sum_k w[c * len + k] * x[k] + kc[c].ks,
+ *                                kc[c].m, shift[c]) + out_off, lo, hi)
+ * with kc[c].s = shift[c] (mode AOT_DSP_RQ_MBQM) or -shift[c] - 1 (every
+ * shift of the block < 0: AOT_DSP_RQ_RS, aot_dsp_rq; and every |ks| small
+ * enough, aot_dsp_small: AOT_DSP_RQ_FAST, aot_dsp_rqf). */
+typedef struct aot_dsp_kc {
+  int32_t ks, m, s;
+} aot_dsp_kc;
+#define AOT_DSP_RQ_MBQM 0
+#define AOT_DSP_RQ_RS 1
+#define AOT_DSP_RQ_FAST 2
 typedef struct aot_dsp_gemv {
-  const int32_t *ksum;            /* nc entries */
-  const int32_t *mult, *shift;
+  const aot_dsp_kc *kc;           /* nc entries */
+  int32_t mode;                   /* AOT_DSP_RQ_* */
   int32_t more_rows;              /* 1: filter rows follow the nc rows (may be read) */
-  const int32_t *rs;              /* NULL, or -shift - 1 of every channel, all shifts < 0
-                                     (aot_dsp_rq); per_channel must then be 1 */
-  int32_t fast;                   /* 1: rs set and every |accumulator| < 2^30 (aot_dsp_rqf) */
   int32_t full;                   /* 1: lo = -128, hi = 127 (SSAT) */
-  int32_t per_channel, out_off, lo, hi;
+  int32_t out_off, lo, hi;
 } aot_dsp_gemv;
 
 /* aot_conv_mbqm(x, m, shift) for shift < 0, given rs = -shift - 1 (>= 0):
@@ -88,15 +93,11 @@ AOT_INLINE int8_t aot_dsp_st(int32_t v, int32_t full, int32_t lo, int32_t hi) {
   return (int8_t)aot_clamp_i32(v, lo, hi);
 }
 
-/* rs[c] = -shift[c] - 1 for n channels; 0 when some shift is >= 0 (then
- * aot_dsp_rq does not apply) */
-AOT_INLINE int aot_dsp_rs(const int32_t *shift, int32_t n, int32_t *rs) {
-  int32_t c;
-  for (c = 0; c < n; c++) {
-    if (shift[c] >= 0) return 0;
-    rs[c] = -shift[c] - 1;
-  }
-  return 1;
+/* the requantized value of acc (output offset not added), by mode */
+AOT_INLINE int32_t aot_dsp_rqm(int32_t acc, const aot_dsp_kc *k, int32_t mode) {
+  if (mode == AOT_DSP_RQ_FAST) return aot_dsp_rqf(acc, k->m, k->s);
+  if (mode == AOT_DSP_RQ_RS) return aot_dsp_rq(acc, k->m, k->s);
+  return aot_conv_mbqm(acc, k->m, k->s);
 }
 
 /* requantized, clamped int8 of one accumulator */
@@ -191,64 +192,50 @@ static __attribute__((noinline, unused)) void aot_dsp_gemv2_s8(const int8_t *x0,
                                                                 uint32_t *col, int8_t *out0,
                                                                 int8_t *out1) {
   const int32_t n4 = len >> 2, k4 = len & ~3;
-  const int32_t *mult = g->mult, *shift = g->shift, *ksum = g->ksum;
-  const int32_t mstep = g->per_channel ? 1 : 0;
-  const int32_t out_off = g->out_off, lo = g->lo, hi = g->hi;
-  const int32_t *const rs = g->rs;
-  const int32_t fast = g->fast, full = g->full;
-  int32_t j, k, v0, v1, v2, v3;
+  const aot_dsp_kc *k = g->kc;
+  const int32_t mode = g->mode, full = g->full, out_off = g->out_off, lo = g->lo, hi = g->hi;
+  /* pairs of rows that may sum the padded last group: its zero taps meet
+   * the next row's first weights, which exist unless this is the filter's
+   * last pair */
+  const int32_t npair = nc >> 1;
+  const int32_t nfull = k4 == len ? npair : (nc & 1) || g->more_rows ? npair : npair - 1;
+  const int32_t n4p = k4 == len ? n4 : n4 + 1;
+  int8_t *const end0 = out0 + 2 * npair;
+  int32_t i;
   aot_dsp_widen2(x0, x1, len, col);
-  for (j = 0; j + 2 <= nc; j += 2, w += 2 * len) {
-    int32_t s[4];
-    const int32_t m0 = mult[0], m1 = mult[mstep], e0 = shift[0], e1 = shift[mstep];
-    s[0] = s[2] = ksum[j];
-    s[1] = s[3] = ksum[j + 1];
-    if (k4 < len && (j + 2 < nc || g->more_rows)) {
-      /* the padded last group: its zero taps meet the next row's first
-       * weights, which exist (this block is not the filter's end) */
-      aot_dsp_dot2x2(col, w, w + len, n4 + 1, s);
+  for (i = 0; out0 < end0; i++, w += 2 * len, k += 2, out0 += 2, out1 += 2) {
+    int32_t s[4], v0, v1, v2, v3;
+    s[0] = s[2] = k[0].ks;
+    s[1] = s[3] = k[1].ks;
+    if (i < nfull) {
+      aot_dsp_dot2x2(col, w, w + len, n4p, s);
     } else {
+      int32_t j;
       aot_dsp_dot2x2(col, w, w + len, n4, s);
-      for (k = k4; k < len; k++) {
-      s[0] += w[k] * x0[k];
-      s[1] += w[len + k] * x0[k];
-      s[2] += w[k] * x1[k];
-      s[3] += w[len + k] * x1[k];
+      for (j = k4; j < len; j++) {
+        s[0] += w[j] * x0[j];
+        s[1] += w[len + j] * x0[j];
+        s[2] += w[j] * x1[j];
+        s[3] += w[len + j] * x1[j];
       }
     }
-    if (fast) {
-      const int32_t r0 = rs[j], r1 = rs[j + 1];
-      v0 = aot_dsp_rqf(s[0], m0, r0);
-      v1 = aot_dsp_rqf(s[1], m1, r1);
-      v2 = aot_dsp_rqf(s[2], m0, r0);
-      v3 = aot_dsp_rqf(s[3], m1, r1);
-    } else if (rs) {
-      const int32_t r0 = rs[j], r1 = rs[j + 1];
-      v0 = aot_dsp_rq(s[0], m0, r0);
-      v1 = aot_dsp_rq(s[1], m1, r1);
-      v2 = aot_dsp_rq(s[2], m0, r0);
-      v3 = aot_dsp_rq(s[3], m1, r1);
-    } else {
-      v0 = aot_conv_mbqm(s[0], m0, e0);
-      v1 = aot_conv_mbqm(s[1], m1, e1);
-      v2 = aot_conv_mbqm(s[2], m0, e0);
-      v3 = aot_conv_mbqm(s[3], m1, e1);
-    }
-    out0[j] = aot_dsp_st(v0 + out_off, full, lo, hi);
-    out0[j + 1] = aot_dsp_st(v1 + out_off, full, lo, hi);
-    out1[j] = aot_dsp_st(v2 + out_off, full, lo, hi);
-    out1[j + 1] = aot_dsp_st(v3 + out_off, full, lo, hi);
-    mult += 2 * mstep;
-    shift += 2 * mstep;
+    v0 = aot_dsp_rqm(s[0], k, mode) + out_off;
+    v1 = aot_dsp_rqm(s[1], k + 1, mode) + out_off;
+    v2 = aot_dsp_rqm(s[2], k, mode) + out_off;
+    v3 = aot_dsp_rqm(s[3], k + 1, mode) + out_off;
+    out0[0] = aot_dsp_st(v0, full, lo, hi);
+    out0[1] = aot_dsp_st(v1, full, lo, hi);
+    out1[0] = aot_dsp_st(v2, full, lo, hi);
+    out1[1] = aot_dsp_st(v3, full, lo, hi);
   }
-  if (j < nc) {
-    int32_t a0 = ksum[j], a1 = ksum[j];
-    for (k = 0; k < len; k++) {
-      a0 += w[k] * x0[k];
-      a1 += w[k] * x1[k];
+  if (nc & 1) {
+    int32_t a0 = k->ks, a1 = k->ks, j;
+    for (j = 0; j < len; j++) {
+      a0 += w[j] * x0[j];
+      a1 += w[j] * x1[j];
     }
-    out0[j] = aot_dsp_out(a0, mult[0], shift[0], out_off, lo, hi);
-    out1[j] = aot_dsp_out(a1, mult[0], shift[0], out_off, lo, hi);
+    out0[0] = aot_dsp_st(aot_dsp_rqm(a0, k, mode) + out_off, full, lo, hi);
+    out1[0] = aot_dsp_st(aot_dsp_rqm(a1, k, mode) + out_off, full, lo, hi);
   }
 }
 

@@ -327,13 +327,12 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
   int32_t groups, per_group, g, c0;
   int8_t col[2][AOT_CONV2D_S8_COL];
   uint32_t col16[AOT_CONV2D_S8_COL + 4];
-  int32_t ksum[AOT_CONV2D_S8_OCB], rs[AOT_CONV2D_S8_OCB];
+  aot_dsp_kc kc[AOT_CONV2D_S8_OCB];
   aot_dsp_gemv gv;
 
   groups = in_c / fic;
   per_group = out_c / groups;
-  gv.ksum = ksum;
-  gv.per_channel = 1;
+  gv.kc = kc;
   gv.out_off = p->output_offset;
   gv.lo = p->act_min;
   gv.hi = p->act_max;
@@ -344,17 +343,18 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
       const int32_t oc0 = g * per_group + c0;
       const int8_t *f0 = filter + (size_t)oc0 * fsize;
       int32_t j, pos;
-      gv.fast = 1;
+      gv.mode = AOT_DSP_RQ_FAST;
       for (j = 0; j < nc; j++) {
-        const int8_t *fj = f0 + (size_t)j * fsize;
-        const uint32_t t = (uint32_t)aot_dsp_sum_s8(fj, fsize);
-        ksum[j] = (int32_t)((bias ? (uint32_t)bias[oc0 + j] : 0u) + t * in_off);
-        if (!aot_dsp_small(ksum[j], fsize)) gv.fast = 0;
+        const uint32_t t = (uint32_t)aot_dsp_sum_s8(f0 + (size_t)j * fsize, fsize);
+        const int32_t sh = p->out_shift[oc0 + j];
+        kc[j].ks = (int32_t)((bias ? (uint32_t)bias[oc0 + j] : 0u) + t * in_off);
+        kc[j].m = p->out_mult[oc0 + j];
+        kc[j].s = sh;
+        if (sh >= 0 || sh < -31) gv.mode = AOT_DSP_RQ_MBQM;
+        if (gv.mode == AOT_DSP_RQ_FAST && !aot_dsp_small(kc[j].ks, fsize)) gv.mode = AOT_DSP_RQ_RS;
       }
-      gv.mult = p->out_mult + oc0;
-      gv.shift = p->out_shift + oc0;
-      gv.rs = aot_dsp_rs(gv.shift, nc, rs) ? rs : NULL;
-      if (!gv.rs) gv.fast = 0;
+      if (gv.mode != AOT_DSP_RQ_MBQM)
+        for (j = 0; j < nc; j++) kc[j].s = -kc[j].s - 1;
       gv.more_rows = oc0 + nc < out_c;
       /* output positions in pairs (the last one alone): both share every
        * filter word (aot_dsp_gemv2_s8) */
