@@ -283,6 +283,16 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
  * portable loop. */
 #define AOT_CONV2D_S8_OCB 64
 
+/* n bytes from s to d, a word at a time (unaligned words are allowed) */
+AOT_INLINE void aot_conv2d_s8_cp(int8_t *d, const int8_t *s, int32_t n) {
+  for (; n >= 4; n -= 4, d += 4, s += 4) {
+    uint32_t v;
+    memcpy(&v, s, 4);
+    memcpy(d, &v, 4);
+  }
+  for (; n > 0; n--) *d++ = *s++;
+}
+
 /* im2col of the window at (iy0, ix0), group g, into c (fsize bytes) */
 static void aot_conv2d_s8_dcol(const aot_conv_params *p, const int8_t *in_b, int32_t iy0,
                                int32_t ix0, int32_t fy0, int32_t fy1, int32_t fx0, int32_t fx1,
@@ -301,13 +311,13 @@ static void aot_conv2d_s8_dcol(const aot_conv_params *p, const int8_t *in_b, int
     row = in_b + (size_t)(iy0 + fy * dh) * in_row + (size_t)g * fic;
     if (fx0 > 0) memset(c, zp, (size_t)(fx0 * fic));
     if (dw == 1 && fic == in_c) {
-      memcpy(c + fx0 * fic, row + (size_t)(ix0 + fx0) * in_c, (size_t)((fx1 - fx0) * fic));
+      aot_conv2d_s8_cp(c + fx0 * fic, row + (size_t)(ix0 + fx0) * in_c, (fx1 - fx0) * fic);
     } else if (fic == 1) {
       const int8_t *q = row + (size_t)(ix0 + fx0 * dw) * in_c;
       for (fx = fx0; fx < fx1; fx++, q += dw * in_c) c[fx] = *q;
     } else {
       for (fx = fx0; fx < fx1; fx++)
-        memcpy(c + fx * fic, row + (size_t)(ix0 + fx * dw) * in_c, (size_t)fic);
+        aot_conv2d_s8_cp(c + fx * fic, row + (size_t)(ix0 + fx * dw) * in_c, fic);
     }
     if (fx1 < fw) memset(c + fx1 * fic, zp, (size_t)((fw - fx1) * fic));
   }
@@ -342,7 +352,7 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
       const int32_t nc = per_group - c0 < AOT_CONV2D_S8_OCB ? per_group - c0 : AOT_CONV2D_S8_OCB;
       const int32_t oc0 = g * per_group + c0;
       const int8_t *f0 = filter + (size_t)oc0 * fsize;
-      int32_t j, pos;
+      int32_t j, pos, ob, oy, ox;
       gv.mode = AOT_DSP_RQ_FAST;
       for (j = 0; j < nc; j++) {
         const uint32_t t = (uint32_t)aot_dsp_sum_s8(f0 + (size_t)j * fsize, fsize);
@@ -358,14 +368,13 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
       gv.more_rows = oc0 + nc < out_c;
       /* output positions in pairs (the last one alone): both share every
        * filter word (aot_dsp_gemv2_s8) */
+      ob = oy = ox = 0;   /* coordinates of the next position */
       for (pos = 0; pos < npos; pos += 2) {
         const int32_t two = pos + 1 < npos;
         const int8_t *xs[2];
         int32_t q;
         for (q = 0; q <= two; q++) {
-          const int32_t at = pos + q, b = at / (out_h * out_w), oy = at / out_w % out_h;
-          const int32_t ox = at % out_w;
-          const int8_t *in_b = input + (size_t)b * in_h * in_row;
+          const int8_t *in_b = input + (size_t)ob * in_h * in_row;
           const int32_t iy0 = oy * p->stride_h - p->pad_h, ix0 = ox * p->stride_w - p->pad_w;
           int32_t fy0, fy1, fx0, fx1;
           aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
@@ -375,6 +384,13 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
           } else {
             aot_conv2d_s8_dcol(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, zp, col[q]);
             xs[q] = col[q];
+          }
+          if (++ox == out_w) {
+            ox = 0;
+            if (++oy == out_h) {
+              oy = 0;
+              ob++;
+            }
           }
         }
         /* a last single position is computed twice into the same place */
