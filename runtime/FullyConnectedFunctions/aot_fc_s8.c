@@ -10,25 +10,11 @@
 #include "aot_mve.h"
 #define AOT_FC_S8_MVE 1
 #elif defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32) && !defined(AOT_NO_SIMD)
-/* Arm DSP extension: four int8 inputs per step with SXTB16 + SADD16 (input
- * offset) + SMLAD; the same products and sums as the portable loop. */
-#include <arm_acle.h>
-#include <string.h>
+/* Arm DSP extension: see aot_fc_s8_dsp below. */
 #include "aot_dsp.h"
 #define AOT_FC_S8_DSP 1
-/* input taps widened on the stack (two bytes each) */
+/* input taps widened on the stack (two bytes each), per chunk */
 #define AOT_FC_S8_XW 1024
-AOT_INLINE int16x2_t aot_fc_s8_lo(uint32_t v) { return __sxtb16((int8x4_t)v); }
-AOT_INLINE int16x2_t aot_fc_s8_hi(uint32_t v) {
-  int16x2_t r;
-  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
-  return r;
-}
-AOT_INLINE uint32_t aot_fc_s8_ld4(const int8_t *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return v;
-}
 #endif
 
 AOT_INLINE int8_t aot_fc_s8_out(int32_t acc, const int32_t *bias, int32_t oc, int32_t mult,
@@ -81,64 +67,102 @@ static int32_t aot_fc_s8_mve(const aot_fc_params *p, const int8_t *input,
 #endif
 
 #ifdef AOT_FC_S8_DSP
-/* Arm DSP, in_depth <= AOT_FC_S8_XW: each input row is widened once to
- * 16-bit pairs with the input offset added (aot_dsp_widen_off, zero-padded
- * to a multiple of four taps), then four weight rows at a time are summed
- * with SMLAD (aot_dsp_dot4w: the same exact products as the portable
- * loop). The padded last group reads up to three bytes into the next weight
- * row, so the last block of rows sums its last taps in C instead. */
+/* Arm DSP: each input row is widened to 16-bit pairs with the input offset
+ * added (aot_dsp_widen_off, zero-padded to a multiple of four taps), at
+ * most AOT_FC_S8_XW taps at a time, then four weight rows at a time are
+ * summed with SMLAD (aot_dsp_dot4w: the same exact products as the portable
+ * loop). One chunk (in_depth <= AOT_FC_S8_XW): widened once per batch row;
+ * longer rows: chunk by chunk for every four rows. The padded last group
+ * reads up to three bytes into the next weight row, so the last block of
+ * rows sums its last taps in C instead. Requantization aot_dsp_rqf when
+ * the shifts and the four rows' biases allow, else aot_conv_mbqm. */
+/* four rows of n4 groups (not inlined: the loop needs 14 registers) */
+static __attribute__((noinline)) void aot_fc_s8_dot4(const uint32_t *xw, const int8_t *w,
+                                                     int32_t depth, int32_t n4, int32_t *s) {
+  aot_dsp_dot4w(xw, w, w + depth, w + 2 * depth, w + 3 * depth, n4, s);
+}
+
+/* the int8 of accumulator acc: aot_dsp_rqf (rs = ~shift) when fast, else
+ * aot_conv_mbqm */
+AOT_INLINE int8_t aot_fc_s8_q(int32_t acc, int32_t fast, int32_t m, int32_t sh, int32_t out_off,
+                              int32_t full, int32_t lo, int32_t hi) {
+  const int32_t v = fast ? aot_dsp_rqf(acc, m, ~sh) : aot_conv_mbqm(acc, m, sh);
+  return aot_dsp_st(v + out_off, full, lo, hi);
+}
+
 static void aot_fc_s8_dsp(const aot_fc_params *p, const int8_t *input, const int8_t *weights,
                           const int32_t *bias, int8_t *output) {
   const int32_t depth = p->in_depth, out_depth = p->out_depth;
-  const int32_t n4 = depth >> 2, k4 = depth & ~3;
   const int32_t out_off = p->output_offset, lo = p->act_min, hi = p->act_max;
   const int32_t in_off = p->input_offset;
-  const int32_t ms = p->per_channel ? 1 : 0;
+  const int32_t ms = p->per_channel ? 1 : 0, one = depth <= AOT_FC_S8_XW;
+  const int32_t full = lo == -128 && hi == 127;
+  /* aot_dsp_rqf needs every shift in [-31, -1] and |accumulator| < 2^30:
+   * |bias| < lim, as |sum w * (x + input_offset)| <= 128 * 255 * depth */
+  const int32_t lim = depth >= 32768 ? 0 : (1 << 30) - 32640 * depth;
+  const uint32_t span = lim > 0 ? 2u * (uint32_t)lim - 1u : 0u;
+  static const int32_t zero4[4] = {0, 0, 0, 0};
   uint32_t xw[AOT_FC_S8_XW / 2 + 2];
-  int32_t b;
+  int32_t b, c, sh_ok = 1;
+  for (c = 0; c < (ms ? out_depth : 1); c++)
+    if (p->out_shift[c] >= 0 || p->out_shift[c] < -31) sh_ok = 0;
   for (b = 0; b < p->batches; b++) {
     const int8_t *x = input + (size_t)b * depth;
     const int8_t *w = weights;
+    int8_t *o = output + (size_t)b * out_depth;
     const int32_t *mult = p->out_mult, *shift = p->out_shift;
-    int32_t oc = 0, k;
-    aot_dsp_widen_off(x, depth, in_off, xw);
-    for (; oc + 4 <= out_depth; oc += 4, w += 4 * depth) {
-      int32_t s[4], i;
-      for (i = 0; i < 4; i++) s[i] = bias ? bias[oc + i] : 0;
-      if (k4 < depth && oc + 4 < out_depth) {
-        aot_dsp_dot4w(xw, w, w + depth, w + 2 * depth, w + 3 * depth, n4 + 1, s);
-      } else {
-        aot_dsp_dot4w(xw, w, w + depth, w + 2 * depth, w + 3 * depth, n4, s);
-        for (k = k4; k < depth; k++) {
-          const int32_t xv = x[k] + in_off;
-          s[0] += w[k] * xv;
-          s[1] += w[depth + k] * xv;
-          s[2] += w[2 * depth + k] * xv;
-          s[3] += w[3 * depth + k] * xv;
+    int32_t oc, k;
+    if (one) aot_dsp_widen_off(x, depth, in_off, xw);
+    for (oc = 0; oc + 4 <= out_depth; oc += 4, w += 4 * depth, o += 4) {
+      const int32_t *const bb = bias ? bias + oc : zero4;
+      int32_t s[4], k0, fast;
+      s[0] = bb[0];
+      s[1] = bb[1];
+      s[2] = bb[2];
+      s[3] = bb[3];
+      fast = sh_ok && (uint32_t)(s[0] + lim - 1) < span && (uint32_t)(s[1] + lim - 1) < span &&
+             (uint32_t)(s[2] + lim - 1) < span && (uint32_t)(s[3] + lim - 1) < span;
+      for (k0 = 0; k0 < depth; k0 += AOT_FC_S8_XW) {
+        const int32_t kn = depth - k0 < AOT_FC_S8_XW ? depth - k0 : AOT_FC_S8_XW;
+        const int32_t n4 = kn >> 2, k4 = kn & ~3;
+        const int8_t *wk = w + k0;
+        if (!one) aot_dsp_widen_off(x + k0, kn, in_off, xw);
+        if (k4 < kn && oc + 4 < out_depth) {
+          aot_fc_s8_dot4(xw, wk, depth, n4 + 1, s);
+        } else {
+          aot_fc_s8_dot4(xw, wk, depth, n4, s);
+          for (k = k4; k < kn; k++) {
+            const int32_t xv = x[k0 + k] + in_off;
+            s[0] += wk[k] * xv;
+            s[1] += wk[depth + k] * xv;
+            s[2] += wk[2 * depth + k] * xv;
+            s[3] += wk[3 * depth + k] * xv;
+          }
         }
       }
-      for (i = 0; i < 4; i++) {
-        output[oc + i] = aot_dsp_out(s[i], mult[0], shift[0], out_off, lo, hi);
-        mult += ms;
-        shift += ms;
-      }
+      o[0] = aot_fc_s8_q(s[0], fast, mult[0], shift[0], out_off, full, lo, hi);
+      o[1] = aot_fc_s8_q(s[1], fast, mult[ms], shift[ms], out_off, full, lo, hi);
+      o[2] = aot_fc_s8_q(s[2], fast, mult[2 * ms], shift[2 * ms], out_off, full, lo, hi);
+      o[3] = aot_fc_s8_q(s[3], fast, mult[3 * ms], shift[3 * ms], out_off, full, lo, hi);
+      mult += 4 * ms;
+      shift += 4 * ms;
     }
-    for (; oc < out_depth; oc++, w += depth) {
+    for (; oc < out_depth; oc++, w += depth, mult += ms, shift += ms) {   /* last 1..3 rows */
       int32_t acc = bias ? bias[oc] : 0;
       for (k = 0; k < depth; k++) acc += w[k] * (x[k] + in_off);
-      output[oc] = aot_dsp_out(acc, mult[0], shift[0], out_off, lo, hi);
-      mult += ms;
-      shift += ms;
+      *o++ = aot_fc_s8_q(acc, 0, mult[0], shift[0], out_off, full, lo, hi);
     }
-    output += out_depth;
   }
 }
 #endif
 
 int32_t aot_fc_s8(const aot_fc_params *p, const int8_t *input,
                   const int8_t *weights, const int32_t *bias, int8_t *output) {
-#ifdef AOT_FC_S8_MVE
+#if defined(AOT_FC_S8_MVE)
   return aot_fc_s8_mve(p, input, weights, bias, output);
+#elif defined(AOT_FC_S8_DSP)
+  aot_fc_s8_dsp(p, input, weights, bias, output);
+  return AOT_KERNEL_OK;
 #else
   const int32_t depth = p->in_depth, out_depth = p->out_depth;
   const int32_t in_off = p->input_offset, out_off = p->output_offset;
@@ -146,16 +170,6 @@ int32_t aot_fc_s8(const aot_fc_params *p, const int8_t *input,
   const int32_t ms = p->per_channel ? 1 : 0;
   const int32_t *mult = p->out_mult, *shift = p->out_shift;
   int32_t b;
-#ifdef AOT_FC_S8_DSP
-  if (depth <= AOT_FC_S8_XW) {
-    aot_fc_s8_dsp(p, input, weights, bias, output);
-    return AOT_KERNEL_OK;
-  }
-#endif
-#ifdef AOT_FC_S8_DSP
-  const int16x2_t off2 =
-      (int16x2_t)(((uint32_t)(uint16_t)in_off << 16) | (uint32_t)(uint16_t)in_off);
-#endif
 
   for (b = 0; b < p->batches; b++) {
     const int8_t *in_row = input + (size_t)b * depth;
@@ -165,28 +179,6 @@ int32_t aot_fc_s8(const aot_fc_params *p, const int8_t *input,
     for (; oc + 4 <= out_depth; oc += 4) {
       int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
       const int8_t *q = in_row;
-#ifdef AOT_FC_S8_DSP
-      int32_t r4;
-      for (r4 = depth >> 2; r4 > 0; r4--) {
-        const uint32_t xv = aot_fc_s8_ld4(q);
-        const int16x2_t x02 = __sadd16(aot_fc_s8_lo(xv), off2);
-        const int16x2_t x13 = __sadd16(aot_fc_s8_hi(xv), off2);
-        uint32_t wv = aot_fc_s8_ld4(w);
-        a0 = __smlad(aot_fc_s8_lo(wv), x02, a0);
-        a0 = __smlad(aot_fc_s8_hi(wv), x13, a0);
-        wv = aot_fc_s8_ld4(w + depth);
-        a1 = __smlad(aot_fc_s8_lo(wv), x02, a1);
-        a1 = __smlad(aot_fc_s8_hi(wv), x13, a1);
-        wv = aot_fc_s8_ld4(w + 2 * depth);
-        a2 = __smlad(aot_fc_s8_lo(wv), x02, a2);
-        a2 = __smlad(aot_fc_s8_hi(wv), x13, a2);
-        wv = aot_fc_s8_ld4(w + 3 * depth);
-        a3 = __smlad(aot_fc_s8_lo(wv), x02, a3);
-        a3 = __smlad(aot_fc_s8_hi(wv), x13, a3);
-        q += 4;
-        w += 4;
-      }
-#endif
       while (q < in_end) {
         const int32_t x = *q++ + in_off;
         a0 += w[0] * x;

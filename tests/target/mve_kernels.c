@@ -417,6 +417,11 @@ static void test_fc(int n_cases) {
     p.batches = rr(1, 3);
     p.in_depth = i % 4 == 0 ? rr(1, 40) : rr(1, 600);
     p.out_depth = i % 5 == 0 ? rr(60, 200) : rr(1, 41);
+    if (i % 7 == 3) {   /* rows longer than the DSP kernel's widened chunk */
+      p.in_depth = rr(1025, 2600);
+      p.out_depth = rr(1, 14);
+      p.batches = rr(1, 2);
+    }
     if (p.out_depth * p.in_depth > FILT_MAX) p.in_depth = FILT_MAX / p.out_depth;
     p.input_offset = rr(-127, 128);
     p.output_offset = rr(-128, 127);
@@ -427,6 +432,13 @@ static void test_fc(int n_cases) {
     fill_s8(in_buf, p.batches * p.in_depth);
     fill_s8(filt_buf, p.out_depth * p.in_depth);
     fill_rq(p.out_depth);
+    if (i % 6 == 1) {   /* biases near 2^30: the DSP kernel's exact (64-bit) requantization */
+      int32_t j;
+      for (j = 0; j < p.out_depth; j++) {   /* shifts that bring them back into int8 */
+        bias_buf[j] = (rnd() % 2 ? 1 : -1) * rr((1 << 30) - (1 << 12), 1 << 30);
+        shift_buf[j] = rr(-31, -23);
+      }
+    }
     bias = rnd() % 5 == 0 ? NULL : bias_buf;
     o_n = p.batches * p.out_depth;
     clear_out();
