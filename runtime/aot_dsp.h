@@ -40,41 +40,39 @@ AOT_INLINE int32_t aot_dsp_sum_s8(const int8_t *w, int32_t n) {
   return t;
 }
 
-/* The constants of a matrix-vector product with requantization
- * (aot_dsp_gemv2_s8, the DSP counterpart of aot_mve_gemv_s8): for c < nc,
- *   out[c] = clamp(aot_conv_mbqm(sum_k w[c * len + k] * x[k] + kc[c].ks,
- *                                kc[c].m, shift[c]) + out_off, lo, hi)
- * with kc[c].s = shift[c] (mode AOT_DSP_RQ_MBQM) or -shift[c] - 1 (every
- * shift of the block < 0: AOT_DSP_RQ_RS, aot_dsp_rq; and every |ks| small
- * enough, aot_dsp_small: AOT_DSP_RQ_FAST, aot_dsp_rqf). */
+/* Per output channel of the int8 kernels: ks = bias + input_offset * sum w
+ * (the sum w * x of the taps is added), the multiplier m and the
+ * requantization s set by aot_dsp_kc_set, with rs = -shift - 1 when the
+ * shift is in [-31, -1]:
+ *  - 0 <= s < 32: s = rs, aot_dsp_rqf (|ks + sum w * x| < 2^30; or m = 0,
+ *    whose output is 0 whatever the shift and the sum);
+ *  - s >= 32: s = rs + 32, aot_dsp_rq (64-bit doubling high multiply);
+ *  - s < 0: s = shift - AOT_DSP_SLOW, aot_conv_mbqm (aot_dsp_mbqm). */
 typedef struct aot_dsp_kc {
   int32_t ks, m, s;
 } aot_dsp_kc;
-#define AOT_DSP_RQ_MBQM 0
-#define AOT_DSP_RQ_RS 1
-#define AOT_DSP_RQ_FAST 2
+#define AOT_DSP_SLOW 64
+
+/* The constants of a matrix-vector product with requantization
+ * (aot_dsp_gemv2_s8, the DSP counterpart of aot_mve_gemv_s8): for c < nc,
+ *   out[c] = clamp(aot_conv_mbqm(sum_k w[c * len + k] * x[k] + kc[c].ks,
+ *                                kc[c].m, shift[c]) + out_off, lo, hi) */
 typedef struct aot_dsp_gemv {
   const aot_dsp_kc *kc;           /* nc entries */
-  int32_t mode;                   /* AOT_DSP_RQ_* */
   int32_t more_rows;              /* 1: filter rows follow the nc rows (may be read) */
   int32_t full;                   /* 1: lo = -128, hi = 127 (SSAT) */
   int32_t out_off, lo, hi;
 } aot_dsp_gemv;
 
-/* aot_conv_mbqm(x, m, shift) for shift < 0, given rs = -shift - 1 (>= 0):
- * the same steps without the tests of the shift's sign (see aot_conv.h). */
-AOT_INLINE int32_t aot_dsp_rq(int32_t x, int32_t m, int32_t rs) {
-  int32_t r = (int32_t)(((int64_t)x * m + ((int64_t)1 << 30)) >> 31);
-  r += r >> 31;
-  return ((r >> rs) + 1) >> 1;
-}
-
-/* aot_dsp_rq(x, m, rs) for |x| < 2^30 (then 2x fits int32): SMMULR gives
- * (2x * m + 2^31) >> 32 = (x * m + 2^30) >> 31, the same r without the
- * 64-bit nudge. */
+/* aot_conv_mbqm(x, m, shift) for shift < 0 and |x| < 2^30, given
+ * rs = -shift - 1 in [0, 30]: (x * m + 2^30) >> 31 (the doubling high
+ * multiply; 2x fits int32, so SMMULR's (2x * m + 2^31) >> 32 is the same
+ * number without the 64-bit nudge), then r += r >> 31 and
+ * ((r >> rs) + 1) >> 1: the rounding right shift without the tests of the
+ * shift's sign (see aot_conv.h). */
 AOT_INLINE int32_t aot_dsp_rqf(int32_t x, int32_t m, int32_t rs) {
   int32_t r;
-  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"(x + x), "r"(m));
+  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"((uint32_t)x << 1), "r"(m));
   r += r >> 31;
   return ((r >> rs) + 1) >> 1;
 }
@@ -86,24 +84,44 @@ AOT_INLINE int aot_dsp_small(int32_t ks, int32_t n) {
   return a + (int64_t)n * 16384 < ((int64_t)1 << 30);
 }
 
+/* aot_conv_mbqm, not inlined: the kernels' rare path (shifts >= 0 or
+ * accumulators that may reach 2^30) */
+static __attribute__((noinline, unused)) int32_t aot_dsp_mbqm(int32_t x, int32_t m, int32_t sh) {
+  return aot_conv_mbqm(x, m, sh);
+}
+
+/* aot_conv_mbqm(x, m, shift) for shift in [-31, -1], given rs = -shift - 1:
+ * the 64-bit doubling high multiply, then the rounding right shift */
+AOT_INLINE int32_t aot_dsp_rq(int32_t x, int32_t m, int32_t rs) {
+  int32_t r = (int32_t)(((int64_t)x * m + ((int64_t)1 << 30)) >> 31);
+  r += r >> 31;
+  return ((r >> rs) + 1) >> 1;
+}
+
+/* the constants of one channel of n taps (see aot_dsp_kc) */
+AOT_INLINE void aot_dsp_kc_set(aot_dsp_kc *k, int32_t ks, int32_t m, int32_t sh, int32_t n) {
+  k->ks = ks;
+  k->m = m;
+  if (m == 0)
+    k->s = 0;
+  else if (sh >= 0 || sh < -31)
+    k->s = sh - AOT_DSP_SLOW;
+  else
+    k->s = -sh - 1 + (aot_dsp_small(ks, n) ? 0 : 32);
+}
+
+/* the requantized value of acc (output offset not added) */
+AOT_INLINE int32_t aot_dsp_rqk(int32_t acc, const aot_dsp_kc *k) {
+  if ((uint32_t)k->s < 32u) return aot_dsp_rqf(acc, k->m, k->s);
+  if (k->s >= 32) return aot_dsp_rq(acc, k->m, k->s - 32);
+  return aot_dsp_mbqm(acc, k->m, k->s + AOT_DSP_SLOW);
+}
+
 /* the int8 of a requantized value v (output offset added): SSAT when the
  * activation range is all of int8 */
 AOT_INLINE int8_t aot_dsp_st(int32_t v, int32_t full, int32_t lo, int32_t hi) {
   if (full) return (int8_t)__ssat(v, 8);
   return (int8_t)aot_clamp_i32(v, lo, hi);
-}
-
-/* the requantized value of acc (output offset not added), by mode */
-AOT_INLINE int32_t aot_dsp_rqm(int32_t acc, const aot_dsp_kc *k, int32_t mode) {
-  if (mode == AOT_DSP_RQ_FAST) return aot_dsp_rqf(acc, k->m, k->s);
-  if (mode == AOT_DSP_RQ_RS) return aot_dsp_rq(acc, k->m, k->s);
-  return aot_conv_mbqm(acc, k->m, k->s);
-}
-
-/* requantized, clamped int8 of one accumulator */
-AOT_INLINE int8_t aot_dsp_out(int32_t acc, int32_t m, int32_t sh, int32_t out_off, int32_t lo,
-                              int32_t hi) {
-  return (int8_t)aot_clamp_i32(aot_conv_mbqm(acc, m, sh) + out_off, lo, hi);
 }
 
 /* Two positions x two filters: s[2 * p + i] += sum over k < 4 * n4 of
@@ -193,7 +211,7 @@ static __attribute__((noinline, unused)) void aot_dsp_gemv2_s8(const int8_t *x0,
                                                                 int8_t *out1) {
   const int32_t n4 = len >> 2, k4 = len & ~3;
   const aot_dsp_kc *k = g->kc;
-  const int32_t mode = g->mode, full = g->full, out_off = g->out_off, lo = g->lo, hi = g->hi;
+  const int32_t full = g->full, out_off = g->out_off, lo = g->lo, hi = g->hi;
   /* pairs of rows that may sum the padded last group: its zero taps meet
    * the next row's first weights, which exist unless this is the filter's
    * last pair */
@@ -219,10 +237,21 @@ static __attribute__((noinline, unused)) void aot_dsp_gemv2_s8(const int8_t *x0,
         s[3] += w[len + j] * x1[j];
       }
     }
-    v0 = aot_dsp_rqm(s[0], k, mode) + out_off;
-    v1 = aot_dsp_rqm(s[1], k + 1, mode) + out_off;
-    v2 = aot_dsp_rqm(s[2], k, mode) + out_off;
-    v3 = aot_dsp_rqm(s[3], k + 1, mode) + out_off;
+    if ((uint32_t)(k[0].s | k[1].s) < 32u) {
+      v0 = aot_dsp_rqf(s[0], k[0].m, k[0].s);
+      v1 = aot_dsp_rqf(s[1], k[1].m, k[1].s);
+      v2 = aot_dsp_rqf(s[2], k[0].m, k[0].s);
+      v3 = aot_dsp_rqf(s[3], k[1].m, k[1].s);
+    } else {
+      v0 = aot_dsp_rqk(s[0], k);
+      v1 = aot_dsp_rqk(s[1], k + 1);
+      v2 = aot_dsp_rqk(s[2], k);
+      v3 = aot_dsp_rqk(s[3], k + 1);
+    }
+    v0 += out_off;
+    v1 += out_off;
+    v2 += out_off;
+    v3 += out_off;
     out0[0] = aot_dsp_st(v0, full, lo, hi);
     out0[1] = aot_dsp_st(v1, full, lo, hi);
     out1[0] = aot_dsp_st(v2, full, lo, hi);
@@ -234,8 +263,8 @@ static __attribute__((noinline, unused)) void aot_dsp_gemv2_s8(const int8_t *x0,
       a0 += w[j] * x0[j];
       a1 += w[j] * x1[j];
     }
-    out0[0] = aot_dsp_st(aot_dsp_rqm(a0, k, mode) + out_off, full, lo, hi);
-    out1[0] = aot_dsp_st(aot_dsp_rqm(a1, k, mode) + out_off, full, lo, hi);
+    out0[0] = aot_dsp_st(aot_dsp_rqk(a0, k) + out_off, full, lo, hi);
+    out1[0] = aot_dsp_st(aot_dsp_rqk(a1, k) + out_off, full, lo, hi);
   }
 }
 

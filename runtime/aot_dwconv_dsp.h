@@ -6,19 +6,18 @@
  *
  * Channels in blocks of up to AOT_DW_S8_DSP_CH (fewer for large filters,
  * whose widened taps fill AOT_DW_S8_DSP_W16 words); per block
- *  - a per-channel constant kb = bias + input_offset * (sum of the filter
+ *  - a per-channel constant ks = bias + input_offset * (sum of the filter
  *    over all taps), so the taps add w * x only (int32 arithmetic is
  *    modular: the same integer as the portable sum);
  *  - the filter sign-extended once into 16-bit pairs in the order the loop
  *    reads them: per 4 channels c..c+3 and tap, (w[c], w[c+2]) and
  *    (w[c+1], w[c+3]), which is how SXTB16 splits an input word;
- *  - the requantization chosen once: when every channel of the block has a
- *    negative shift of at least -31 and |kb| + 128 * 128 * taps < 2^30
- *    (aot_dsp_small), aot_dsp_rqf (SMMULR); otherwise aot_conv_mbqm. Both
- *    are the portable requantization, bit for bit.
+ *  - the requantization of every channel chosen once (aot_dsp_kc_set):
+ *    aot_dsp_rqf (SMMULR) where the shift and the accumulator bound allow,
+ *    else aot_conv_mbqm; both the portable requantization, bit for bit.
  * Per output position a table of the taps' input addresses: taps outside
  * the image point at a row of input zero points zp = -input_offset, whose
- * products w * zp cancel their share input_offset * w of kb, so clipped
+ * products w * zp cancel their share input_offset * w of ks, so clipped
  * windows need no other case. Four channels: one input word per tap, two
  * SXTB16 and four SMLABB/SMLATT (exact products), the taps in groups of
  * nine (3 x 3 filters: one group; others padded with taps of weight zero
@@ -35,29 +34,19 @@
 #define AOT_DW_S8_DSP_TAPS9 54   /* AOT_DW_S8_DSP_TAPS rounded up to nine */
 #define AOT_DW_S8_DSP_W16 432    /* words of the widened filter of a block */
 
-/* per channel of a block: kb, multiplier, rs = -shift - 1 (fast path) or
- * the shift itself */
-typedef struct aot_dw_dsp_ch {
-  int32_t kb, m, s;
-} aot_dw_dsp_ch;
 
 /* the block-wide constants of one call */
 typedef struct aot_dw_dsp_blk {
   const int8_t *const *tab;
   const uint32_t *w16;
-  const aot_dw_dsp_ch *k;
-  int32_t nt, n4, fast, full, out_off, lo, hi;
+  const aot_dsp_kc *k;
+  int32_t nt, n4, full, out_off, lo, hi;
 } aot_dw_dsp_blk;
 
 AOT_INLINE int16x2_t aot_dw_dsp_hi(uint32_t v) {
   int16x2_t r;
   __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
   return r;
-}
-
-/* the requantized outputs (offset added, not clamped), fast path */
-AOT_INLINE int32_t aot_dw_dsp_rqf(int32_t acc, const aot_dw_dsp_ch *k, int32_t out_off) {
-  return aot_dsp_rqf(acc, k->m, k->s) + out_off;
 }
 
 /* tap u of a group of nine: one input word, four channels */
@@ -81,12 +70,12 @@ AOT_INLINE int32_t aot_dw_dsp_rqf(int32_t acc, const aot_dw_dsp_ch *k, int32_t o
 static __attribute__((noinline)) void aot_dw_dsp_pos(const aot_dw_dsp_blk *b, int8_t *out) {
   const int8_t *const *const tab = b->tab;
   const uint32_t *wp = b->w16;
-  const aot_dw_dsp_ch *k = b->k;
-  const int32_t nt = b->nt, n4 = b->n4, fast = b->fast, full = b->full;
+  const aot_dsp_kc *k = b->k;
+  const int32_t nt = b->nt, n4 = b->n4, full = b->full;
   const int32_t out_off = b->out_off, lo = b->lo, hi = b->hi;
   int32_t c, t, v0, v1, v2, v3;
   for (c = 0; c < n4; c += 4, k += 4, out += 4) {
-    int32_t a0 = k[0].kb, a1 = k[1].kb, a2 = k[2].kb, a3 = k[3].kb;
+    int32_t a0 = k[0].ks, a1 = k[1].ks, a2 = k[2].ks, a3 = k[3].ks;
     for (t = 0; t < nt; t += 9, wp += 18) {
       const int8_t *const *const tp = tab + t;
       AOT_DW_DSP_TAP(0);
@@ -99,16 +88,16 @@ static __attribute__((noinline)) void aot_dw_dsp_pos(const aot_dw_dsp_blk *b, in
       AOT_DW_DSP_TAP(7);
       AOT_DW_DSP_TAP(8);
     }
-    if (fast) {
-      v0 = aot_dw_dsp_rqf(a0, k, out_off);
-      v1 = aot_dw_dsp_rqf(a1, k + 1, out_off);
-      v2 = aot_dw_dsp_rqf(a2, k + 2, out_off);
-      v3 = aot_dw_dsp_rqf(a3, k + 3, out_off);
+    if ((uint32_t)(k[0].s | k[1].s | k[2].s | k[3].s) < 32u) {
+      v0 = aot_dsp_rqf(a0, k[0].m, k[0].s) + out_off;
+      v1 = aot_dsp_rqf(a1, k[1].m, k[1].s) + out_off;
+      v2 = aot_dsp_rqf(a2, k[2].m, k[2].s) + out_off;
+      v3 = aot_dsp_rqf(a3, k[3].m, k[3].s) + out_off;
     } else {
-      v0 = aot_conv_mbqm(a0, k[0].m, k[0].s) + out_off;
-      v1 = aot_conv_mbqm(a1, k[1].m, k[1].s) + out_off;
-      v2 = aot_conv_mbqm(a2, k[2].m, k[2].s) + out_off;
-      v3 = aot_conv_mbqm(a3, k[3].m, k[3].s) + out_off;
+      v0 = aot_dsp_rqk(a0, k) + out_off;
+      v1 = aot_dsp_rqk(a1, k + 1) + out_off;
+      v2 = aot_dsp_rqk(a2, k + 2) + out_off;
+      v3 = aot_dsp_rqk(a3, k + 3) + out_off;
     }
     if (full) {
       out[0] = (int8_t)__ssat(v0, 8);
@@ -135,7 +124,7 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
   const uint32_t in_off = (uint32_t)p->input_offset;
   const size_t in_row = (size_t)in_w * ch, sx = (size_t)p->stride_w * ch;
   int8_t zrow[AOT_DW_S8_DSP_CH];
-  aot_dw_dsp_ch kc[AOT_DW_S8_DSP_CH];
+  aot_dsp_kc kc[AOT_DW_S8_DSP_CH];
   uint32_t w16[AOT_DW_S8_DSP_W16];
   const int8_t *tab[AOT_DW_S8_DSP_TAPS9];
   aot_dw_dsp_blk bk;
@@ -156,17 +145,12 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
     const int32_t n4 = nch & ~3;
     int32_t c, t, b, oy, ox;
     bk.n4 = n4;
-    bk.fast = 1;
     for (c = 0; c < nch; c++) {
       uint32_t sw = 0;
       for (t = 0; t < nt; t++) sw += (uint32_t)filter[(size_t)t * ch + c0 + c];
-      kc[c].kb = (int32_t)((bias ? (uint32_t)bias[c0 + c] : 0u) + sw * in_off);
-      kc[c].m = p->out_mult[c0 + c];
-      kc[c].s = p->out_shift[c0 + c];
-      if (kc[c].s >= 0 || kc[c].s < -31 || !aot_dsp_small(kc[c].kb, nt)) bk.fast = 0;
+      aot_dsp_kc_set(kc + c, (int32_t)((bias ? (uint32_t)bias[c0 + c] : 0u) + sw * in_off),
+                     p->out_mult[c0 + c], p->out_shift[c0 + c], nt);
     }
-    if (bk.fast)
-      for (c = 0; c < nch; c++) kc[c].s = -kc[c].s - 1;
     for (c = 0; c < n4; c += 4) {
       uint32_t *d = w16 + (size_t)(c / 4) * nt9 * 2;
       memset(d, 0, (size_t)nt9 * 2 * sizeof *d);
@@ -209,11 +193,9 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
           }
           if (n4 > 0) aot_dw_dsp_pos(&bk, out);
           for (c = n4; c < nch; c++) {
-            int32_t acc = kc[c].kb;
+            int32_t acc = kc[c].ks;
             for (t = 0; t < nt; t++) acc += filter[(size_t)t * ch + c0 + c] * tab[t][c];
-            acc = bk.fast ? aot_dw_dsp_rqf(acc, kc + c, bk.out_off)
-                          : aot_conv_mbqm(acc, kc[c].m, kc[c].s) + bk.out_off;
-            out[c] = (int8_t)aot_clamp_i32(acc, bk.lo, bk.hi);
+            out[c] = (int8_t)aot_clamp_i32(aot_dsp_rqk(acc, kc + c) + bk.out_off, bk.lo, bk.hi);
           }
         }
       }

@@ -353,18 +353,11 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
       const int32_t oc0 = g * per_group + c0;
       const int8_t *f0 = filter + (size_t)oc0 * fsize;
       int32_t j, pos, ob, oy, ox;
-      gv.mode = AOT_DSP_RQ_FAST;
       for (j = 0; j < nc; j++) {
         const uint32_t t = (uint32_t)aot_dsp_sum_s8(f0 + (size_t)j * fsize, fsize);
-        const int32_t sh = p->out_shift[oc0 + j];
-        kc[j].ks = (int32_t)((bias ? (uint32_t)bias[oc0 + j] : 0u) + t * in_off);
-        kc[j].m = p->out_mult[oc0 + j];
-        kc[j].s = sh;
-        if (sh >= 0 || sh < -31) gv.mode = AOT_DSP_RQ_MBQM;
-        if (gv.mode == AOT_DSP_RQ_FAST && !aot_dsp_small(kc[j].ks, fsize)) gv.mode = AOT_DSP_RQ_RS;
+        aot_dsp_kc_set(kc + j, (int32_t)((bias ? (uint32_t)bias[oc0 + j] : 0u) + t * in_off),
+                       p->out_mult[oc0 + j], p->out_shift[oc0 + j], fsize);
       }
-      if (gv.mode != AOT_DSP_RQ_MBQM)
-        for (j = 0; j < nc; j++) kc[j].s = -kc[j].s - 1;
       gv.more_rows = oc0 + nc < out_c;
       /* output positions in pairs (the last one alone): both share every
        * filter word (aot_dsp_gemv2_s8) */

@@ -83,10 +83,11 @@ static __attribute__((noinline)) void aot_fc_s8_dot4(const uint32_t *xw, const i
 }
 
 /* the int8 of accumulator acc: aot_dsp_rqf (rs = ~shift) when fast, else
- * aot_conv_mbqm */
+ * aot_conv_mbqm (aot_dsp_mbqm) */
 AOT_INLINE int8_t aot_fc_s8_q(int32_t acc, int32_t fast, int32_t m, int32_t sh, int32_t out_off,
                               int32_t full, int32_t lo, int32_t hi) {
-  const int32_t v = fast ? aot_dsp_rqf(acc, m, ~sh) : aot_conv_mbqm(acc, m, sh);
+  /* m = 0 gives 0 whatever the shift (rs masked to a valid count) */
+  const int32_t v = fast ? aot_dsp_rqf(acc, m, ~sh & 31) : aot_dsp_mbqm(acc, m, sh);
   return aot_dsp_st(v + out_off, full, lo, hi);
 }
 
@@ -105,7 +106,7 @@ static void aot_fc_s8_dsp(const aot_fc_params *p, const int8_t *input, const int
   uint32_t xw[AOT_FC_S8_XW / 2 + 2];
   int32_t b, c, sh_ok = 1;
   for (c = 0; c < (ms ? out_depth : 1); c++)
-    if (p->out_shift[c] >= 0 || p->out_shift[c] < -31) sh_ok = 0;
+    if ((p->out_shift[c] >= 0 || p->out_shift[c] < -31) && p->out_mult[c] != 0) sh_ok = 0;
   for (b = 0; b < p->batches; b++) {
     const int8_t *x = input + (size_t)b * depth;
     const int8_t *w = weights;

@@ -199,6 +199,10 @@ static void fill_rq(int32_t n) {
     mult_buf[i] = (rnd() % 64 == 0) ? (int32_t)(rnd() >> 1) : rr(0x40000000, 0x7FFFFFFF);
     shift_buf[i] = (rnd() % 16 == 0) ? rr(-31, 4) : rr(-14, 0);
     bias_buf[i] = rr(-(1 << 16), 1 << 16);
+    if (rnd() % 32 == 0) {   /* a dead channel: multiplier 0, any shift */
+      mult_buf[i] = 0;
+      shift_buf[i] = rr(-8, 8);
+    }
   }
 }
 
