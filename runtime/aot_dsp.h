@@ -13,7 +13,15 @@
  * kernels add a per-channel constant ksum = bias + input_offset * sum w
  * (modular int32 arithmetic: the same integer as the portable sum of
  * w * (x + input_offset) + bias), and pad clipped windows with the input
- * zero point, whose taps then add w * zp + input_offset * w = 0. */
+ * zero point, whose taps then add w * zp + input_offset * w = 0.
+ *
+ * Requantization is chosen per output channel when a kernel sets up its
+ * constants (aot_dsp_kc_set), always bit-identical with aot_conv_mbqm:
+ * SMMULR on the doubled accumulator where the accumulator provably stays
+ * below 2^30 in magnitude (the common case: 8 instructions per output with
+ * the SSAT store), the 64-bit doubling high multiply where it may not, and
+ * aot_conv_mbqm itself (out of line) for shifts >= 0. The store is one SSAT
+ * when the activation range is all of int8. */
 #ifndef AOT_DSP_H
 #define AOT_DSP_H
 
