@@ -34,15 +34,24 @@
 
 #define AOT_DSP 1
 
-/* Sum of n int8 values: per word two SXTB16 and two SMLAD with (1, 1). */
+/* Sum of n int8 values: per word two SXTAB16 into 16-bit lane sums (bytes
+ * 0, 2 and 1, 3), at most 256 words per lane sum (|sum| <= 256 * 128 fits
+ * int16), then SMLAD with (1, 1) adds the lanes. */
 AOT_INLINE int32_t aot_dsp_sum_s8(const int8_t *w, int32_t n) {
   const int16x2_t one = (int16x2_t)0x00010001;
   int32_t t = 0;
-  for (; n >= 4; n -= 4, w += 4) {
-    uint32_t v;
-    memcpy(&v, w, 4);
-    t = __smlad(__sxtb16((int8x4_t)v), one, t);
-    t = __smlad(__sxtb16((int8x4_t)((v >> 8) | (v << 24))), one, t);
+  while (n >= 4) {
+    int32_t k = n >> 2 < 256 ? n >> 2 : 256;
+    int16x2_t a = (int16x2_t)0, b = (int16x2_t)0;
+    n -= 4 * k;
+    for (; k > 0; k--, w += 4) {
+      uint32_t v;
+      memcpy(&v, w, 4);
+      a = __sxtab16(a, (int8x4_t)v);
+      __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(b) : "r"(b), "r"(v));
+    }
+    t = __smlad(a, one, t);
+    t = __smlad(b, one, t);
   }
   for (; n > 0; n--) t += *w++;
   return t;
