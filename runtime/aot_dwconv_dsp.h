@@ -145,20 +145,35 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
     const int32_t n4 = nch & ~3;
     int32_t c, t, b, oy, ox;
     bk.n4 = n4;
-    for (c = 0; c < nch; c++) {
+    /* per four channels: the widened taps (SXTB16 splits a filter word the
+     * way the loop splits an input word) and the filter sums in 16-bit lanes
+     * (SXTAB16; at most 49 taps of |w| <= 128 fit int16) */
+    for (c = 0; c < n4; c += 4) {
+      uint32_t *d = w16 + (size_t)(c / 4) * nt9 * 2;
+      int16x2_t s02 = (int16x2_t)0, s13 = (int16x2_t)0;
+      int32_t i4;
+      memset(d, 0, (size_t)nt9 * 2 * sizeof *d);
+      for (t = 0; t < nt; t++) {
+        uint32_t v;
+        memcpy(&v, filter + (size_t)t * ch + c0 + c, 4);
+        d[2 * t] = (uint32_t)__sxtb16((int8x4_t)v);
+        d[2 * t + 1] = (uint32_t)aot_dw_dsp_hi(v);
+        s02 = __sxtab16(s02, (int8x4_t)v);
+        __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(s13) : "r"(s13), "r"(v));
+      }
+      for (i4 = 0; i4 < 4; i4++) {
+        const uint32_t lanes = (uint32_t)(i4 & 1 ? s13 : s02);
+        const uint32_t sw = (uint32_t)(int32_t)(int16_t)(i4 & 2 ? lanes >> 16 : lanes);
+        aot_dsp_kc_set(kc + c + i4,
+                       (int32_t)((bias ? (uint32_t)bias[c0 + c + i4] : 0u) + sw * in_off),
+                       p->out_mult[c0 + c + i4], p->out_shift[c0 + c + i4], nt);
+      }
+    }
+    for (c = n4; c < nch; c++) {
       uint32_t sw = 0;
       for (t = 0; t < nt; t++) sw += (uint32_t)filter[(size_t)t * ch + c0 + c];
       aot_dsp_kc_set(kc + c, (int32_t)((bias ? (uint32_t)bias[c0 + c] : 0u) + sw * in_off),
                      p->out_mult[c0 + c], p->out_shift[c0 + c], nt);
-    }
-    for (c = 0; c < n4; c += 4) {
-      uint32_t *d = w16 + (size_t)(c / 4) * nt9 * 2;
-      memset(d, 0, (size_t)nt9 * 2 * sizeof *d);
-      for (t = 0; t < nt; t++) {
-        const int8_t *f = filter + (size_t)t * ch + c0 + c;
-        d[2 * t] = (uint32_t)(uint16_t)f[0] | ((uint32_t)(uint16_t)f[2] << 16);
-        d[2 * t + 1] = (uint32_t)(uint16_t)f[1] | ((uint32_t)(uint16_t)f[3] << 16);
-      }
     }
     for (b = 0; b < p->batches; b++) {
       const int8_t *in_b = input + (size_t)b * in_h * in_row + c0;
