@@ -333,7 +333,7 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
   const int32_t fsize = fh * fw * fic;
   const size_t in_row = (size_t)in_w * in_c;
   const int8_t zp = (int8_t)(-p->input_offset);
-  const int32_t npos = p->batches * out_h * out_w;
+  const int32_t npos = p->batches * out_h * out_w, rowlen = fw * fic;
   int32_t groups, per_group, g, c0;
   int8_t col[2][AOT_CONV2D_S8_COL];
   uint32_t col16[AOT_CONV2D_S8_COL + 4];
@@ -372,8 +372,17 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
           int32_t fy0, fy1, fx0, fx1;
           aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
           aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
-          if (fh == 1 && dw == 1 && groups == 1 && fy0 == 0 && fy1 == 1 && fx0 == 0 && fx1 == fw) {
-            xs[q] = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c;
+          if (dw == 1 && groups == 1 && fy0 == 0 && fy1 == fh && fx0 == 0 && fx1 == fw) {
+            const int8_t *src = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c;
+            if (fh == 1) {   /* one run in the input */
+              xs[q] = src;
+            } else {         /* inside the image: fh runs of fw * in_c bytes */
+              int8_t *d = col[q];
+              int32_t fy;
+              for (fy = 0; fy < fh; fy++, src += (size_t)dh * in_row, d += rowlen)
+                aot_conv2d_s8_cp(d, src, rowlen);
+              xs[q] = col[q];
+            }
           } else {
             aot_conv2d_s8_dcol(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, zp, col[q]);
             xs[q] = col[q];
