@@ -345,6 +345,7 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
   if (!oo.scratch_mem) oo.scratch_mem = "sram";
   if (!oo.persistent_mem) oo.persistent_mem = oo.scratch_mem;
   if (!oo.const_mem) oo.const_mem = "mram";
+  if (!oo.const_src_mem || !oo.const_staged) oo.const_src_mem = oo.const_mem;
   if (!oo.name) oo.name = "helia_aot_nn";
   if (oo.min_alignment < 16) oo.min_alignment = 16;
   const cg_options *o = &oo;
@@ -441,10 +442,23 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
   }
   {
     char pb[64];
-    sb_printf(&consts_h, "} aot_constants_t;\n\n/* kept in %s, read in place */\nextern const aot_constants_t aot_constants;\n\n#endif\n",
-              o->const_mem);
-    sb_printf(&consts, "%s const aot_constants_t aot_constants = {\n%s\n};\n", cg_put_in(o->const_mem, 1, pb, sizeof pb),
-              init.s);
+    if (o->const_staged) {
+      /* staged: the initialised blob stays in its memory; aot_hydrate_constants
+       * copies it into the writable aot_constants, which the operators read */
+      char pr[64];
+      sb_printf(&consts_h, "} aot_constants_t;\n\n/* kept in %s (the blob), read from %s after aot_hydrate_constants */\n"
+                           "extern const aot_constants_t aot_constants_blob;\nextern aot_constants_t aot_constants;\n\n#endif\n",
+                o->const_src_mem, o->const_mem);
+      sb_printf(&consts, "%s const aot_constants_t aot_constants_blob = {\n%s\n};\n\n"
+                         "%s aot_constants_t aot_constants\n#if defined(__GNUC__) || defined(__clang__)\n"
+                         "    __attribute__((aligned(16)))\n#endif\n    ;\n",
+                cg_put_in(o->const_src_mem, 1, pb, sizeof pb), init.s, cg_put_in(o->const_mem, 0, pr, sizeof pr));
+    } else {
+      sb_printf(&consts_h, "} aot_constants_t;\n\n/* kept in %s, read in place */\nextern const aot_constants_t aot_constants;\n\n#endif\n",
+                o->const_mem);
+      sb_printf(&consts, "%s const aot_constants_t aot_constants = {\n%s\n};\n", cg_put_in(o->const_mem, 1, pb, sizeof pb),
+                init.s);
+    }
   }
   sb_free(&init);
   cg_layout L;
@@ -454,12 +468,18 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
     if (o->mem_sizes[m] < 0) continue;
     size_t need = 0;
     strbuf parts = {0};
-    for (int r = 0; r < L.nregions; r++)
+    for (int r = 0; r < L.nregions; r++) {
       if (!strcmp(L.regions[r].mem, o->mem_names[m])) {
         need += L.regions[r].size;
-        sb_printf(&parts, "%s%s %zu", parts.len ? " + " : "", L.regions[r].role == 0 ? "scratch" : L.regions[r].role == 1 ? "persistent" : "constants",
+        sb_printf(&parts, "%s%s %zu", parts.len ? " + " : "",
+                  L.regions[r].role == 0 ? "scratch" : L.regions[r].role == 1 ? "persistent" : L.regions[r].staged ? "staged constants" : "constants",
                   L.regions[r].size);
       }
+      if (L.regions[r].staged && !strcmp(L.regions[r].src, o->mem_names[m])) { /* the blob they are copied from */
+        need += L.regions[r].size;
+        sb_printf(&parts, "%sconstant blob %zu", parts.len ? " + " : "", L.regions[r].size);
+      }
+    }
     if (need > (size_t)o->mem_sizes[m]) {
       diag_error(d, "memory %s: the plan needs %zu bytes (%s) but %lld are available (%s); put a role elsewhere with memory.tensors or raise the constraint",
                  o->mem_names[m], need, parts.s, o->mem_sizes[m], o->mem_source ? o->mem_source : "platform");
@@ -511,7 +531,15 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
   sb_printf(&model, "int32_t aot_model_init(aot_model_context_t *ctx) {\n%s  int32_t st;\n  int i;\n", PR ? "  uint8_t *P;\n" : "");
   sb_puts(&model, ""
                   "  if (ctx == NULL) return aot_status_null_context;\n"
-                  "  st = aot_context_init(ctx);\n  if (st != aot_status_ok) return st;\n"
+                  "  st = aot_context_init(ctx);\n  if (st != aot_status_ok) return st;\n");
+  if (o->const_staged && o->auto_hydrate)
+    sb_puts(&model, "  /* staged constants (memory.auto_hydrate_constants) */\n"
+                    "  st = aot_model_hydrate(ctx);\n  if (st != aot_status_ok) return st;\n");
+  else if (!o->const_staged)
+    sb_puts(&model, "  ctx->_hydration_state = 1;  /* nothing staged */\n");
+  else
+    sb_puts(&model, "  /* staged constants: call aot_model_hydrate() before aot_model_run() */\n");
+  sb_puts(&model, ""
                   "  /* operators keep no init state: their parameters are precomputed */\n"
                   "  for (i = 0; i < AOT_NUM_OPS; i++) {\n"
                   "    if (ctx->callback != NULL) ctx->callback(aot_op_ids[i], aot_op_state_init_started, 0, ctx->user_data);\n"
@@ -534,6 +562,7 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
   if (e.uses_st) sb_puts(&model, "  int32_t st;\n");
   sb_puts(&model, "  if (ctx == NULL) return aot_status_null_context;\n"
                   "  if (ctx->_lifecycle_state != 1) return aot_status_not_initialized;\n");
+  if (o->const_staged) sb_puts(&model, "  if (ctx->_hydration_state != 1) return aot_status_hydration_required;\n");
   {
     /* activations by name: each tensor the run uses is a named pointer */
     char *decls = emit_fn_decls(&e, "  ");

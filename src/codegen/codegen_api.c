@@ -41,6 +41,7 @@ static void add_region(cg_layout *L, int role, const char *mem, size_t size, int
   r->role = role;
   snprintf(r->mem, sizeof r->mem, "%s", mem);
   snprintf(r->name, sizeof r->name, "aot_arena_%s%s", role == 0 ? "" : role == 1 ? "persistent_" : "const_", mem);
+  snprintf(r->src, sizeof r->src, "%s", mem);
   r->size = size;
   r->align = align;
 }
@@ -102,6 +103,10 @@ void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_
   }
   L->r_const = L->nregions;
   add_region(L, 2, o->const_mem, csize, align);
+  if (o->const_staged && o->const_src_mem) {
+    snprintf(L->regions[L->r_const].src, sizeof L->regions[L->r_const].src, "%s", o->const_src_mem);
+    L->regions[L->r_const].staged = 1;
+  }
   L->const_bytes_padded = csize;
   L->tensor_ent = xcalloc((size_t)(g->nt + 1), sizeof(int));
   for (int t = 0; t < g->nt; t++) {
@@ -146,8 +151,8 @@ void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_
   strbuf h = {0};
   static const char *roles[] = {"scratch", "persistent", "constant"};
   for (int r = 0; r < L->nregions; r++)
-    sb_printf(&h, "%s|%s|%s|%zu|%d|%d\n", roles[L->regions[r].role], L->regions[r].mem, L->regions[r].mem,
-              L->regions[r].size, L->regions[r].align, 0);
+    sb_printf(&h, "%s|%s|%s|%zu|%d|%d\n", roles[L->regions[r].role], L->regions[r].mem, L->regions[r].src,
+              L->regions[r].size, L->regions[r].align, L->regions[r].staged);
   char hex[65];
   cg_sha256_hex(h.s, h.len, hex);
   memcpy(L->plan_hash, hex, 16);
@@ -321,7 +326,7 @@ void gen_context_h(const ir_graph *g, const cg_options *o, strbuf *h) {
   sb_printf(h, "/* One instance of the model. Zero it before use ({0}). */\ntypedef struct {\n"
                "  aot_operator_callback callback;  /* may be NULL */\n  void *user_data;\n"
                "  /* internal */\n  const void *const *arena_buffers;\n  const size_t *arena_sizes;\n"
-               "  uint32_t _lifecycle_state;\n  int8_t *tensor_ptrs[aot_num_tensors > 0 ? aot_num_tensors : 1];\n"
+               "  uint32_t _lifecycle_state;\n  uint32_t _hydration_state;  /* 1 once the staged constants are in place */\n  int8_t *tensor_ptrs[aot_num_tensors > 0 ? aot_num_tensors : 1];\n"
                "  aot_tensor_io_t inputs[%d];\n  aot_tensor_io_t outputs[%d];\n"
                "  /* aotc: arenas of this context (aot_context_bind_arenas) */\n"
                "  const void *_arenas[aot_num_arena_buffers];\n  uint32_t _arenas_bound;\n  uint32_t once_done;  /* CALL_ONCE ran */\n"
@@ -330,6 +335,24 @@ void gen_context_h(const ir_graph *g, const cg_options *o, strbuf *h) {
   sb_puts(h, "/* Wires ctx to its arenas and fills tensor_ptrs, inputs and outputs; clears\n"
              " * the lifecycle latch. aot_model_init calls it: do not call it separately. */\n"
              "int32_t aot_context_init(aot_model_context_t *ctx);\n\n"
+             "/* Copies the staged constants (kept in non-volatile memory) into the memory\n"
+             " * they run from. Weak: define your own for DMA or asynchronous loading\n"
+             " * (copy aot_constants_size bytes from aot_constants_source to\n"
+             " * aot_constants_runtime and return aot_status_ok). Returns\n"
+             " * aot_status_null_context, aot_status_hydrate_uninited_context (before\n"
+             " * aot_context_init), aot_status_hydrate_null_blob, or aot_status_ok\n"
+             " * (also when the module stages nothing). */\n"
+             "int32_t aot_hydrate_constants(aot_model_context_t *ctx);\n"
+             "/* aotc: runs aot_hydrate_constants and, on success, marks ctx hydrated.\n"
+             " * aot_model_init calls it (memory.auto_hydrate_constants: true); otherwise\n"
+             " * call it after aot_model_init: aot_model_run returns\n"
+             " * aot_status_hydration_required until it succeeded. */\n"
+             "int32_t aot_model_hydrate(aot_model_context_t *ctx);\n"
+             "/* Where the staged constants are kept and where they run from (NULL and 0\n"
+             " * when nothing is staged). */\n"
+             "extern const void *const aot_constants_source;\n"
+             "extern void *const aot_constants_runtime;\n"
+             "extern const size_t aot_constants_size;\n\n"
              "/* aotc: gives ctx arenas of its own (independent instances): scratch of at\n"
              " * least aot_arena_<mem>_size bytes, persistent likewise (NULL when the model\n"
              " * has no persistent region), both aligned as the _alignment macros say.\n"
@@ -377,6 +400,32 @@ static void put_string(strbuf *b, const char *s) {
   }
   sb_putc(b, CG_TEXT_END);
   sb_putc(b, '"');
+}
+
+/* Staged constants: the source blob, the runtime copy and the weak copier. */
+static void gen_hydrate(const cg_options *o, const cg_layout *L, strbuf *c) {
+  const cg_region *R = &L->regions[L->r_const];
+  if (R->staged)
+    sb_printf(c, "/* constants kept in %s (aot_constants_blob), run from %s (aot_constants) */\n"
+                 "const void *const aot_constants_source = &aot_constants_blob;\n"
+                 "void *const aot_constants_runtime = &aot_constants;\n"
+                 "const size_t aot_constants_size = sizeof aot_constants;\n\n", R->src, R->mem);
+  else
+    sb_puts(c, "/* nothing staged: the constants are read in place */\n"
+               "const void *const aot_constants_source = NULL;\nvoid *const aot_constants_runtime = NULL;\n"
+               "const size_t aot_constants_size = 0;\n\n");
+  (void)o;
+  sb_puts(c, "#if defined(__GNUC__) || defined(__clang__)\n__attribute__((weak))\n#endif\n"
+             "int32_t aot_hydrate_constants(aot_model_context_t *ctx) {\n"
+             "  if (ctx == NULL) return aot_status_null_context;\n"
+             "  if (ctx->arena_buffers == NULL) return aot_status_hydrate_uninited_context;\n"
+             "  if (aot_constants_size == 0) return aot_status_ok;\n"
+             "  if (aot_constants_source == NULL || aot_constants_runtime == NULL) return aot_status_hydrate_null_blob;\n"
+             "  memcpy(aot_constants_runtime, aot_constants_source, aot_constants_size);\n"
+             "  return aot_status_ok;\n}\n\n"
+             "int32_t aot_model_hydrate(aot_model_context_t *ctx) {\n"
+             "  int32_t st = aot_hydrate_constants(ctx);\n"
+             "  if (st == aot_status_ok) ctx->_hydration_state = 1;\n  return st;\n}\n\n");
 }
 
 /* src/<prefix>_tensors.c: tables, context init, per-context binding. */
@@ -455,6 +504,7 @@ void gen_tensors_c(const ir_graph *g, const cg_options *o, const cg_layout *L, s
                "    st = aot_bind_arena((aot_arena_region_t)r, buffers[r], sizes[r]);\n    if (st != aot_status_ok) return st;\n  }\n"
                "  return aot_status_ok;\n}\n\n",
             L->regions[L->r_const].name);
+  gen_hydrate(o, L, c);
   sb_puts(c, "int32_t aot_context_bind_arenas(aot_model_context_t *ctx, void *scratch, size_t scratch_bytes,\n"
              "                                void *persistent, size_t persistent_bytes) {\n"
              "  int r;\n  if (ctx == NULL) return aot_status_null_context;\n");
@@ -474,7 +524,7 @@ void gen_tensors_c(const ir_graph *g, const cg_options *o, const cg_layout *L, s
   if (L->r_persistent >= 0) sb_printf(c, "  ctx->_arenas[%s] = persistent;\n", L->regions[L->r_persistent].name);
   sb_puts(c, "  ctx->_arenas_bound = AOT_BOUND_MAGIC;\n  ctx->_lifecycle_state = 0;\n  return aot_status_ok;\n}\n\n");
   sb_puts(c, "int32_t aot_context_init(aot_model_context_t *ctx) {\n  int i;\n"
-             "  if (ctx == NULL) return aot_status_null_context;\n  ctx->_lifecycle_state = 0;\n"
+             "  if (ctx == NULL) return aot_status_null_context;\n  ctx->_lifecycle_state = 0;\n  ctx->_hydration_state = 0;\n"
              "  ctx->arena_buffers = ctx->_arenas_bound == AOT_BOUND_MAGIC ? ctx->_arenas : aot_bound_buffers;\n"
              "  ctx->arena_sizes = aot_arena_sizes;\n"
              "  for (i = 0; i < aot_num_arena_buffers; i++)\n"

@@ -2,7 +2,8 @@
  * names, model metadata and digest, module type, and the platform's memories
  * for the arena regions (scratch and persistent in the first preferred
  * memory, constants in the non-volatile one, unless memory.tensors says
- * otherwise). */
+ * otherwise; constants with a constant_destination_memory are staged: kept
+ * in their memory and copied into the destination at init). */
 #include "codegen_internal.h"
 
 #include "config/config.h"
@@ -11,21 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The memory a tensor rule list gives to tensors of one role ("*" rules and
- * role rules without ids; later rules win among equals, role beats "*"). */
+/* The memory the rules give to the tensors of one role (rules without ids). */
 static const char *rule_memory(const aotc_config *c, const char *role, int want_dest) {
-  const char *best = NULL;
-  int best_spec = -1;
-  for (int i = 0; i < c->memory_n_tensors; i++) {
-    const aotc_rule *r = &c->memory_tensors[i];
-    if (r->nids) continue;
-    int spec = !r->type || !strcmp(r->type, "*") ? 0 : !strcmp(r->type, role) ? 1 : -1;
-    if (spec < 0) continue;
-    const char *m = want_dest ? r->constant_destination_memory : r->memory;
-    if (!m) continue;
-    if (spec >= best_spec) best = m, best_spec = spec;
-  }
-  return best;
+  aotc_rule_attrs a;
+  config_rules_resolve(c->memory_tensors, c->memory_n_tensors, role, NULL, &a);
+  return want_dest ? a.constant_destination_memory : a.memory;
 }
 
 int codegen_options_from_config(const aotc_config *c, cg_options *o, cg_strings *keep, aotc_diag *d) {
@@ -51,14 +42,35 @@ int codegen_options_from_config(const aotc_config *c, cg_options *o, cg_strings 
   keep->scratch_mem = xstrdup(platform_mem_canon(s ? s : def_rw));
   keep->persistent_mem = xstrdup(platform_mem_canon(p ? p : def_rw));
   keep->const_mem = xstrdup(platform_mem_canon(k ? k : def_const));
-  /* what aotc does not honour yet is said, never silently changed */
+  /* constants kept in one memory and staged into another at init */
+  const char *kd = rule_memory(c, "constant", 1);
+  keep->const_src_mem = xstrdup(keep->const_mem);
+  if (kd && strcmp(platform_mem_canon(kd), keep->const_mem) != 0) {
+    free(keep->const_mem);
+    keep->const_mem = xstrdup(platform_mem_canon(kd));
+    o->const_staged = 1;
+  }
+  o->auto_hydrate = c->memory_auto_hydrate_constants;
+  /* what aotc does not honour yet is said, never silently changed: rules by
+   * tensor id that would give those tensors other attributes than their role's */
   for (int i = 0; i < c->memory_n_tensors; i++) {
     const aotc_rule *r = &c->memory_tensors[i];
-    if (r->nids)
-      diag_warn(d, "memory.tensors rule %d (line %d) names tensor ids: aotc places tensors per role, so this rule is not applied", i, r->line);
-    else if (r->constant_destination_memory)
-      diag_warn(d, "memory.tensors rule %d (line %d): constant_destination_memory '%s' is not applied: aotc reads constants in place from '%s'",
-                i, r->line, r->constant_destination_memory, r->memory ? r->memory : "their memory");
+    if (!r->nids) continue;
+    static const char *const rl[] = {"scratch", "persistent", "constant"};
+    int differs = 0;
+    for (int k = 0; k < 3; k++) {
+      if (r->type && strcmp(r->type, "*") && strcmp(r->type, rl[k])) continue;
+      const char *want_mem = k == 0 ? keep->scratch_mem : k == 1 ? keep->persistent_mem : keep->const_src_mem;
+      const char *want_dst = k == 2 && o->const_staged ? keep->const_mem : NULL;
+      if (r->memory && strcmp(platform_mem_canon(r->memory), want_mem)) differs = 1;
+      if (r->constant_destination_memory) {
+        const char *dd = platform_mem_canon(r->constant_destination_memory);
+        if (k == 2 && strcmp(dd, want_dst ? want_dst : want_mem)) differs = 1;
+      }
+    }
+    if (differs)
+      diag_warn(d, "memory.tensors rule %d (line %d) names tensor ids and memories other than their role's: aotc places the tensors of a role together (in %s), so this rule is not applied",
+                i, r->line, r->type && !strcmp(r->type, "constant") ? keep->const_mem : r->type && !strcmp(r->type, "persistent") ? keep->persistent_mem : keep->scratch_mem);
   }
   o->external_arenas = !c->memory_allocate_arenas;
   o->nmems = pf.nmems;
@@ -68,9 +80,9 @@ int codegen_options_from_config(const aotc_config *c, cg_options *o, cg_strings 
   }
   keep->mem_source = xasprintf("platform %s%s", pf.name, c->memory_n_constraints ? " with memory.constraints" : "");
   o->mem_source = keep->mem_source;
-  const char *names[3] = {keep->scratch_mem, keep->persistent_mem, keep->const_mem};
-  static const char *roles[3] = {"scratch", "persistent", "constant"};
-  for (int r = 0; r < 3; r++)
+  const char *names[4] = {keep->scratch_mem, keep->persistent_mem, keep->const_mem, keep->const_src_mem};
+  static const char *roles[4] = {"scratch", "persistent", "constant", "constant"};
+  for (int r = 0; r < 4; r++)
     if (strcmp(pf.name, "host") != 0 && !platform_find_mem(&pf, names[r]))  /* host: any memory, no limit */
       return diag_error(d, "memory.tensors puts %s tensors in '%s', which platform %s does not have (it has %s%s%s%s)",
                         roles[r], names[r], pf.name, pf.mems[0].name, pf.nmems > 1 ? ", " : "",
@@ -78,6 +90,7 @@ int codegen_options_from_config(const aotc_config *c, cg_options *o, cg_strings 
   o->scratch_mem = keep->scratch_mem;
   o->persistent_mem = keep->persistent_mem;
   o->const_mem = keep->const_mem;
+  o->const_src_mem = keep->const_src_mem;
   if (c->model_path) {
     uint8_t *data;
     size_t len;
@@ -99,6 +112,7 @@ void cg_strings_free(cg_strings *k) {
   free(k->scratch_mem);
   free(k->persistent_mem);
   free(k->const_mem);
+  free(k->const_src_mem);
   free(k->sha256);
   free(k->mem_source);
   memset(k, 0, sizeof *k);

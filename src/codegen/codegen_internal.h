@@ -32,6 +32,8 @@ typedef struct cg_region {
   int role;            /* 0 scratch, 1 persistent, 2 constant */
   char mem[16];        /* memory name, lower case */
   char name[48];       /* aot_arena_<mem>, aot_arena_persistent_<mem>, aot_arena_const_<mem> */
+  char src[16];        /* constants: the memory they are kept in (== mem unless staged) */
+  int staged;          /* constants copied from src into mem at init */
   size_t size;
   int align;
 } cg_region;

@@ -40,9 +40,12 @@ void gen_readme(const ir_graph *g, const cg_options *o, const cg_layout *L, strb
   }
   sb_puts(r, "\n## Arena regions\n\n| region | role | memory | bytes | alignment |\n|---|---|---|---|---|\n");
   static const char *roles[] = {"scratch", "persistent", "constant (cold)"};
-  for (int i = 0; i < L->nregions; i++)
-    sb_printf(r, "| `%s` | %s | %s | %zu | %d |\n", L->regions[i].name, roles[L->regions[i].role], L->regions[i].mem,
-              L->regions[i].size, L->regions[i].align);
+  for (int i = 0; i < L->nregions; i++) {
+    char st[64];
+    if (L->regions[i].staged) snprintf(st, sizeof st, "constant (staged from %s at init)", L->regions[i].src);
+    sb_printf(r, "| `%s` | %s | %s | %zu | %d |\n", L->regions[i].name, L->regions[i].staged ? st : roles[L->regions[i].role],
+              L->regions[i].mem, L->regions[i].size, L->regions[i].align);
+  }
   sb_puts(r, "\nThe scratch arena over time (x: operator position, y: offset; one box per tensor\n"
              "lifetime, operator scratch in orange, the peak marked): ![scratch arena over time](memory.svg)\n");
   sb_puts(r, "\n## Arenas\n\n| arena | bytes | note |\n|---|---|---|\n");
@@ -103,9 +106,9 @@ void gen_residency(const ir_graph *g, const cg_options *o, const cg_layout *L, s
           count++;
         }
       sb_printf(j, "%s\n      {\"alignment\": %d, ", first ? "" : ",", R->align);
-      if (role == 2) sb_printf(j, "\"kind\": \"cold\", ");
+      if (role == 2) sb_printf(j, "\"kind\": \"%s\", ", R->staged ? "staged" : "cold");
       sb_printf(j, "\"memory\": \"%s\", \"region_id\": %d, ", R->mem, r);
-      if (role == 2) sb_printf(j, "\"source_memory\": \"%s\", \"tensor_count\": %d, ", R->mem, count);
+      if (role == 2) sb_printf(j, "\"source_memory\": \"%s\", \"tensor_count\": %d, ", R->src, count);
       sb_printf(j, "\"total_size\": %zu, \"used\": %zu}", R->size, used);
       first = 0;
     }
@@ -120,7 +123,7 @@ void gen_residency(const ir_graph *g, const cg_options *o, const cg_layout *L, s
     const char *nm = e->t >= 0 ? g->t[e->t].name : "";
     sb_plain_text(j, nm, 1);
     sb_printf(j, "\", \"offset\": %zu, \"role\": \"%s\", \"size\": %zu, \"source_memory\": \"%s\"}", e->offset,
-              roles[e->type == 0 ? 2 : e->type == 1 ? 1 : 0], e->size, R->mem);
+              roles[e->type == 0 ? 2 : e->type == 1 ? 1 : 0], e->size, R->src);
   }
   sb_puts(j, "\n  ]\n}\n");
 }

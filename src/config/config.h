@@ -85,6 +85,23 @@ typedef struct aotc_rule {
   int line;            /* YAML line, for messages */
 } aotc_rule;
 
+/* What a rule list gives one tensor or operator (NULL / -1: no rule sets it). */
+typedef struct aotc_rule_attrs {
+  const char *memory, *constant_destination_memory;  /* tensors */
+  const char *code_placement, *scratch_placement;    /* operators */
+  int accel;
+} aotc_rule_attrs;
+
+/* Resolves the rules for one tensor (type: its role, scratch|persistent|
+ * constant) or operator (type: its op type, e.g. CONV_2D), id its id string
+ * (NULL: match only rules without ids), with helia-aot's precedence: a rule
+ * naming the type and the id beats one naming the type only, which beats one
+ * naming the id only, which beats "*" (or no type); among equals the later
+ * rule wins; rules merge field by field (a more specific rule that leaves a
+ * field unset keeps the less specific rule's value). Types compare without
+ * case. The strings point into the rules. Returns how many rules matched. */
+int config_rules_resolve(const aotc_rule *rules, int n, const char *type, const char *id, aotc_rule_attrs *out);
+
 typedef enum aotc_module_type {
   AOTC_MODULE_NEURALSPOT = 0,
   AOTC_MODULE_ZEPHYR = 1,

@@ -336,3 +336,44 @@ int cfg_parse_flow(const char *text, const char *where, cfg_flow_fn fn, void *ar
   yaml_parser_delete(&p);
   return rc;
 }
+
+/* ---- resolving the rules for one tensor or operator ---- */
+
+static int same_word(const char *a, const char *b) {
+  for (; *a && *b; a++, b++)
+    if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
+  return *a == *b;
+}
+
+/* Specificity of r for (type, id): 3 type and id, 2 type, 1 id, 0 "*" or
+ * neither; -1 when r does not match. */
+static int rule_spec(const aotc_rule *r, const char *type, const char *id) {
+  int has_type = r->type && strcmp(r->type, "*") != 0;
+  if (has_type && (!type || !same_word(r->type, type))) return -1;
+  if (r->nids) {
+    int hit = 0;
+    for (int i = 0; id && i < r->nids && !hit; i++) hit = strcmp(r->ids[i], id) == 0;
+    if (!hit) return -1;
+  }
+  return has_type ? (r->nids ? 3 : 2) : (r->nids ? 1 : 0);
+}
+
+int config_rules_resolve(const aotc_rule *rules, int n, const char *type, const char *id, aotc_rule_attrs *out) {
+  memset(out, 0, sizeof *out);
+  out->accel = -1;
+  int matched = 0;
+  /* apply from the least to the most specific, in list order within a tier:
+   * each set field overrides what came before */
+  for (int spec = 0; spec <= 3; spec++)
+    for (int i = 0; i < n; i++) {
+      const aotc_rule *r = &rules[i];
+      if (rule_spec(r, type, id) != spec) continue;
+      matched++;
+      if (r->memory) out->memory = r->memory;
+      if (r->constant_destination_memory) out->constant_destination_memory = r->constant_destination_memory;
+      if (r->code_placement) out->code_placement = r->code_placement;
+      if (r->scratch_placement) out->scratch_placement = r->scratch_placement;
+      if (r->accel >= 0) out->accel = r->accel;
+    }
+  return matched;
+}
