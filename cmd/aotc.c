@@ -419,6 +419,18 @@ static int cmd_verify(int argc, char **argv) {
     return 0;
   }
   const char *target = c.target ? c.target : "host";
+  char cpu_target[32];
+  if (!c.target_given) {
+    /* no --target: the core the config's platform names, when it is one aotc runs */
+    platform vp;
+    aotc_diag pd = {0};
+    if (platform_from_config(&c, &vp, &pd) == 0 && (!strcmp(vp.cpu, "cortex-m4") || !strcmp(vp.cpu, "cortex-m55"))) {
+      snprintf(cpu_target, sizeof cpu_target, "%s", vp.cpu);
+      target = cpu_target;
+      fprintf(stderr, "aotc: verify: no --target given: running on %s, the platform.cpu of platform %s (--target host runs on the host)\n",
+              target, vp.name);
+    }
+  }
   if (strcmp(target, "host") && strcmp(target, "cortex-m4") && strcmp(target, "cortex-m55")) {
     diag_error(&d, "unknown target '%s'; valid targets: host, cortex-m4, cortex-m55", target);
     config_free(&c);

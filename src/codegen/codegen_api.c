@@ -212,6 +212,29 @@ static void open_header(strbuf *h, const cg_options *o, const char *file, const 
 static void cplus_open(strbuf *h) { sb_puts(h, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n"); }
 static void cplus_close(strbuf *h) { sb_puts(h, "#ifdef __cplusplus\n}\n#endif\n\n"); }
 
+/* The guard against building the module for another core than platform.cpu
+ * (its kernel variants and the plan were made for that core): Arm builds of
+ * another architecture stop with #error unless AOT_ALLOW_OTHER_CPU is
+ * defined; host builds (tests) pass. */
+static void cpu_guard(const cg_options *o, strbuf *h) {
+  const char *cpu = o->platform_cpu ? o->platform_cpu : "host";
+  const char *arch = !strcmp(cpu, "cortex-m4") ? "defined(__ARM_ARCH_7EM__)"
+                     : !strcmp(cpu, "cortex-m55") ? "defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)"
+                                                  : NULL;
+  if (!arch) {
+    sb_puts(h, "/* No platform.cpu: the module builds for any core. */\n\n");
+    return;
+  }
+  sb_printf(h, "/* Generated for %s (platform %s): an Arm build for another architecture\n"
+               " * stops here. Define AOT_ALLOW_OTHER_CPU to build it anyway, or regenerate\n"
+               " * with the right platform.name / platform.cpu. */\n"
+               "#define AOT_PLATFORM_CPU \"%s\"\n"
+               "#if defined(__arm__) && !defined(AOT_ALLOW_OTHER_CPU) && !(%s)\n"
+               "#error \"this module was generated for %s (platform.cpu); this build is for another core: regenerate with its platform, or define AOT_ALLOW_OTHER_CPU\"\n"
+               "#endif\n\n",
+            cpu, o->platform_name ? o->platform_name : "host", cpu, arch, cpu);
+}
+
 /* <prefix>_platform.h: logging and memory placement hooks. */
 void gen_platform_h(const cg_options *o, strbuf *h) {
   open_header(h, o, "aot_platform.h", "AOT_PLATFORM_H");
@@ -225,6 +248,7 @@ void gen_platform_h(const cg_options *o, strbuf *h) {
                " * mark initialised data (constants); they are never const-qualified in a\n"
                " * RAM memory. Platform: %s (%s). */\n",
             o->platform_name ? o->platform_name : "host", o->platform_cpu ? o->platform_cpu : "host");
+  cpu_guard(o, h);
   static const char *mems[] = {"DTCM", "DRAM", "SRAM", "MRAM", "PSRAM", "ITCM"};
   for (int i = 0; i < 6; i++)
     sb_printf(h, "#ifndef AOT_PUT_IN_%s\n#define AOT_PUT_IN_%s\n#endif\n#ifndef AOT_PUT_IN_%s_INIT\n#define AOT_PUT_IN_%s_INIT\n#endif\n",

@@ -115,7 +115,7 @@ static const opt_def OPTS[] = {
     {"force", T_BOOL, F(force), 0, NULL, "false", NULL,
      "replace an existing module aotc wrote (<module.path>/<module.name>, never anything else)", NULL},
     {"target", T_STRING, F(target), 0, "host|cortex-m4|cortex-m55", "host", NULL,
-     "target that verify builds and runs the module for", NULL},
+     "target that verify builds and runs the module for (not given: platform.cpu when it is cortex-m4 or cortex-m55, else host)", NULL},
     {"verbose", T_LEVEL, F(verbose), 0, NULL, "0", NULL, "verbosity level (0 quiet, 1 progress, 2 details)", NULL},
     {"log_file", T_STRING, F(log_file), 0, NULL, NULL, NULL,
      "also append aotc's notes, result and error lines to this file", NULL},
@@ -339,6 +339,7 @@ static int set_structured(aotc_config *c, const opt_def *o, const char *val, con
 /* Sets option o from text (flag value or YAML scalar). */
 static int set_text(aotc_config *c, const opt_def *o, const char *val, const char *where,
                     aotc_diag *d) {
+  if (!strcmp(o->key, "target")) c->target_given = 1; /* config_init clears it after the defaults */
   switch (o->type) {
     case T_BOOL: {
       int v;
@@ -738,6 +739,7 @@ void config_init(aotc_config *c) {
   for (size_t i = 0; i < N_OPTS; i++)
     if (OPTS[i].dflt) set_text(c, &OPTS[i], OPTS[i].dflt, NULL, &d);
   c->test_tolerance_given = 0; /* defaults do not count as given */
+  c->target_given = 0;
 }
 
 static void free_switches(aotc_switches *s) {

@@ -171,6 +171,7 @@ typedef struct aotc_config {
   aotc_switches litert_hooks;      /* litert_hooks.<name> */
   int force;                       /* force */
   char *target;                    /* target: host|cortex-m4|cortex-m55, default "host" */
+  int target_given;                /* 1 once target was set by the file or a flag */
   int verbose;                     /* verbose: level 0.. (true = 1) */
   int help;                        /* --help or -h was given */
   struct aotc_custom_op *custom_ops;  /* custom_operators (src/config/custom_ops.c) */
