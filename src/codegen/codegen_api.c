@@ -439,17 +439,18 @@ static void gen_hydrate(const cg_options *o, const cg_layout *L, strbuf *c) {
                "const void *const aot_constants_source = NULL;\nvoid *const aot_constants_runtime = NULL;\n"
                "const size_t aot_constants_size = 0;\n\n");
   (void)o;
-  sb_puts(c, "#if defined(__GNUC__) || defined(__clang__)\n__attribute__((weak))\n#endif\n"
+  sb_printf(c, "#if defined(__GNUC__) || defined(__clang__)\n__attribute__((weak))\n#endif\n"
              "int32_t aot_hydrate_constants(aot_model_context_t *ctx) {\n"
              "  if (ctx == NULL) return aot_status_null_context;\n"
              "  if (ctx->arena_buffers == NULL) return aot_status_hydrate_uninited_context;\n"
-             "  if (aot_constants_size == 0) return aot_status_ok;\n"
-             "  if (aot_constants_source == NULL || aot_constants_runtime == NULL) return aot_status_hydrate_null_blob;\n"
-             "  memcpy(aot_constants_runtime, aot_constants_source, aot_constants_size);\n"
+             "%s"
              "  return aot_status_ok;\n}\n\n"
              "int32_t aot_model_hydrate(aot_model_context_t *ctx) {\n"
              "  int32_t st = aot_hydrate_constants(ctx);\n"
-             "  if (st == aot_status_ok) ctx->_hydration_state = 1;\n  return st;\n}\n\n");
+             "  if (st == aot_status_ok) ctx->_hydration_state = 1;\n  return st;\n}\n\n",
+            R->staged ? "  if (aot_constants_source == NULL || aot_constants_runtime == NULL) return aot_status_hydrate_null_blob;\n"
+                        "  memcpy(aot_constants_runtime, aot_constants_source, aot_constants_size);\n"
+                      : "  /* nothing staged */\n");
 }
 
 /* src/<prefix>_tensors.c: tables, context init, per-context binding. */

@@ -3,7 +3,9 @@
 # (tests/data/helia/, recreated from the public repositories; only model paths
 # differ) run unchanged: each convert succeeds and writes the module where
 # helia-aot would (<module.path>/<module.name>/), then the same config passes
-# its golden test on the host (aotc verify with the config and a golden).
+# its golden test on the host (aotc verify with the config and a golden) and
+# under QEMU (verify without --target: the core of the config's platform,
+# Cortex-M55 for the Apollo5 boards; Cortex-M4 for the configs without one).
 # Also: options without meaning for aotc are noted once on stderr; unknown keys
 # still fail in one line with a suggestion; helia-aot's --no-<flag> and the
 # transforms list with "*" work.
@@ -17,6 +19,9 @@ W=$(mktemp -d /tmp/aotc-helia-XXXXXX); trap 'rm -rf "$W"' EXIT
 fail=0
 ok() { echo "ok: $1"; }
 bad() { echo "FAIL: $1"; fail=1; }
+
+QEMU=; command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null && QEMU=1
+[ -n "$QEMU" ] || echo "SKIP: no arm-none-eabi-gcc/qemu-system-arm: the configs run on the host only"
 
 for f in "$D"/*.yaml; do sed "s|@SHARED@|$S|g" "$f" > "$W/$(basename "$f")"; done
 
@@ -56,8 +61,20 @@ for f in "$W"/*.yaml; do
     [ -z "$dup" ] || bad "$b: repeated message: $dup"
   fi
   g=$(golden_of "$f")
-  line=$(cd "$W/run-$b" && "$AOTC" verify --path "$f" --test.golden-data "$g" 2>&1 | grep -E '^(PASS|FAIL)' | head -1)
+  line=$(cd "$W/run-$b" && "$AOTC" verify --path "$f" --target host --test.golden-data "$g" 2>&1 | grep -E '^(PASS|FAIL)' | head -1)
   case "$line" in PASS*) ok "$b: golden test on host: ${line%% hash=*}" ;; *) bad "$b: verify: $line" ;; esac
+  # under QEMU: verify without --target runs on the platform's core (said on
+  # stderr); a config without a platform runs on Cortex-M4
+  if [ -n "$QEMU" ]; then
+    if grep -qE '^\s+name:\s*(apollo|generic)' "$f"; then targ=(); else targ=(--target cortex-m4); fi
+    vout=$(cd "$W/run-$b" && "$AOTC" verify --path "$f" "${targ[@]}" --test.golden-data "$g" 2>&1)
+    line=$(echo "$vout" | grep -E '^(PASS|FAIL)' | head -1)
+    if [ ${#targ[@]} -eq 0 ] && ! echo "$vout" | grep -q "^aotc: verify: no --target given: running on cortex-m"; then
+      bad "$b: verify did not say which core it runs on: $(echo "$vout" | head -2)"
+    fi
+    case "$line" in PASS*target=cortex-m*) ok "$b: golden test under QEMU: $(echo "${line%% hash=*}" | sed 's/model=[^ ]* //')" ;;
+      *) bad "$b: QEMU verify: $(echo "$vout" | tail -3)" ;; esac
+  fi
 done
 [ $n -eq 10 ] && ok "ten configs" || bad "expected ten configs, found $n"
 
@@ -75,9 +92,14 @@ grep -v '^#' "$D/cli.txt" | while IFS='|' read -r name golden args; do
   vargs=${args/convert/verify}
   vargs=$(echo "$vargs" | sed 's/--force//; s/--module.path [^ ]*//')
   # shellcheck disable=SC2086
-  line=$(cd "$dir" && "$AOTC" $vargs --test.golden-data "$S/$golden" 2>&1 | grep -E '^(PASS|FAIL)' | head -1)
+  line=$(cd "$dir" && "$AOTC" $vargs --target host --test.golden-data "$S/$golden" 2>&1 | grep -E '^(PASS|FAIL)' | head -1)
   case "$line" in PASS*) echo "ok: $name: golden test on host: ${line%% hash=*}" ;;
     *) echo "FAIL: $name verify: $line"; echo fail > "$W/cli.failed" ;; esac
+  [ -n "$QEMU" ] || continue
+  # shellcheck disable=SC2086
+  line=$(cd "$dir" && "$AOTC" $vargs --test.golden-data "$S/$golden" 2>&1 | grep -E '^(PASS|FAIL)' | head -1)
+  case "$line" in PASS*target=cortex-m*) echo "ok: $name: golden test under QEMU: $(echo "${line%% hash=*}" | sed 's/model=[^ ]* //')" ;;
+    *) echo "FAIL: $name QEMU verify: $line"; echo fail > "$W/cli.failed" ;; esac
 done
 [ -e "$W/cli.failed" ] && fail=1
 [ -f "$W/cli-resnet/modules/resnet-aot/.aotc-module" ] && [ -f "$W/cli-resnet/modules/.gitignore" ] &&
