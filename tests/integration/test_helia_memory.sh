@@ -12,6 +12,8 @@
 #    every overlapping pair must be in different regions or be an alias).
 set -u
 AOTC=$(realpath "$1")
+HERE=$(cd "$(dirname "$0")" && pwd)
+D="$HERE/../data/helia"
 S=$(realpath "${AOTC_SHARED:-../shared}" 2>/dev/null || echo "${AOTC_SHARED:-../shared}")
 [ -d "$S/models" ] || { echo "SKIP helia memory: $S/models not found"; exit 0; }
 W=$(mktemp -d /tmp/aotc-hmem-XXXXXX); trap 'rm -rf "$W"' EXIT
@@ -62,6 +64,112 @@ assert section(".bss.aot_dtcm", "kws_tensors") == 16000
 assert section(".rodata.aot_mram", "kws_constants") >= 24000
 P
 else echo "SKIP: no arm-none-eabi-gcc/qemu-system-arm for the Cortex-M4 placement check"; fi
+
+# scratch in DTCM, constants kept in MRAM and staged into SRAM at init (KWS and
+# VWW, Cortex-M4 under QEMU): each symbol lands in the section its
+# <PREFIX>_PUT_IN_<MEMORY> macro names (the linker map, and the symbol tables of
+# the objects linked, for the static arena buffer); the
+# blob counts against MRAM and the copy against SRAM; the output matches the golden
+STAGE='{type: constant, attributes: {memory: mram, constant_destination_memory: sram}}'
+for m in "$KWS" "$VWW"; do
+  n=$(basename "$m" .tflite); P=st${n%%_*}; PU=$(echo "$P" | tr a-z A-Z)
+  "$AOTC" convert --model.path "$m" --module.path "$W" --module.name "stage_$n" --module.prefix "$P" --platform.name apollo4p_evb \
+    --memory.tensors "$SCR" "$STAGE" --memory.dump_residency_json --test.enabled \
+    --test.golden-data "$S/goldens-tflm/mlperf-tiny/$n.npz" >/dev/null 2>"$W/stage.err" || { bad "$n staged convert: $(cat "$W/stage.err")"; continue; }
+  M="$W/stage_$n"
+  python3 - "$M/${P}_residency.json" <<'PY' && ok "$n staged: residency says constants staged from mram into sram" || bad "$n staged residency"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["arenas"]["constant"]
+assert len(c) == 1 and c[0]["kind"] == "staged" and c[0]["memory"] == "sram" and c[0]["source_memory"] == "mram", c
+assert d["arenas"]["scratch"][0]["memory"] == "dtcm"
+assert all(t["source_memory"] == "mram" and t["memory"] == "sram" for t in d["tensors"] if t["role"] == "constant")
+PY
+  # the blob and its copy both count: a too-small SRAM is refused with the numbers
+  msg=$("$AOTC" convert --model.path "$m" --module.path "$W/small" --module.name "$n" --platform.name apollo4p_evb \
+        --memory.tensors "$SCR" "$STAGE" --memory.constraints '[{name: sram, max_size: 2048}]' 2>&1 >/dev/null | grep -v '^aotc: note'); rc=$?
+  [ "$(echo "$msg" | wc -l)" = 1 ] && echo "$msg" | grep -q "memory sram: the plan needs [0-9]* bytes (staged constants [0-9]*) but 2048 are available" &&
+    ok "$n: staged constants over a small SRAM refused: $msg" || bad "$n small SRAM: $msg"
+  command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null || { echo "SKIP: no QEMU for $n staged"; continue; }
+  printf '#define %s_PUT_IN_DTCM __attribute__((section(".bss.aot_dtcm")))\n#define %s_PUT_IN_SRAM __attribute__((section(".bss.aot_sram")))\n#define %s_PUT_IN_MRAM_INIT __attribute__((section(".rodata.aot_mram")))\n' \
+    "$PU" "$PU" "$PU" > "$W/attrs_$P.h"
+  out=$(bash "$HERE/../../targets/build-run.sh" --target cortex-m4 --module "$M" --main "$M/src/${P}_test_main.c" \
+        --cflags "-include $W/attrs_$P.h" --out "$W/m4_$n" 2>&1)
+  echo "$out" | grep -q '^PASS' && ok "$n staged, cortex-m4 (QEMU): $(echo "$out" | grep '^PASS' | cut -c1-70)" || bad "$n staged m4 run: $(echo "$out" | tail -3)"
+  arm-none-eabi-objdump -t "$W/m4_$n"/obj/module/*-"${P}"_tensors.o "$W/m4_$n"/obj/module/*-"${P}"_constants.o > "$W/syms_$n.txt" 2>/dev/null
+  python3 - "$W/m4_$n/firmware.map" "$W/syms_$n.txt" "$M/includes-api/${P}_tensors.h" "$P" <<'PY' && ok "$n staged: map and symbols: ${P}_arena_dtcm_buf in .bss.aot_dtcm (PUT_IN_DTCM), ${P}_constants_blob in .rodata.aot_mram (PUT_IN_MRAM_INIT), ${P}_constants in .bss.aot_sram (PUT_IN_SRAM), sizes as planned" || bad "$n staged map/symbols"
+import re, sys
+mp, syms, hdr, p = open(sys.argv[1]).read(), open(sys.argv[2]).read(), open(sys.argv[3]).read(), sys.argv[4]
+size = lambda name: int(re.search(r"#define %s_size (\d+)" % name, hdr).group(1))
+def sym(name):  # objdump -t of the firmware's objects: addr flags section size name
+    r = [m for m in re.finditer(r"^[0-9a-f]+ .{7} (\S+)\s+([0-9a-f]+) %s$" % re.escape(name), syms, re.M)
+         if m.group(1) != "*UND*"]
+    assert len(r) == 1, name
+    return r[0].group(1), int(r[0].group(2), 16)
+def in_map(section, name):  # the map lists the symbol under its input section
+    r = re.search(re.escape(section) + r"\s+0x[0-9a-f]+\s+(0x[0-9a-f]+)\s+\S+\n\s+0x[0-9a-f]+\s+" + re.escape(name) + r"\n", mp)
+    assert r, (section, name)
+    return int(r.group(1), 16)
+assert sym(p + "_arena_dtcm_buf") == (".bss.aot_dtcm", size(p + "_arena_dtcm")), sym(p + "_arena_dtcm_buf")
+assert sym(p + "_constants_blob")[0] == ".rodata.aot_mram" and sym(p + "_constants")[0] == ".bss.aot_sram"
+assert sym(p + "_constants")[1] == sym(p + "_constants_blob")[1] and size(p + "_arena_const_sram") >= sym(p + "_constants")[1]
+assert in_map(".rodata.aot_mram", p + "_constants_blob") == sym(p + "_constants_blob")[1]
+assert in_map(".bss.aot_sram", p + "_constants") == sym(p + "_constants")[1]
+PY
+done
+
+# hydration: a user's strong <prefix>_hydrate_constants replaces the weak one
+# (called once per init, the module passes); memory.auto_hydrate_constants
+# false: run before hydration -> hydration_required (200); hydrate with NULL
+# -> null_context (13), before context init -> hydrate_uninited_context (11)
+for auto in true false; do
+  "$AOTC" convert --model.path "$KWS" --module.path "$W" --module.name "hyd_$auto" --module.prefix hy --platform.name apollo4p_evb \
+    --memory.tensors "$STAGE" --memory.auto_hydrate_constants "$auto" --test.enabled \
+    --test.golden-data "$S/goldens-tflm/mlperf-tiny/kws_ref_model.npz" >/dev/null 2>&1 || bad "hydrate convert ($auto)"
+done
+cat > "$W/hyd.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+#include "hy_model.h"
+#include "hy_test_case.h"
+static int calls;
+int32_t hy_hydrate_constants(hy_model_context_t *ctx) {  /* e.g. a DMA transfer */
+  if (ctx == NULL) return hy_status_null_context;
+  calls++;
+  memcpy(hy_constants_runtime, hy_constants_source, hy_constants_size);
+  return hy_status_ok;
+}
+int main(void) {
+  static hy_model_context_t ctx;
+  if (hy_model_init(&ctx) != 0 || calls != 1) { printf("init %d calls\n", calls); return 1; }
+  if (hy_test_case_run() != 0) return 2;
+  printf("override called %d times\n", calls);
+  return calls >= 2 ? 0 : 3;
+}
+C
+cat > "$W/hyd_off.c" <<'C'
+#include <stdio.h>
+#include "hy_model.h"
+#include "hy_test_case.h"
+int main(void) {
+  static hy_model_context_t ctx, fresh;
+  int bad = 0;
+#define EXPECT(e, v) do { int32_t s_ = (e); if (s_ != (v)) { printf("%s = %ld, want %d\n", #e, (long)s_, (v)); bad++; } } while (0)
+  EXPECT(hy_hydrate_constants(NULL), 13);
+  EXPECT(hy_hydrate_constants(&fresh), 11);
+  EXPECT(hy_model_init(&ctx), 0);
+  EXPECT(hy_model_run(&ctx), 200);
+  EXPECT(hy_model_hydrate(&ctx), 0);
+  EXPECT(hy_model_run(&ctx), 0);
+  return bad;
+}
+C
+M="$W/hyd_true"
+cc -std=c99 -Wall -Wextra -Werror -I"$M/includes-api" -I"$M/src" "$W/hyd.c" $(ls "$M"/src/*.c | grep -v test_main) -o "$W/hyd" -lm 2>"$W/hyd.err" &&
+  out=$("$W/hyd") && ok "a strong hy_hydrate_constants replaces the weak one and the module passes: $out" || bad "hydrate override: $(head -3 "$W/hyd.err") $out"
+M="$W/hyd_false"
+cc -std=c99 -Wall -Wextra -Werror -I"$M/includes-api" -I"$M/src" "$W/hyd_off.c" $(ls "$M"/src/*.c | grep -v test_main) -o "$W/hyd_off" -lm 2>"$W/hyd_off.err" &&
+  out=$("$W/hyd_off") && ok "auto_hydrate_constants false: statuses 13, 11, then run 200 until hy_model_hydrate, then 0" || bad "hydrate statuses: $(head -3 "$W/hyd_off.err") $out"
 
 # memory.allocate_arenas: false (a stateful model: scratch and persistent regions)
 LSTM="$S/models/tflm/trained_lstm_int8.tflite"
@@ -124,6 +232,20 @@ for t in d["tensors"]:
     assert isinstance(t["id"], str)
     assert t["role"] in ("scratch", "persistent", "constant")
 P
+# the same against lifetimes read from the .tflite itself (tflite_lifetimes.py,
+# independent of aotc), per arena region (residency_overlap.py): KWS, VWW, the
+# staged modules above and a stateful LSTM (a persistent region too)
+"$AOTC" convert --model.path "$KWS" --module.path "$W" --module.name reskws --module.prefix kw \
+  --memory.dump_residency_json >/dev/null 2>&1 || bad "residency convert kws"
+"$AOTC" convert --model.path "$LSTM" --module.path "$W" --module.name reslstm --module.prefix ls \
+  --memory.dump_residency_json >/dev/null 2>&1 || bad "residency convert lstm"
+for pair in "$VWW:$W/res/vww_residency.json" "$KWS:$W/reskws/kw_residency.json" "$LSTM:$W/reslstm/ls_residency.json" \
+            "$KWS:$W/stage_kws_ref_model/stkws_residency.json" "$VWW:$W/stage_vww_96_int8/stvww_residency.json"; do
+  m=${pair%%:*}; j=${pair#*:}
+  python3 "$D/tflite_lifetimes.py" "$m" > "$W/life.json" || { bad "lifetimes of $m"; continue; }
+  r=$(python3 "$D/residency_overlap.py" "$j" "$W/life.json" 2>&1) &&
+    ok "$(basename "$j"): no two slots of one region alive at once share bytes (lifetimes from the .tflite): $r" || bad "$(basename "$j"): $r"
+done
 "$AOTC" inspect --memory "$VWW" > "$W/mem.txt" 2>&1 || bad "inspect --memory"
 python3 - "$W/mem.txt" <<'P' && ok "inspect --memory: lifetimes of every scratch tensor; no two live tensors overlap; SVG well formed" || bad "inspect --memory overlap/SVG"
 import sys, re, xml.dom.minidom
