@@ -315,7 +315,7 @@ int compile_litert(const aotc_config *c, litert_model *m, const char *model_path
     return -1;
   }
   out->transform_changes = n;
-  if (plan_memory(out->graph, d) != 0 || plan_program(c, out->graph, d) != 0) {
+  if (plan_memory_config(c, out->graph, d) != 0 || plan_program(c, out->graph, d) != 0) {
     compiled_free(out);
     return -1;
   }
@@ -521,6 +521,13 @@ int compile_write_module(const aotc_config *c, const compiled *cm, const char *d
   o.runtime_dir = compile_runtime_dir();
   cg_strings keep;
   if (codegen_options_from_config(c, &o, &keep, d) != 0) return -1;
+  char (*op_mems)[16] = NULL; /* operators' scratch_placement */
+  if (plan_op_scratch_mems(c, g, &op_mems, d) != 0) {
+    cg_strings_free(&keep);
+    return -1;
+  }
+  keep.op_scratch_mem = op_mems; /* freed with keep */
+  o.op_scratch_mem = (const char (*)[16])op_mems;
   o.dump_residency_json = c->memory_dump_residency_json;
   o.fused_gru_loops = cm->fused_gru_loops;
   npy_array *ins = NULL, *outs = NULL;

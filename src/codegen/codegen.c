@@ -5,6 +5,8 @@
  * the module prefix when written, exactly like the copied kernels. */
 #include "codegen_internal.h"
 
+#include "../plan/plan.h"
+
 #include "../ops/emit.h"
 
 #include <ctype.h>
@@ -339,6 +341,43 @@ static int emit_graph_ops(emit_ctx *e, const ir_graph *g, aotc_diag *d) {
   return 0;
 }
 
+/* Operators whose scratch scratch_placement moved out of the scratch arena:
+ * their scratch pointer (declared by emit_scratch_ptr as S + offset) names the
+ * scratch region of that memory instead. Returns how many were moved, or -1
+ * when a pointer is missing from decls. */
+int cg_place_op_scratch(const ir_graph *g, const cg_options *o, const cg_layout *L, char **decls) {
+  int moved = 0;
+  for (int i = 0; o->op_scratch_mem && i < g->nops; i++) {
+    const ir_op *op = &g->ops[i];
+    if (op->dead || !op->scratch_bytes || op->scratch_offset != PLAN_SCRATCH_ELSEWHERE) continue;
+    char lname[40];
+    snprintf(lname, sizeof lname, "%s",
+             op->builtin == OP_CUSTOM ? (op->custom ? op->custom : "custom") : litert_op_name(op->builtin));
+    lower(lname);
+    c_identifier(lname, lname, 32);
+    char *needle = xasprintf("void *const op%d_%s_scratch = (void *)(S + %zu);", op->id, lname,
+                             g->scratch_base + op->scratch_offset);
+    char *at = strstr(*decls, needle);
+    int r = cg_region_of(L, 0, o->op_scratch_mem[i]);
+    if (at && r >= 0) {
+      char *repl = xasprintf("void *const op%d_%s_scratch = (void *)(ctx->arena_buffers[%s]);  /* scratch_placement %s */",
+                             op->id, lname, L->regions[r].name, L->regions[r].mem);
+      *at = 0;
+      char *nd = xasprintf("%s%s%s", *decls, repl, at + strlen(needle));
+      free(*decls);
+      *decls = nd;
+      free(repl);
+      moved++;
+    }
+    free(needle);
+  }
+  /* an op that never asked for its scratch pointer has nothing to move; any
+   * pointer left at the marker offset is an error */
+  char mark[32];
+  snprintf(mark, sizeof mark, "%zu);", (size_t)-1);
+  return strstr(*decls, mark) ? -1 : moved;
+}
+
 int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, aotc_diag *d) {
   if (codegen_check_supported(g, d) != 0) return -1;
   cg_options oo = *opts;  /* defaults for callers that leave the platform out */
@@ -566,7 +605,14 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
   {
     /* activations by name: each tensor the run uses is a named pointer */
     char *decls = emit_fn_decls(&e, "  ");
-    if (e.uses_S) sb_puts(&model, "  uint8_t *const S = AOT_SCRATCH(ctx);\n");
+    int moved = cg_place_op_scratch(g, o, &L, &decls);
+    if (moved < 0) {
+      free(decls);
+      diag_error(d, "operator scratch placement: an operator's scratch pointer was not found (internal error; remove its scratch_placement and report it)");
+      cg_layout_free(&L);
+      goto out;
+    }
+    if (e.uses_S) sb_puts(&model, moved ? "  uint8_t *const S = AOT_SCRATCH(ctx);\n  (void)S;\n" : "  uint8_t *const S = AOT_SCRATCH(ctx);\n");
     if (e.uses_P) sb_puts(&model, "  uint8_t *const P = AOT_PERSISTENT(ctx);\n");
     sb_puts(&model, decls);
     free(decls);

@@ -41,6 +41,8 @@ typedef struct cg_options {
   const char *const_src_mem;  /* where the constants are kept (== const_mem unless staged) */
   int const_staged;           /* constants copied from const_src_mem into const_mem at init */
   int auto_hydrate;           /* model_init hydrates the staged constants */
+  const char (*op_scratch_mem)[16]; /* per main-graph op: memory of its scratch when
+                                       scratch_placement moved it ("" / NULL: the arena) */
   int min_alignment;          /* arena alignment (>= 16) */
   int pack;                   /* cmsis_pack: module.path ends in .pack */
   int external_arenas;        /* memory.allocate_arenas false: the caller binds them */
@@ -57,6 +59,7 @@ typedef struct cg_options {
 /* Storage of the strings codegen_options_from_config() sets. */
 typedef struct cg_strings {
   char *platform_name, *platform_cpu, *scratch_mem, *persistent_mem, *const_mem, *const_src_mem, *sha256, *mem_source;
+  char (*op_scratch_mem)[16];
 } cg_strings;
 struct aotc_config;
 /* Fills the platform, memory, model and module fields of o from the config

@@ -10,6 +10,8 @@
  * hash over the regions. */
 #include "codegen_internal.h"
 
+#include "../plan/plan.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,12 @@ static void add_region(cg_layout *L, int role, const char *mem, size_t size, int
   snprintf(r->src, sizeof r->src, "%s", mem);
   r->size = size;
   r->align = align;
+}
+
+int cg_region_of(const cg_layout *L, int role, const char *mem) {
+  for (int r = 0; r < L->nregions; r++)
+    if (L->regions[r].role == role && !strcmp(L->regions[r].mem, mem)) return r;
+  return -1;
 }
 
 static void add_ent(cg_layout *L, const char *ident, int type, int region, size_t offset, size_t size, int t,
@@ -84,8 +92,34 @@ void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_
   memset(L, 0, sizeof *L);
   int align = o->min_alignment > 16 ? o->min_alignment : 16;
   L->r_scratch = L->r_persistent = -1;
-  add_region(L, 0, o->scratch_mem, g->scratch_arena_bytes ? g->scratch_arena_bytes : 16, align);
-  L->r_scratch = 0;
+  /* scratch regions by memory name: the scratch arena, and the memories
+   * operators' scratch_placement moved their own scratch into (all of one
+   * memory share offset 0: an op's scratch lives during that op only) */
+  char smems[8][16];
+  size_t ssize[8];
+  int ns = 0;
+  snprintf(smems[ns], sizeof smems[0], "%s", o->scratch_mem);
+  ssize[ns++] = g->scratch_arena_bytes ? g->scratch_arena_bytes : 16;
+  for (int i = 0; o->op_scratch_mem && i < g->nops; i++) {
+    const ir_op *op = &g->ops[i];
+    if (op->dead || !op->scratch_bytes || op->scratch_offset != PLAN_SCRATCH_ELSEWHERE) continue;
+    int k = 0;
+    while (k < ns && strcmp(smems[k], o->op_scratch_mem[i])) k++;
+    if (k == ns) {
+      if (ns == 8) continue;
+      snprintf(smems[ns], sizeof smems[0], "%s", o->op_scratch_mem[i]);
+      ssize[ns++] = 0;
+    }
+    if (align_up(op->scratch_bytes, 16) > ssize[k]) ssize[k] = align_up(op->scratch_bytes, 16);
+  }
+  for (int done = 0; done < ns; done++) {
+    int best = -1;
+    for (int k = 0; k < ns; k++)
+      if (ssize[k] != (size_t)-1 && (best < 0 || strcmp(smems[k], smems[best]) < 0)) best = k;
+    if (!strcmp(smems[best], o->scratch_mem)) L->r_scratch = L->nregions;
+    add_region(L, 0, smems[best], ssize[best], align);
+    ssize[best] = (size_t)-1;
+  }
   if (g->persistent_arena_bytes > 0) {
     L->r_persistent = L->nregions;
     add_region(L, 1, o->persistent_mem, g->persistent_arena_bytes, align);
@@ -144,6 +178,10 @@ void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_
     for (char *p = lname; *p; p++) *p = (char)tolower((unsigned char)*p);
     c_identifier(lname, lname, 32);
     snprintf(id, sizeof id, "aot_tensor_%s_%d_scratch", lname, op->id);
+    if (op->scratch_offset == PLAN_SCRATCH_ELSEWHERE) {
+      add_ent(L, id, 2, cg_region_of(L, 0, o->op_scratch_mem[i]), 0, op->scratch_bytes, -1, NULL);
+      continue;
+    }
     add_ent(L, id, 2, L->r_scratch, g->scratch_base + op->scratch_offset, op->scratch_bytes, -1, NULL);
   }
   free(coff);

@@ -115,5 +115,6 @@ void cg_strings_free(cg_strings *k) {
   free(k->const_src_mem);
   free(k->sha256);
   free(k->mem_source);
+  free(k->op_scratch_mem);
   memset(k, 0, sizeof *k);
 }

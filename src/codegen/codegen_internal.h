@@ -24,6 +24,11 @@ const char *op_dtypes(const ir_graph *g, const ir_op *op, char *buf, size_t n);
 int write_text(const char *dir, const char *rel, const char *text, const char *prefix,
                aotc_diag *d);
 
+/* Points moved operator scratch at its region (scratch_placement); returns the
+ * count or -1. */
+struct cg_layout;
+int cg_place_op_scratch(const ir_graph *g, const cg_options *o, const struct cg_layout *L, char **decls);
+
 /* codegen_sha256.c */
 void cg_sha256_hex(const void *data, size_t len, char out[65]);
 
@@ -47,7 +52,7 @@ typedef struct cg_ent {  /* one tensor descriptor */
 } cg_ent;
 typedef struct cg_layout {
   int nregions;
-  cg_region regions[4];
+  cg_region regions[12];
   int r_scratch, r_persistent, r_const;
   int nents, capents;
   cg_ent *ents;
@@ -57,6 +62,8 @@ typedef struct cg_layout {
 } cg_layout;
 void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_used, cg_layout *L);
 void cg_layout_free(cg_layout *L);
+/* The region of (role, memory), or -1. */
+int cg_region_of(const cg_layout *L, int role, const char *mem);
 void cg_banner(strbuf *b, const cg_options *o, const char *file);
 void cg_banner_hash(strbuf *b, const cg_options *o, const char *file); /* "# " lines */
 const char *cg_model_file(const cg_options *o);

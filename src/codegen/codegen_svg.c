@@ -6,6 +6,8 @@
  * the module README and `aotc inspect --memory`. */
 #include "codegen_internal.h"
 
+#include "../plan/plan.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +39,7 @@ int cg_lifetimes(const ir_graph *g, cg_life **out) {
                        g->scratch_base + x->offset, ir_bytes(x)};
   }
   for (int p = 0; p < nops; p++)
-    if (!g->ops[p].dead && g->ops[p].scratch_bytes > 0)
+    if (!g->ops[p].dead && g->ops[p].scratch_bytes > 0 && g->ops[p].scratch_offset != PLAN_SCRATCH_ELSEWHERE)
       v[n++] = (cg_life){-1 - p, p, p, g->scratch_base + g->ops[p].scratch_offset, g->ops[p].scratch_bytes};
   free(first);
   free(last);

@@ -109,7 +109,7 @@ static const opt_def OPTS[] = {
      "arena alignment in bytes (0: the platform's, at least 16)", NULL},
     {"operators", T_OPRULES, F(operators), F(n_operators), NULL, NULL, NULL,
      "operator attribute rules [{type: CONV_2D, id: [..], attributes: {accel, code_placement, scratch_placement}}]",
-     "aotc keeps operator code in the module's text section and operator scratch in the scratch arena: accel, code_placement and scratch_placement change nothing"},
+     "aotc keeps operator code in the module's text section and has no accelerator switch: accel and code_placement change nothing (scratch_placement is honoured: the operator's own scratch goes to that memory)"},
     {"documentation.html", T_BOOL, F(documentation_html), 0, NULL, "false", NULL,
      "helia-aot: HTML documentation", "aotc writes README.md (with the memory-over-time SVG), no HTML"},
     {"force", T_BOOL, F(force), 0, NULL, "false", NULL,
@@ -534,6 +534,12 @@ int config_print_notes(const aotc_config *c, FILE *out) {
   int n = 0;
   for (size_t i = 0; i < N_OPTS; i++)
     if (c->noted[i] && OPTS[i].noeffect) {
+      if (OPTS[i].type == T_OPRULES) {
+        /* operators: only accel and code_placement change nothing */
+        int moot = 0;
+        for (int k = 0; k < c->n_operators; k++) moot |= c->operators[k].accel >= 0 || c->operators[k].code_placement != NULL;
+        if (!moot) continue;
+      }
       fprintf(out, "aotc: note: option '%s' is accepted for helia-aot compatibility but has no effect: %s\n",
               OPTS[i].key, OPTS[i].noeffect);
       n++;

@@ -1,4 +1,5 @@
-/* plan.c - lifetimes, in-place reuse and the greedy best-fit arena planner. */
+/* plan.c - lifetimes, in-place reuse and the greedy best-fit arena planner
+ * (operator scratch placed elsewhere by scratch_placement gets no room). */
 #include "plan.h"
 
 #include "../ops/ops.h"
@@ -89,7 +90,9 @@ static size_t place(buf *bufs, int nb, span *sp, int best_fit) {
   return arena;
 }
 
-int plan_memory(ir_graph *g, aotc_diag *d) {
+int plan_memory(ir_graph *g, aotc_diag *d) { return plan_memory_placed(g, NULL, d); }
+
+int plan_memory_placed(ir_graph *g, const unsigned char *elsewhere, aotc_diag *d) {
   (void)d;
   int nt = g->nt, nops = g->nops;
   ir_mark_used(g);
@@ -167,7 +170,8 @@ int plan_memory(ir_graph *g, aotc_diag *d) {
                     ? impl->scratch(g, op)
                     : 0;
     op->scratch_bytes = sz;
-    if (sz) bufs[nb++] = (buf){-1, p, align_up(sz), p, p, 0, 0};
+    if (sz && elsewhere && elsewhere[p]) op->scratch_offset = PLAN_SCRATCH_ELSEWHERE;
+    else if (sz) bufs[nb++] = (buf){-1, p, align_up(sz), p, p, 0, 0};
   }
   /* try several placement orders and both best- and first-fit; keep the
    * smallest arena (ties go to the earlier strategy, so the plan is

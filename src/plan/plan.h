@@ -14,4 +14,24 @@
  * g->persistent_arena_bytes. */
 int plan_memory(ir_graph *g, aotc_diag *d);
 
+/* An op whose scratch is kept outside the scratch arena (scratch_placement)
+ * has this scratch_offset; its buffer is placed by the code generator in the
+ * scratch region of its memory. */
+#define PLAN_SCRATCH_ELSEWHERE ((size_t)-1)
+
+/* plan_memory, except that the ops p with elsewhere[p] != 0 get no room in
+ * the scratch arena (scratch_offset PLAN_SCRATCH_ELSEWHERE, scratch_bytes
+ * still set). elsewhere may be NULL. */
+int plan_memory_placed(ir_graph *g, const unsigned char *elsewhere, aotc_diag *d);
+
+struct aotc_config;
+/* Operator scratch placement (src/plan/plan_place.c): for each op of the main
+ * graph the memory that operators[].attributes.scratch_placement gives its
+ * scratch when that is not the scratch arena's memory, else "" (malloc'd
+ * array of g->nops names; NULL when no rule moves any scratch). Fails with
+ * one line when a rule names a memory the platform does not have. */
+int plan_op_scratch_mems(const struct aotc_config *c, const ir_graph *g, char (**out)[16], aotc_diag *d);
+/* plan_memory with the config's operator scratch placement applied. */
+int plan_memory_config(const struct aotc_config *c, ir_graph *g, aotc_diag *d);
+
 #endif
