@@ -232,6 +232,40 @@ for t in d["tensors"]:
     assert isinstance(t["id"], str)
     assert t["role"] in ("scratch", "persistent", "constant")
 P
+# operators scratch_placement: the LSTM's own scratch (op 0) moves out of the
+# DTCM scratch arena into an SRAM scratch region on apollo510_evb; the arena
+# shrinks by it; the module passes on the host and on Cortex-M55 (QEMU) with
+# the region in the section LS_PUT_IN_SRAM names; bad memories are refused
+OPR='{type: UNIDIRECTIONAL_SEQUENCE_LSTM, attributes: {scratch_placement: SRAM}}'
+LG="$S/goldens-tflm/tflm/trained_lstm_int8.npz"
+"$AOTC" convert --model.path "$LSTM" --module.path "$W" --module.name opsc0 --module.prefix ls --platform.name apollo510_evb >/dev/null 2>&1 &&
+"$AOTC" convert --model.path "$LSTM" --module.path "$W" --module.name opsc --module.prefix ls --platform.name apollo510_evb \
+  --operators "$OPR" --memory.dump_residency_json --test.enabled --test.golden-data "$LG" >/dev/null 2>"$W/opsc.err" || bad "scratch_placement convert: $(cat "$W/opsc.err")"
+M="$W/opsc"
+sz() { sed -n "s/^#define $2_size \([0-9]*\)$/\1/p" "$1/includes-api/ls_tensors.h"; }
+a0=$(sz "$W/opsc0" ls_arena_dtcm); a1=$(sz "$M" ls_arena_dtcm); r1=$(sz "$M" ls_arena_sram)
+grep -q '{ls_tensor_type_scratch, ls_arena_sram, 0, [0-9]*},  /\* tensor_unidirectional_sequence_lstm_0_scratch' "$M/src/ls_tensors.c" &&
+  [ -n "$r1" ] && [ "$a1" -lt "$a0" ] && [ $((a0 - a1)) -le "$r1" ] && ! grep -q "has no effect" "$W/opsc.err" &&
+  ok "scratch_placement SRAM: op 0's scratch in ls_arena_sram ($r1 bytes); the DTCM arena $a0 -> $a1 bytes; no 'no effect' note" ||
+  bad "scratch_placement layout: dtcm $a0 -> $a1, sram '$r1' $(cat "$W/opsc.err")"
+(cd "$M" && cc -std=c99 -Wall -Wextra -Werror -pedantic -O2 -Iincludes-api -Isrc src/*.c -o "$W/opsc_t" -lm) &&
+  "$W/opsc_t" | grep -q '^PASS' && ok "scratch_placement module passes its golden test on the host" || bad "scratch_placement host test"
+if command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
+  printf '#define LS_PUT_IN_SRAM __attribute__((section(".bss.aot_sram")))\n#define LS_PUT_IN_DTCM __attribute__((section(".bss.aot_dtcm")))\n' > "$W/attrs_ls.h"
+  out=$(bash "$HERE/../../targets/build-run.sh" --target cortex-m55 --module "$M" --main "$M/src/ls_test_main.c" \
+        --cflags "-include $W/attrs_ls.h" --out "$W/m55_ls" 2>&1)
+  echo "$out" | grep -q '^PASS' && ok "scratch_placement module on cortex-m55 (QEMU): $(echo "$out" | grep '^PASS' | cut -c1-60)" || bad "scratch_placement m55: $(echo "$out" | tail -3)"
+  arm-none-eabi-objdump -t "$W/m55_ls"/obj/module/*-ls_tensors.o 2>/dev/null | grep -qE "\.bss\.aot_sram\s+0*$(printf %x "$r1") ls_arena_sram_buf$" &&
+    ok "ls_arena_sram_buf ($r1 bytes) in .bss.aot_sram (LS_PUT_IN_SRAM)" || bad "scratch region section"
+fi
+for bad_mem in PSRAM:apollo4p_evb:"which platform apollo4p_evb does not have" MRAM:apollo510_evb:"a non-volatile memory"; do
+  mem=${bad_mem%%:*}; rest=${bad_mem#*:}; pf=${rest%%:*}; want=${rest#*:}
+  msg=$("$AOTC" convert --model.path "$LSTM" --module.path "$W/opbad" --platform.name "$pf" \
+        --operators "{type: UNIDIRECTIONAL_SEQUENCE_LSTM, id: '0', attributes: {scratch_placement: $mem}}" 2>&1 >/dev/null | grep -v '^aotc: note'); rc=$?
+  [ "$(echo "$msg" | wc -l)" = 1 ] && echo "$msg" | grep -q "op 0 (UNIDIRECTIONAL_SEQUENCE_LSTM) has scratch_placement '$(echo "$mem" | tr A-Z a-z)', $want" &&
+    [ ! -e "$W/opbad" ] && ok "scratch_placement $mem on $pf refused: $msg" || bad "scratch_placement $mem: $msg"
+done
+
 # the same against lifetimes read from the .tflite itself (tflite_lifetimes.py,
 # independent of aotc), per arena region (residency_overlap.py): KWS, VWW, the
 # staged modules above and a stateful LSTM (a persistent region too)
@@ -239,7 +273,7 @@ P
   --memory.dump_residency_json >/dev/null 2>&1 || bad "residency convert kws"
 "$AOTC" convert --model.path "$LSTM" --module.path "$W" --module.name reslstm --module.prefix ls \
   --memory.dump_residency_json >/dev/null 2>&1 || bad "residency convert lstm"
-for pair in "$VWW:$W/res/vww_residency.json" "$KWS:$W/reskws/kw_residency.json" "$LSTM:$W/reslstm/ls_residency.json" \
+for pair in "$VWW:$W/res/vww_residency.json" "$KWS:$W/reskws/kw_residency.json" "$LSTM:$W/reslstm/ls_residency.json" "$LSTM:$M/ls_residency.json" \
             "$KWS:$W/stage_kws_ref_model/stkws_residency.json" "$VWW:$W/stage_vww_96_int8/stvww_residency.json"; do
   m=${pair%%:*}; j=${pair#*:}
   python3 "$D/tflite_lifetimes.py" "$m" > "$W/life.json" || { bad "lifetimes of $m"; continue; }
