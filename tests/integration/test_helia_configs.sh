@@ -129,6 +129,24 @@ printf 'transforms:\n  - name: "*"\n    enabled: false\n' > "$W/tx.yaml"
 "$AOTC" convert --model.path "$KWS" --module.path "$W/tx" --module.name on >/dev/null 2>&1 &&
   ! diff -q "$W/tx/off/src" "$W/tx/on/src" >/dev/null 2>&1 && ok "transforms [{name: '*', enabled: false}] honoured" ||
   bad "transforms list"
+# platform.cpu guard: a module for apollo4p_evb (cortex-m4) compiles for the
+# M4 and on the host, stops with one #error for an M55 build unless
+# <PREFIX>_ALLOW_OTHER_CPU is defined; a module without a platform builds anywhere
+if command -v arm-none-eabi-gcc >/dev/null; then
+  "$AOTC" convert --model.path "$KWS" --module.path "$W/cpu" --module.name m4 --module.prefix g4 --platform.name apollo4p_evb >/dev/null 2>&1 &&
+  "$AOTC" convert --model.path "$KWS" --module.path "$W/cpu" --module.name any --module.prefix ga >/dev/null 2>&1 || bad "cpu guard converts"
+  cg() { arm-none-eabi-gcc -mthumb -std=c99 -Werror "$@" 2>&1; }
+  M="$W/cpu/m4"
+  e55=$(cg -mcpu=cortex-m55 -c -I"$M/includes-api" -I"$M/src" "$M/src/g4_model.c" -o "$W/cpu.o")
+  if cg -mcpu=cortex-m4 -c -I"$M/includes-api" -I"$M/src" "$M/src/g4_model.c" -o "$W/cpu.o" >/dev/null &&
+     cc -std=c99 -c -I"$M/includes-api" -I"$M/src" "$M/src/g4_model.c" -o "$W/cpu.o" &&
+     [ "$(echo "$e55" | grep -c 'error: #error')" = 1 ] && echo "$e55" | grep -q 'generated for cortex-m4 (platform.cpu)' &&
+     cg -mcpu=cortex-m55 -DG4_ALLOW_OTHER_CPU -c -I"$M/includes-api" -I"$M/src" "$M/src/g4_model.c" -o "$W/cpu.o" >/dev/null &&
+     cg -mcpu=cortex-m55 -c -I"$W/cpu/any/includes-api" -I"$W/cpu/any/src" "$W/cpu/any/src/ga_model.c" -o "$W/cpu.o" >/dev/null; then
+    ok "platform.cpu guard: cortex-m4 module builds for the M4 and the host, #error for an M55 build ($(echo "$e55" | grep -o '#error.*' | cut -c1-60)...), G4_ALLOW_OTHER_CPU overrides"
+  else bad "platform.cpu guard: $e55"; fi
+fi
+
 # --no-<flag>
 "$AOTC" convert --model.path "$KWS" --module.path "$W/nf" --no-test.enabled --no-force >/dev/null &&
   ok "--no-test.enabled --no-force accepted" || bad "--no-flags"
