@@ -92,7 +92,7 @@ static const opt_def OPTS[] = {
     {"memory.allocate_arenas", T_BOOL, F(memory_allocate_arenas), 0, NULL, "true", NULL,
      "emit the arena buffers (false: the application binds them with <prefix>_bind_arena)", NULL},
     {"memory.auto_hydrate_constants", T_BOOL, F(memory_auto_hydrate_constants), 0, NULL, "true", NULL,
-     "model_init copies staged constants into their runtime memory (false: the application calls <prefix>_hydrate_constants)", "aotc keeps constants where memory.tensors puts them (no staged copies yet), so there is nothing to hydrate"},
+     "model_init copies staged constants (constant_destination_memory) into their runtime memory (false: the application calls <prefix>_model_hydrate after init)", NULL},
     {"platform.name", T_STRING, F(platform_name), 0, NULL, NULL, NULL,
      "target platform: apollo3p_evb, apollo4p_evb, apollo4l_evb, apollo510_evb, apollo510b_evb, generic_cortex_m4, generic_cortex_m55, ... or a name described by the other platform keys", NULL},
     {"platform.cpu", T_STRING, F(platform_cpu), 0, NULL, NULL, NULL,
