@@ -528,6 +528,11 @@ int compile_write_module(const aotc_config *c, const compiled *cm, const char *d
   }
   keep.op_scratch_mem = op_mems; /* freed with keep */
   o.op_scratch_mem = (const char (*)[16])op_mems;
+  if (plan_const_placement(c, g, keep.const_src_mem, keep.const_mem, &keep.const_place, d) != 0) {
+    cg_strings_free(&keep);
+    return -1;
+  }
+  if (keep.const_place.ngroups) o.const_place = &keep.const_place;
   o.dump_residency_json = c->memory_dump_residency_json;
   o.fused_gru_loops = cm->fused_gru_loops;
   npy_array *ins = NULL, *outs = NULL;

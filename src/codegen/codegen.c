@@ -440,66 +440,11 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
       }
     }
   }
-  /* constants: one struct, a member per tensor (the constant arena region) */
+  /* constants: one struct per group, a member per tensor (codegen_consts.c) */
   size_t const_bytes = 0;
-  cg_banner(&consts, o, "aot_constants.c");
-  sb_puts(&consts, "#include <math.h>\n#include <stdint.h>\n\n#include \"aot_platform.h\"\n#include \"aot_constants.h\"\n\n");
-  cg_banner(&consts_h, o, "aot_constants.h");
-  sb_puts(&consts_h, "#ifndef AOT_CONSTANTS_H\n#define AOT_CONSTANTS_H\n\n#include <stdint.h>\n\n"
-                     "/* Every constant tensor, in the order of the model. */\ntypedef struct {\n");
-  strbuf init = {0};
-  int nconst = 0;
-  for (int gi = 0; gi < nsg; gi++) {
-    const ir_graph *cg = gi == 0 ? g : g->subgraphs[gi];
-    if (!cg) continue;
-    for (int t = 0; t < cg->nt; t++) {
-      if (!e.const_used[gi][t]) continue;
-      const ir_tensor *x = &cg->t[t];
-      const char *ct = dtype_ctype(x->dtype);
-      size_t es = dtype_size(x->dtype);
-      if (!ct || !es) {
-        diag_unsupported(d, "subgraph %d: constant tensor %d '%s' has dtype %s, which aotc cannot store in a C array; convert the model with plain numeric constants",
-                         gi, t, x->name, dtype_name(x->dtype));
-        sb_free(&init);
-        goto out;
-      }
-      size_t n = x->data_bytes / es;
-      const_bytes += x->data_bytes;
-      sb_printf(&consts_h, "  %s c_%s[%zu];  /* %s: %s [", ct, x->cname, n ? n : 1, comment_text(x->name),
-                dtype_name(x->dtype));
-      for (int k = 0; k < x->rank; k++) sb_printf(&consts_h, "%s%d", k ? ", " : "", x->shape[k]);
-      sb_puts(&consts_h, "] */\n");
-      sb_printf(&init, "%s  /* %s */\n  {\n", nconst ? ",\n" : "", comment_text(x->name));
-      emit_fmt_values(&init, x->dtype, x->data, n);
-      sb_puts(&init, "  }");
-      nconst++;
-    }
-  }
-  if (!nconst) {
-    sb_puts(&consts_h, "  uint8_t unused;\n");
-    sb_puts(&init, "  0");
-  }
-  {
-    char pb[64];
-    if (o->const_staged) {
-      /* staged: the initialised blob stays in its memory; aot_hydrate_constants
-       * copies it into the writable aot_constants, which the operators read */
-      char pr[64];
-      sb_printf(&consts_h, "} aot_constants_t;\n\n/* kept in %s (the blob), read from %s after aot_hydrate_constants */\n"
-                           "extern const aot_constants_t aot_constants_blob;\nextern aot_constants_t aot_constants;\n\n#endif\n",
-                o->const_src_mem, o->const_mem);
-      sb_printf(&consts, "%s const aot_constants_t aot_constants_blob = {\n%s\n};\n\n"
-                         "%s aot_constants_t aot_constants\n#if defined(__GNUC__) || defined(__clang__)\n"
-                         "    __attribute__((aligned(16)))\n#endif\n    ;\n",
-                cg_put_in(o->const_src_mem, 1, pb, sizeof pb), init.s, cg_put_in(o->const_mem, 0, pr, sizeof pr));
-    } else {
-      sb_printf(&consts_h, "} aot_constants_t;\n\n/* kept in %s, read in place */\nextern const aot_constants_t aot_constants;\n\n#endif\n",
-                o->const_mem);
-      sb_printf(&consts, "%s const aot_constants_t aot_constants = {\n%s\n};\n", cg_put_in(o->const_mem, 1, pb, sizeof pb),
-                init.s);
-    }
-  }
-  sb_free(&init);
+  if (gen_constants(g, o, e.const_used, &consts, &consts_h, &const_bytes, d) != 0) goto out;
+  cg_relocate_const_refs(g, o, &e.body);
+  cg_relocate_const_refs(g, o, &e.decls);
   cg_layout L;
   cg_layout_build(g, o, e.const_used, &L);
   /* each memory holds its regions (memory.constraints cap them) */
@@ -571,10 +516,10 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
   sb_puts(&model, ""
                   "  if (ctx == NULL) return aot_status_null_context;\n"
                   "  st = aot_context_init(ctx);\n  if (st != aot_status_ok) return st;\n");
-  if (o->const_staged && o->auto_hydrate)
+  if (L.any_staged && o->auto_hydrate)
     sb_puts(&model, "  /* staged constants (memory.auto_hydrate_constants) */\n"
                     "  st = aot_model_hydrate(ctx);\n  if (st != aot_status_ok) return st;\n");
-  else if (!o->const_staged)
+  else if (!L.any_staged)
     sb_puts(&model, "  ctx->_hydration_state = 1;  /* nothing staged */\n");
   else
     sb_puts(&model, "  /* staged constants: call aot_model_hydrate() before aot_model_run() */\n");
@@ -601,7 +546,7 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
   if (e.uses_st) sb_puts(&model, "  int32_t st;\n");
   sb_puts(&model, "  if (ctx == NULL) return aot_status_null_context;\n"
                   "  if (ctx->_lifecycle_state != 1) return aot_status_not_initialized;\n");
-  if (o->const_staged) sb_puts(&model, "  if (ctx->_hydration_state != 1) return aot_status_hydration_required;\n");
+  if (L.any_staged) sb_puts(&model, "  if (ctx->_hydration_state != 1) return aot_status_hydration_required;\n");
   {
     /* activations by name: each tensor the run uses is a named pointer */
     char *decls = emit_fn_decls(&e, "  ");

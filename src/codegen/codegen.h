@@ -3,6 +3,7 @@
 #define AOTC_CODEGEN_H
 
 #include "../ir/ir.h"
+#include "../plan/plan.h"
 
 /* One array of test data (stimulus or expected output), native dtype. */
 typedef struct cg_array {
@@ -41,6 +42,7 @@ typedef struct cg_options {
   const char *const_src_mem;  /* where the constants are kept (== const_mem unless staged) */
   int const_staged;           /* constants copied from const_src_mem into const_mem at init */
   int auto_hydrate;           /* model_init hydrates the staged constants */
+  const plan_const_place *const_place; /* constants placed by tensor id (NULL: none) */
   const char (*op_scratch_mem)[16]; /* per main-graph op: memory of its scratch when
                                        scratch_placement moved it ("" / NULL: the arena) */
   int min_alignment;          /* arena alignment (>= 16) */
@@ -60,6 +62,7 @@ typedef struct cg_options {
 typedef struct cg_strings {
   char *platform_name, *platform_cpu, *scratch_mem, *persistent_mem, *const_mem, *const_src_mem, *sha256, *mem_source;
   char (*op_scratch_mem)[16];
+  plan_const_place const_place;
 } cg_strings;
 struct aotc_config;
 /* Fills the platform, memory, model and module fields of o from the config

@@ -124,10 +124,24 @@ void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_
     L->r_persistent = L->nregions;
     add_region(L, 1, o->persistent_mem, g->persistent_arena_bytes, align);
   }
+  /* constant regions: one per group (the role's, and those memory.tensors
+   * rules by id made), by memory name; member offsets per group struct */
   size_t *coff = xcalloc((size_t)(g->nt + 1), sizeof *coff);
-  size_t csize = cg_const_layout(g, const_used, coff);
+  char *gused = xcalloc((size_t)(g->nt + 1), 1);
+  int ngr = cg_const_ngroups(o);
+  size_t gsize[1 + PLAN_MAX_CONST_GROUPS] = {0};
+  int gcount[1 + PLAN_MAX_CONST_GROUPS] = {0};
+  for (int k = 0; k <= ngr; k++) {
+    for (int t = 0; t < g->nt; t++) {
+      gused[t] = const_used[t] && cg_const_group(o, 0, t) == k;
+      gcount[k] += gused[t];
+    }
+    gsize[k] = cg_const_layout(g, gused, coff);
+  }
+  free(gused);
+  size_t csize = gsize[0];
   for (int i = 1; i < g->nsubgraphs; i++) {
-    /* constants of called subgraphs follow in the struct */
+    /* constants of called subgraphs follow in the group 0 struct */
     const ir_graph *sg = g->subgraphs[i];
     if (!sg || !const_used_all[i]) continue;
     size_t *so = xcalloc((size_t)(sg->nt + 1), sizeof *so);
@@ -135,12 +149,29 @@ void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_
     csize = align_up(csize, 8) + ss;
     free(so);
   }
-  L->r_const = L->nregions;
-  add_region(L, 2, o->const_mem, csize, align);
-  if (o->const_staged && o->const_src_mem) {
-    snprintf(L->regions[L->r_const].src, sizeof L->regions[L->r_const].src, "%s", o->const_src_mem);
-    L->regions[L->r_const].staged = 1;
+  gsize[0] = csize;
+  for (int k = 0; k <= PLAN_MAX_CONST_GROUPS; k++) L->r_const_group[k] = -1;
+  int placed[1 + PLAN_MAX_CONST_GROUPS] = {0};
+  for (int n = 0; n <= ngr; n++) {
+    int best = -1;
+    const char *bs, *bd, *s2, *d2;
+    int st, st2;
+    for (int k = 0; k <= ngr; k++) {
+      if (placed[k] || (k && !gcount[k])) continue;
+      cg_const_group_mems(o, k, &s2, &d2, &st2);
+      if (best < 0 || strcmp(d2, bd) < 0) best = k, bs = s2, bd = d2, st = st2;
+    }
+    if (best < 0) break;
+    placed[best] = 1;
+    L->r_const_group[best] = L->nregions;
+    cg_region *R = &L->regions[L->nregions];
+    add_region(L, 2, bd, gsize[best], align);
+    snprintf(R->src, sizeof R->src, "%s", bs);
+    R->staged = st;
+    L->any_staged |= st;
+    cg_const_obj(o, best, R->obj, sizeof R->obj);
   }
+  L->r_const = L->r_const_group[0];
   L->const_bytes_padded = csize;
   L->tensor_ent = xcalloc((size_t)(g->nt + 1), sizeof(int));
   for (int t = 0; t < g->nt; t++) {
@@ -157,9 +188,10 @@ void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_
       int ow = emit_const_owner(g, t);
       if (!const_used[ow]) continue;
       char expr[192];
-      snprintf(expr, sizeof expr, "offsetof(aot_constants_t, c_%s)", g->t[ow].cname);
+      int k = cg_const_group(o, 0, ow);
+      snprintf(expr, sizeof expr, "offsetof(%s_t, c_%s)", L->regions[L->r_const_group[k]].obj, g->t[ow].cname);
       L->tensor_ent[t] = L->nents;
-      add_ent(L, id, 0, L->r_const, coff[ow], x->data_bytes, t, expr);
+      add_ent(L, id, 0, L->r_const_group[k], coff[ow], x->data_bytes, t, expr);
     } else if (x->used && x->arena == 0) {
       L->tensor_ent[t] = L->nents;
       add_ent(L, id, 2, L->r_scratch, g->scratch_base + x->offset, ir_bytes(x), t, NULL);
@@ -399,8 +431,9 @@ void gen_context_h(const ir_graph *g, const cg_options *o, strbuf *h) {
              "int32_t aot_context_init(aot_model_context_t *ctx);\n\n"
              "/* Copies the staged constants (kept in non-volatile memory) into the memory\n"
              " * they run from. Weak: define your own for DMA or asynchronous loading\n"
-             " * (copy aot_constants_size bytes from aot_constants_source to\n"
-             " * aot_constants_runtime and return aot_status_ok). Returns\n"
+             " * (for each region r with aot_constant_sizes[r] > 0 copy that many bytes\n"
+             " * from aot_constant_sources[r] to aot_constant_runtimes[r]; return\n"
+             " * aot_status_ok when done). Returns\n"
              " * aot_status_null_context, aot_status_hydrate_uninited_context (before\n"
              " * aot_context_init), aot_status_hydrate_null_blob, or aot_status_ok\n"
              " * (also when the module stages nothing). */\n"
@@ -410,11 +443,11 @@ void gen_context_h(const ir_graph *g, const cg_options *o, strbuf *h) {
              " * call it after aot_model_init: aot_model_run returns\n"
              " * aot_status_hydration_required until it succeeded. */\n"
              "int32_t aot_model_hydrate(aot_model_context_t *ctx);\n"
-             "/* Where the staged constants are kept and where they run from (NULL and 0\n"
-             " * when nothing is staged). */\n"
-             "extern const void *const aot_constants_source;\n"
-             "extern void *const aot_constants_runtime;\n"
-             "extern const size_t aot_constants_size;\n\n"
+             "/* Per arena region: where its staged constants are kept, where they run\n"
+             " * from and their size (NULL, NULL, 0 for a region that is not staged). */\n"
+             "extern const void *const aot_constant_sources[aot_num_arena_buffers];\n"
+             "extern void *const aot_constant_runtimes[aot_num_arena_buffers];\n"
+             "extern const size_t aot_constant_sizes[aot_num_arena_buffers];\n\n"
              "/* aotc: gives ctx arenas of its own (independent instances): scratch of at\n"
              " * least aot_arena_<mem>_size bytes, persistent likewise (NULL when the model\n"
              " * has no persistent region), both aligned as the _alignment macros say.\n"
@@ -464,31 +497,41 @@ static void put_string(strbuf *b, const char *s) {
   sb_putc(b, '"');
 }
 
-/* Staged constants: the source blob, the runtime copy and the weak copier. */
+/* Staged constants: per region the source blob, the runtime copy and its
+ * size (NULL, NULL, 0 for regions that are not staged), and the weak copier. */
 static void gen_hydrate(const cg_options *o, const cg_layout *L, strbuf *c) {
-  const cg_region *R = &L->regions[L->r_const];
-  if (R->staged)
-    sb_printf(c, "/* constants kept in %s (aot_constants_blob), run from %s (aot_constants) */\n"
-                 "const void *const aot_constants_source = &aot_constants_blob;\n"
-                 "void *const aot_constants_runtime = &aot_constants;\n"
-                 "const size_t aot_constants_size = sizeof aot_constants;\n\n", R->src, R->mem);
-  else
-    sb_puts(c, "/* nothing staged: the constants are read in place */\n"
-               "const void *const aot_constants_source = NULL;\nvoid *const aot_constants_runtime = NULL;\n"
-               "const size_t aot_constants_size = 0;\n\n");
   (void)o;
-  sb_printf(c, "#if defined(__GNUC__) || defined(__clang__)\n__attribute__((weak))\n#endif\n"
-             "int32_t aot_hydrate_constants(aot_model_context_t *ctx) {\n"
-             "  if (ctx == NULL) return aot_status_null_context;\n"
-             "  if (ctx->arena_buffers == NULL) return aot_status_hydrate_uninited_context;\n"
-             "%s"
-             "  return aot_status_ok;\n}\n\n"
+  static const char *const what[] = {"const void *const aot_constant_sources", "void *const aot_constant_runtimes",
+                                     "const size_t aot_constant_sizes"};
+  sb_puts(c, L->any_staged ? "/* staged constants: kept in one memory (the blob), read from another */\n"
+                           : "/* nothing staged: the constants are read in place */\n");
+  for (int w = 0; w < 3; w++) {
+    sb_printf(c, "%s[aot_num_arena_buffers] = {", what[w]);
+    for (int r = 0; r < L->nregions; r++) {
+      const cg_region *R = &L->regions[r];
+      if (!R->staged) sb_printf(c, "%s%s", r ? ", " : "", w == 2 ? "0" : "NULL");
+      else if (w == 0) sb_printf(c, "%s&%s_blob", r ? ", " : "", R->obj);
+      else if (w == 1) sb_printf(c, "%s&%s", r ? ", " : "", R->obj);
+      else sb_printf(c, "%ssizeof %s", r ? ", " : "", R->obj);
+    }
+    sb_puts(c, "};\n");
+  }
+  sb_puts(c, "\n#if defined(__GNUC__) || defined(__clang__)\n__attribute__((weak))\n#endif\n"
+             "int32_t aot_hydrate_constants(aot_model_context_t *ctx) {\n");
+  if (L->any_staged) sb_puts(c, "  int r;\n");
+  sb_puts(c, "  if (ctx == NULL) return aot_status_null_context;\n"
+             "  if (ctx->arena_buffers == NULL) return aot_status_hydrate_uninited_context;\n");
+  if (L->any_staged)
+    sb_puts(c, "  for (r = 0; r < aot_num_arena_buffers; r++) {\n"
+               "    if (aot_constant_sizes[r] == 0) continue;\n"
+               "    if (aot_constant_sources[r] == NULL || aot_constant_runtimes[r] == NULL) return aot_status_hydrate_null_blob;\n"
+               "    memcpy(aot_constant_runtimes[r], aot_constant_sources[r], aot_constant_sizes[r]);\n  }\n");
+  else
+    sb_puts(c, "  /* nothing staged */\n");
+  sb_puts(c, "  return aot_status_ok;\n}\n\n"
              "int32_t aot_model_hydrate(aot_model_context_t *ctx) {\n"
              "  int32_t st = aot_hydrate_constants(ctx);\n"
-             "  if (st == aot_status_ok) ctx->_hydration_state = 1;\n  return st;\n}\n\n",
-            R->staged ? "  if (aot_constants_source == NULL || aot_constants_runtime == NULL) return aot_status_hydrate_null_blob;\n"
-                        "  memcpy(aot_constants_runtime, aot_constants_source, aot_constants_size);\n"
-                      : "  /* nothing staged */\n");
+             "  if (st == aot_status_ok) ctx->_hydration_state = 1;\n  return st;\n}\n\n");
 }
 
 /* src/<prefix>_tensors.c: tables, context init, per-context binding. */
@@ -508,8 +551,8 @@ void gen_tensors_c(const ir_graph *g, const cg_options *o, const cg_layout *L, s
     sb_puts(c, k ? "/* the regions in use: the defaults, or what aot_bind_arena() bound */\nstatic const void *aot_bound_buffers[aot_num_arena_buffers] = {"
                  : "\nconst void *const aot_arena_buffers[aot_num_arena_buffers] = {");
     for (int r = 0; r < L->nregions; r++)
-      sb_printf(c, "%s%s%s", r ? ", " : "",
-                L->regions[r].role == 2 ? "&aot_constants" : o->external_arenas ? "NULL" : L->regions[r].name,
+      sb_printf(c, "%s%s%s%s", r ? ", " : "",
+                L->regions[r].role == 2 ? "&" : "", L->regions[r].role == 2 ? L->regions[r].obj : o->external_arenas ? "NULL" : L->regions[r].name,
                 L->regions[r].role == 2 || o->external_arenas ? "" : "_buf");
     sb_puts(c, "};\n");
   }
@@ -552,21 +595,24 @@ void gen_tensors_c(const ir_graph *g, const cg_options *o, const cg_layout *L, s
     sb_puts(c, "};\n");
   }
   sb_puts(c, "\n#define AOT_BOUND_MAGIC 0x414f5442u\n\n");
+  int cfirst = L->r_const; /* the constant regions come last */
+  for (int r = 0; r < L->nregions; r++)
+    if (L->regions[r].role == 2 && r < cfirst) cfirst = r;
   sb_printf(c, "int32_t aot_bind_arena(aot_arena_region_t region, void *buf, size_t size) {\n"
-               "  if ((unsigned)region >= (unsigned)aot_num_arena_buffers || region == %s)\n"
+               "  if ((unsigned)region >= (unsigned)aot_num_arena_buffers || region >= %s)  /* constants */\n"
                "    return aot_status_bind_unknown_region;\n"
                "  if (buf == NULL) return aot_status_bind_null_buffer;\n"
                "  if (size < aot_arena_sizes[region]) return aot_status_bind_undersized;\n"
                "  if (((uintptr_t)buf %% aot_arena_alignments[region]) != 0) return aot_status_bind_misaligned;\n"
                "  aot_bound_buffers[region] = buf;\n  return aot_status_ok;\n}\n\n",
-            L->regions[L->r_const].name);
+            L->regions[cfirst].name);
   sb_printf(c, "int32_t aot_bind_arenas(void *const *buffers, const size_t *sizes, size_t count) {\n"
                "  int r;\n  if (buffers == NULL || sizes == NULL) return aot_status_bind_bulk_null_argument;\n"
                "  if (count != (size_t)aot_num_arena_buffers) return aot_status_bind_bulk_wrong_count;\n"
-               "  for (r = 0; r < aot_num_arena_buffers; r++) {\n    int32_t st;\n    if (r == %s) continue;  /* constants */\n"
+               "  for (r = 0; r < aot_num_arena_buffers; r++) {\n    int32_t st;\n    if (r >= %s) continue;  /* constants */\n"
                "    st = aot_bind_arena((aot_arena_region_t)r, buffers[r], sizes[r]);\n    if (st != aot_status_ok) return st;\n  }\n"
                "  return aot_status_ok;\n}\n\n",
-            L->regions[L->r_const].name);
+            L->regions[cfirst].name);
   gen_hydrate(o, L, c);
   sb_puts(c, "int32_t aot_context_bind_arenas(aot_model_context_t *ctx, void *scratch, size_t scratch_bytes,\n"
              "                                void *persistent, size_t persistent_bytes) {\n"

@@ -52,25 +52,21 @@ int codegen_options_from_config(const aotc_config *c, cg_options *o, cg_strings 
   }
   o->auto_hydrate = c->memory_auto_hydrate_constants;
   /* what aotc does not honour yet is said, never silently changed: rules by
-   * tensor id that would give those tensors other attributes than their role's */
+   * tensor id that would give activations or state other memories than their
+   * role's (constants by id: plan_const_placement) */
   for (int i = 0; i < c->memory_n_tensors; i++) {
     const aotc_rule *r = &c->memory_tensors[i];
     if (!r->nids) continue;
-    static const char *const rl[] = {"scratch", "persistent", "constant"};
+    static const char *const rl[] = {"scratch", "persistent"};
     int differs = 0;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 2; k++) {
       if (r->type && strcmp(r->type, "*") && strcmp(r->type, rl[k])) continue;
-      const char *want_mem = k == 0 ? keep->scratch_mem : k == 1 ? keep->persistent_mem : keep->const_src_mem;
-      const char *want_dst = k == 2 && o->const_staged ? keep->const_mem : NULL;
+      const char *want_mem = k == 0 ? keep->scratch_mem : keep->persistent_mem;
       if (r->memory && strcmp(platform_mem_canon(r->memory), want_mem)) differs = 1;
-      if (r->constant_destination_memory) {
-        const char *dd = platform_mem_canon(r->constant_destination_memory);
-        if (k == 2 && strcmp(dd, want_dst ? want_dst : want_mem)) differs = 1;
-      }
     }
     if (differs)
-      diag_warn(d, "memory.tensors rule %d (line %d) names tensor ids and memories other than their role's: aotc places the tensors of a role together (in %s), so this rule is not applied",
-                i, r->line, r->type && !strcmp(r->type, "constant") ? keep->const_mem : r->type && !strcmp(r->type, "persistent") ? keep->persistent_mem : keep->scratch_mem);
+      diag_warn(d, "memory.tensors rule %d (line %d) names tensor ids and a memory other than their role's for activations or state: aotc keeps the scratch and the persistent tensors of a role together (in %s), so this rule is not applied to them",
+                i, r->line, r->type && !strcmp(r->type, "persistent") ? keep->persistent_mem : keep->scratch_mem);
   }
   o->external_arenas = !c->memory_allocate_arenas;
   o->nmems = pf.nmems;
@@ -116,5 +112,6 @@ void cg_strings_free(cg_strings *k) {
   free(k->sha256);
   free(k->mem_source);
   free(k->op_scratch_mem);
+  free(k->const_place.group);
   memset(k, 0, sizeof *k);
 }

@@ -29,6 +29,16 @@ int write_text(const char *dir, const char *rel, const char *text, const char *p
 struct cg_layout;
 int cg_place_op_scratch(const ir_graph *g, const cg_options *o, const struct cg_layout *L, char **decls);
 
+/* codegen_consts.c: the constant groups and their source files */
+int cg_const_ngroups(const cg_options *o);
+int cg_const_group(const cg_options *o, int gi, int t);   /* of an owner constant */
+void cg_const_group_mems(const cg_options *o, int k, const char **src, const char **dst, int *staged);
+const char *cg_const_obj(const cg_options *o, int k, char *buf, size_t n);
+int gen_constants(const ir_graph *g, const cg_options *o, char *const *const_used, strbuf *c, strbuf *h,
+                  size_t *const_bytes, aotc_diag *d);
+/* Renames references to constants of groups > 0 in generated text. */
+void cg_relocate_const_refs(const ir_graph *g, const cg_options *o, strbuf *text);
+
 /* codegen_sha256.c */
 void cg_sha256_hex(const void *data, size_t len, char out[65]);
 
@@ -39,6 +49,7 @@ typedef struct cg_region {
   char name[48];       /* aot_arena_<mem>, aot_arena_persistent_<mem>, aot_arena_const_<mem> */
   char src[16];        /* constants: the memory they are kept in (== mem unless staged) */
   int staged;          /* constants copied from src into mem at init */
+  char obj[48];        /* constants: the C object (aot_constants[_<mem>]) */
   size_t size;
   int align;
 } cg_region;
@@ -53,7 +64,9 @@ typedef struct cg_ent {  /* one tensor descriptor */
 typedef struct cg_layout {
   int nregions;
   cg_region regions[12];
-  int r_scratch, r_persistent, r_const;
+  int r_scratch, r_persistent, r_const;  /* r_const: the role's constants (group 0) */
+  int r_const_group[1 + PLAN_MAX_CONST_GROUPS]; /* region of each constant group, -1 if empty */
+  int any_staged;      /* a constant region is staged */
   int nents, capents;
   cg_ent *ents;
   int *tensor_ent;     /* main-graph tensor -> descriptor, -1 */

@@ -31,6 +31,23 @@ struct aotc_config;
  * array of g->nops names; NULL when no rule moves any scratch). Fails with
  * one line when a rule names a memory the platform does not have. */
 int plan_op_scratch_mems(const struct aotc_config *c, const ir_graph *g, char (**out)[16], aotc_diag *d);
+/* Constant placement by tensor id (memory.tensors rules naming ids): the
+ * constants of the main graph whose rules give them another (memory,
+ * constant_destination_memory) pair than their role's. Group 0 is the role's
+ * placement; group k > 0 is kept in src[k-1] and read from dst[k-1] (== src:
+ * read in place, else staged). Each group has its own destination memory (a
+ * rule that would share one with another group is reported and not applied). */
+#define PLAN_MAX_CONST_GROUPS 4
+typedef struct plan_const_place {
+  int ngroups;
+  char src[PLAN_MAX_CONST_GROUPS][16], dst[PLAN_MAX_CONST_GROUPS][16];
+  unsigned char *group;   /* per main-graph tensor (malloc'd, g->nt entries) */
+} plan_const_place;
+/* Fills p (p->group NULL and ngroups 0 when no rule by id moves a constant).
+ * def_src/def_dst: the role's placement (as the code generator resolved it). */
+int plan_const_placement(const struct aotc_config *c, const ir_graph *g, const char *def_src, const char *def_dst,
+                         plan_const_place *p, aotc_diag *d);
+
 /* plan_memory with the config's operator scratch placement applied. */
 int plan_memory_config(const struct aotc_config *c, ir_graph *g, aotc_diag *d);
 

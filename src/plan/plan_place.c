@@ -72,3 +72,56 @@ int plan_memory_config(const aotc_config *c, ir_graph *g, aotc_diag *d) {
   free(mems);
   return rc;
 }
+
+int plan_const_placement(const aotc_config *c, const ir_graph *g, const char *def_src, const char *def_dst,
+                         plan_const_place *p, aotc_diag *d) {
+  memset(p, 0, sizeof *p);
+  if (!c || !c->memory_n_tensors) return 0;
+  int any_id = 0;
+  for (int i = 0; i < c->memory_n_tensors; i++) any_id |= c->memory_tensors[i].nids > 0;
+  if (!any_id) return 0;
+  platform pf;
+  aotc_diag pd = {0};
+  pd.quiet = 1;
+  if (platform_from_config(c, &pf, &pd) != 0) return 0;
+  unsigned char *grp = xcalloc((size_t)(g->nt + 1), 1);
+  int warned = 0;
+  for (int t = 0; t < g->nt; t++) {
+    const ir_tensor *x = &g->t[t];
+    if (x->role != ROLE_CONST || x->src_index < 0) continue;
+    char id[16];
+    snprintf(id, sizeof id, "%d", x->src_index);
+    aotc_rule_attrs a;
+    config_rules_resolve(c->memory_tensors, c->memory_n_tensors, "constant", id, &a);
+    const char *src = a.memory ? platform_mem_canon(a.memory) : def_src;
+    const char *dst = a.constant_destination_memory ? platform_mem_canon(a.constant_destination_memory) : src;
+    if (!strcmp(src, def_src) && !strcmp(dst, def_dst)) continue;
+    if (strcmp(pf.name, "host") != 0 && (!platform_find_mem(&pf, src) || !platform_find_mem(&pf, dst))) {
+      free(grp);
+      return diag_error(d, "memory.tensors: constant tensor %d is placed in '%s'%s%s, which platform %s does not have",
+                        x->src_index, src, strcmp(src, dst) ? " staged to " : "", strcmp(src, dst) ? dst : "", pf.name);
+    }
+    int k = 0;
+    while (k < p->ngroups && (strcmp(p->src[k], src) || strcmp(p->dst[k], dst))) k++;
+    if (k == p->ngroups) {
+      int clash = !strcmp(dst, def_dst);
+      for (int j = 0; j < p->ngroups; j++) clash |= !strcmp(p->dst[j], dst);
+      if (clash || p->ngroups == PLAN_MAX_CONST_GROUPS) {
+        if (!warned++)
+          diag_warn(d, "memory.tensors: constant tensor %d would be read from '%s' like constants kept elsewhere; aotc reads each memory's constants from one source, so the tensor keeps its role's placement",
+                    x->src_index, dst);
+        continue;
+      }
+      snprintf(p->src[k], sizeof p->src[k], "%s", src);
+      snprintf(p->dst[k], sizeof p->dst[k], "%s", dst);
+      p->ngroups++;
+    }
+    grp[t] = (unsigned char)(k + 1);
+  }
+  if (!p->ngroups) {
+    free(grp);
+    return 0;
+  }
+  p->group = grp;
+  return 0;
+}

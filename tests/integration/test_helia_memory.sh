@@ -118,6 +118,36 @@ assert in_map(".bss.aot_sram", p + "_constants") == sym(p + "_constants")[1]
 PY
 done
 
+# constants by tensor id (helia-profiler's VWW hot-path config): ten weights
+# kept in MRAM and staged into DTCM, the other constants read in place from
+# MRAM; two constant regions; the staged group's references point at its copy;
+# Cortex-M4 (QEMU) output = golden; each object in its PUT_IN section
+IDS='{type: constant, id: ["45","47","46","49","48","54","51","53","52","55"], attributes: {memory: mram, constant_destination_memory: dtcm}}'
+"$AOTC" convert --model.path "$VWW" --module.path "$W" --module.name byid --module.prefix bi --platform.name apollo4p_evb \
+  --memory.tensors "$SCR" '{type: constant, attributes: {memory: mram}}' "$IDS" --memory.dump_residency_json --test.enabled \
+  --test.golden-data "$S/goldens-tflm/mlperf-tiny/vww_96_int8.npz" >/dev/null 2>"$W/byid.err" || bad "by-id convert: $(cat "$W/byid.err")"
+M="$W/byid"
+python3 - "$M/bi_residency.json" <<'PY' && ! grep -q "not applied" "$W/byid.err" && ok "constants by id: residency has a staged mram->dtcm region of the 10 tensors and a cold mram region; nothing reported as not applied" || bad "by-id residency: $(cat "$W/byid.err")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {a["memory"]: a for a in d["arenas"]["constant"]}
+assert c["dtcm"]["kind"] == "staged" and c["dtcm"]["source_memory"] == "mram" and c["dtcm"]["tensor_count"] == 10, c
+assert c["mram"]["kind"] == "cold" and c["mram"]["tensor_count"] > 10, c
+ids = {t["id"] for t in d["tensors"] if t["role"] == "constant" and t["memory"] == "dtcm"}
+assert ids == {"45", "47", "46", "49", "48", "54", "51", "53", "52", "55"}, ids
+PY
+[ "$(grep -c 'bi_constants_dtcm\.c_' "$M/src/bi_model.c")" -ge 10 ] && ok "constants by id: the operators read the ten staged weights from bi_constants_dtcm" || bad "by-id references"
+if command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
+  printf '#define BI_PUT_IN_DTCM __attribute__((section(".bss.aot_dtcm")))\n#define BI_PUT_IN_MRAM_INIT __attribute__((section(".rodata.aot_mram")))\n' > "$W/attrs_bi.h"
+  out=$(bash "$HERE/../../targets/build-run.sh" --target cortex-m4 --module "$M" --main "$M/src/bi_test_main.c" \
+        --cflags "-include $W/attrs_bi.h" --out "$W/m4_bi" 2>&1)
+  echo "$out" | grep -q '^PASS' && ok "constants by id, cortex-m4 (QEMU): $(echo "$out" | grep '^PASS' | cut -c1-60)" || bad "by-id m4: $(echo "$out" | tail -3)"
+  syms=$(arm-none-eabi-objdump -t "$W/m4_bi"/obj/module/*-bi_constants.o 2>/dev/null)
+  echo "$syms" | grep -qE '\.rodata\.aot_mram\s+[0-9a-f]+ bi_constants$' && echo "$syms" | grep -qE '\.rodata\.aot_mram\s+[0-9a-f]+ bi_constants_dtcm_blob$' &&
+    echo "$syms" | grep -qE '\.bss\.aot_dtcm\s+[0-9a-f]+ bi_constants_dtcm$' &&
+    ok "constants by id: bi_constants and bi_constants_dtcm_blob in .rodata.aot_mram (BI_PUT_IN_MRAM_INIT), bi_constants_dtcm in .bss.aot_dtcm (BI_PUT_IN_DTCM)" || bad "by-id sections: $syms"
+fi
+
 # hydration: a user's strong <prefix>_hydrate_constants replaces the weak one
 # (called once per init, the module passes); memory.auto_hydrate_constants
 # false: run before hydration -> hydration_required (200); hydrate with NULL
@@ -136,7 +166,8 @@ static int calls;
 int32_t hy_hydrate_constants(hy_model_context_t *ctx) {  /* e.g. a DMA transfer */
   if (ctx == NULL) return hy_status_null_context;
   calls++;
-  memcpy(hy_constants_runtime, hy_constants_source, hy_constants_size);
+  for (int r = 0; r < hy_num_arena_buffers; r++)
+    if (hy_constant_sizes[r]) memcpy(hy_constant_runtimes[r], hy_constant_sources[r], hy_constant_sizes[r]);
   return hy_status_ok;
 }
 int main(void) {
@@ -274,7 +305,8 @@ done
 "$AOTC" convert --model.path "$LSTM" --module.path "$W" --module.name reslstm --module.prefix ls \
   --memory.dump_residency_json >/dev/null 2>&1 || bad "residency convert lstm"
 for pair in "$VWW:$W/res/vww_residency.json" "$KWS:$W/reskws/kw_residency.json" "$LSTM:$W/reslstm/ls_residency.json" "$LSTM:$M/ls_residency.json" \
-            "$KWS:$W/stage_kws_ref_model/stkws_residency.json" "$VWW:$W/stage_vww_96_int8/stvww_residency.json"; do
+            "$KWS:$W/stage_kws_ref_model/stkws_residency.json" "$VWW:$W/stage_vww_96_int8/stvww_residency.json" \
+            "$VWW:$W/byid/bi_residency.json"; do
   m=${pair%%:*}; j=${pair#*:}
   python3 "$D/tflite_lifetimes.py" "$m" > "$W/life.json" || { bad "lifetimes of $m"; continue; }
   r=$(python3 "$D/residency_overlap.py" "$j" "$W/life.json" 2>&1) &&
