@@ -3,12 +3,16 @@
  * holds the constants placed by their role's rule (aot_constants), a group k
  * those that memory.tensors rules by tensor id keep elsewhere
  * (aot_constants_<memory>, plan_const_placement). A group read in place is
- * one initialised const object in its memory; a staged group is a const blob
- * in the memory it is kept in (aot_constants[_<memory>]_blob) plus a writable
- * copy in the memory it is read from, which <prefix>_hydrate_constants fills.
+ * one initialised object in its memory (const in a non-volatile memory;
+ * initialised data in RAM is not const-qualified); a staged group is a const
+ * blob in the memory it is kept in (aot_constants[_<memory>]_blob) plus a
+ * writable copy in the memory it is read from, which
+ * <prefix>_hydrate_constants fills.
  * The operators' code names group 0; references to the members of other
  * groups are renamed to their object (cg_relocate_const_refs). */
 #include "codegen_internal.h"
+
+#include "../platform/platform.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -121,8 +125,11 @@ int gen_constants(const ir_graph *g, const cg_options *o, char *const *const_use
                    "    __attribute__((aligned(16)))\n#endif\n    ;\n\n",
                 cg_put_in(src, 1, pb, sizeof pb), obj, obj, init.s, cg_put_in(dst, 0, pr, sizeof pr), obj, obj);
     } else {
-      sb_printf(h, "} %s_t;\n\n/* kept in %s, read in place */\nextern const %s_t %s;\n\n", obj, dst, obj, obj);
-      sb_printf(c, "%s const %s_t %s = {\n%s\n};\n\n", cg_put_in(dst, 1, pb, sizeof pb), obj, obj, init.s);
+      /* initialised data in a RAM memory is not const-qualified: GNU ld will
+       * not merge read-only and writable input sections into one RAM section */
+      const char *q = platform_mem_nonvolatile(dst) ? "const " : "";
+      sb_printf(h, "} %s_t;\n\n/* kept in %s, read in place */\nextern %s%s_t %s;\n\n", obj, dst, q, obj, obj);
+      sb_printf(c, "%s %s%s_t %s = {\n%s\n};\n\n", cg_put_in(dst, 1, pb, sizeof pb), q, obj, obj, init.s);
     }
     sb_free(&init);
   }
