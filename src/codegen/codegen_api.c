@@ -305,6 +305,42 @@ static void cpu_guard(const cg_options *o, strbuf *h) {
             cpu, o->platform_name ? o->platform_name : "host", cpu, arch, cpu);
 }
 
+/* Built-in placement defaults of the Ambiq boards: the sections of the
+ * AmbiqSuite / neuralSPOT linker scripts (shared SRAM: ".sram_bss" for
+ * zero-initialised, ".shared" for initialised data; TCM is the default data
+ * memory and MRAM the default read-only one, so they need no attribute).
+ * Active only when the build defines the board's AM_PART_<SOC> macro, as the
+ * Ambiq SDK does; AOT_NO_BOARD_SECTIONS turns them off. */
+static void board_sections(const cg_options *o, strbuf *h) {
+  static const struct { const char *prefix, *part; int shared_sram; } boards[] = {
+      {"apollo3p", "AM_PART_APOLLO3P", 0},  /* one SRAM: the default data memory */
+      {"apollo4p", "AM_PART_APOLLO4P", 1},
+      {"apollo4l", "AM_PART_APOLLO4L", 1},
+      {"apollo510b", "AM_PART_APOLLO510B", 1},
+      {"apollo510", "AM_PART_APOLLO510", 1},
+  };
+  const char *pn = o->platform_name ? o->platform_name : "";
+  for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+    size_t n = strlen(boards[i].prefix);
+    if (strncmp(pn, boards[i].prefix, n) != 0 || pn[n] != '_') continue;
+    sb_printf(h, "/* Defaults for %s built with the Ambiq SDK (%s): the linker\n"
+                 " * script's sections. Define AOT_NO_BOARD_SECTIONS to leave them out. */\n"
+                 "#if defined(%s) && !defined(AOT_NO_BOARD_SECTIONS)\n",
+              pn, boards[i].part, boards[i].part);
+    if (boards[i].shared_sram)
+      sb_puts(h, "#if defined(__GNUC__) || defined(__clang__)\n"
+                 "#ifndef AOT_PUT_IN_SRAM\n#define AOT_PUT_IN_SRAM __attribute__((section(\".sram_bss\")))\n#endif\n"
+                 "#ifndef AOT_PUT_IN_SRAM_INIT\n#define AOT_PUT_IN_SRAM_INIT __attribute__((section(\".shared\")))\n#endif\n"
+                 "#ifndef AOT_PUT_IN_DRAM\n#define AOT_PUT_IN_DRAM AOT_PUT_IN_SRAM\n#endif\n"
+                 "#ifndef AOT_PUT_IN_DRAM_INIT\n#define AOT_PUT_IN_DRAM_INIT AOT_PUT_IN_SRAM_INIT\n#endif\n"
+                 "#endif\n");
+    else
+      sb_puts(h, "/* SRAM, TCM and MRAM are the default sections: nothing to add */\n");
+    sb_puts(h, "#endif\n\n");
+    return;
+  }
+}
+
 /* <prefix>_platform.h: logging and memory placement hooks. */
 void gen_platform_h(const cg_options *o, strbuf *h) {
   open_header(h, o, "aot_platform.h", "AOT_PLATFORM_H");
@@ -319,6 +355,7 @@ void gen_platform_h(const cg_options *o, strbuf *h) {
                " * RAM memory. Platform: %s (%s). */\n",
             o->platform_name ? o->platform_name : "host", o->platform_cpu ? o->platform_cpu : "host");
   cpu_guard(o, h);
+  board_sections(o, h);
   static const char *mems[] = {"DTCM", "DRAM", "SRAM", "MRAM", "PSRAM", "ITCM"};
   for (int i = 0; i < 6; i++)
     sb_printf(h, "#ifndef AOT_PUT_IN_%s\n#define AOT_PUT_IN_%s\n#endif\n#ifndef AOT_PUT_IN_%s_INIT\n#define AOT_PUT_IN_%s_INIT\n#endif\n",

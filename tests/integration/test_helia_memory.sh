@@ -202,6 +202,25 @@ M="$W/hyd_false"
 cc -std=c99 -Wall -Wextra -Werror -I"$M/includes-api" -I"$M/src" "$W/hyd_off.c" $(ls "$M"/src/*.c | grep -v test_main) -o "$W/hyd_off" -lm 2>"$W/hyd_off.err" &&
   out=$("$W/hyd_off") && ok "auto_hydrate_constants false: statuses 13, 11, then run 200 until hy_model_hydrate, then 0" || bad "hydrate statuses: $(head -3 "$W/hyd_off.err") $out"
 
+# placement reaches the build: the CMake hook <MODULE>_ATTRIBUTES_HEADER
+# force-includes the user's PUT_IN macros (the library's arena lands in the
+# section named); the built-in board defaults (Ambiq linker sections) apply
+# when the board's AM_PART_<SOC> is defined, and yield to the user's macros
+"$AOTC" convert --model.path "$KWS" --module.path "$W" --module.name hook --module.prefix kh --module.type cmake \
+  --platform.name apollo4p_evb --memory.tensors '{type: scratch, attributes: {memory: sram}}' >/dev/null 2>&1 || bad "hook convert"
+M="$W/hook"
+printf '#define KH_PUT_IN_SRAM __attribute__((section(".bss.hook_sram")))\n' > "$W/hook_attrs.h"
+if cmake -S "$M" -B "$W/hook_build" -DHOOK_ATTRIBUTES_HEADER="$W/hook_attrs.h" >/dev/null 2>&1 && cmake --build "$W/hook_build" >/dev/null 2>&1; then
+  objdump -t "$W/hook_build"/*.a 2>/dev/null | grep -qE '\.bss\.hook_sram\s+[0-9a-f]+ kh_arena_sram_buf$' &&
+    ok "CMake HOOK_ATTRIBUTES_HEADER: the library's kh_arena_sram_buf is in .bss.hook_sram" || bad "attributes header not applied"
+else bad "cmake build with the attributes header"; fi
+def() { echo '#include "kh_platform.h"' | cc -E -dM "$@" -I"$M/includes-api" - | sed -n 's/^#define KH_PUT_IN_SRAM //p'; }
+[ -z "$(def)" ] && [ "$(def -DAM_PART_APOLLO4P)" = '__attribute__((section(".sram_bss")))' ] &&
+  [ -z "$(def -DAM_PART_APOLLO4P -DKH_NO_BOARD_SECTIONS)" ] && [ "$(def -DAM_PART_APOLLO4P '-DKH_PUT_IN_SRAM=X')" = X ] &&
+  [ "$(echo '#include "kh_platform.h"' | cc -E -dM -DAM_PART_APOLLO4P -I"$M/includes-api" - | sed -n 's/^#define KH_PUT_IN_SRAM_INIT //p')" = '__attribute__((section(".shared")))' ] &&
+  ok "apollo4p_evb board defaults: KH_PUT_IN_SRAM -> .sram_bss, _INIT -> .shared with AM_PART_APOLLO4P only; KH_NO_BOARD_SECTIONS and the user's macro win" ||
+  bad "board defaults: '$(def)' '$(def -DAM_PART_APOLLO4P)'"
+
 # memory.allocate_arenas: false (a stateful model: scratch and persistent regions)
 LSTM="$S/models/tflm/trained_lstm_int8.tflite"
 "$AOTC" convert --model.path "$LSTM" --module.path "$W" --module.name ext --module.prefix ex \
