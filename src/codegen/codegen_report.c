@@ -38,13 +38,28 @@ void gen_readme(const ir_graph *g, const cg_options *o, const cg_layout *L, strb
       sb_printf(r, "] | %.9g | %d |\n", t->nq ? (double)t->scale[0] : 0.0, t->nq ? t->zero_point[0] : 0);
     }
   }
-  sb_puts(r, "\n## Arena regions\n\n| region | role | memory | bytes | alignment |\n|---|---|---|---|---|\n");
-  static const char *roles[] = {"scratch", "persistent", "constant (cold)"};
+  /* helia-aot's README tables: writable arenas against the memory's budget,
+   * constant arenas with their residency */
+  sb_puts(r, "\n## Arena regions\n\n| region | role | memory | bytes | alignment | available in the memory | share |\n"
+             "|---|---|---|---|---|---|---|\n");
+  static const char *roles[] = {"scratch", "persistent", "constant"};
   for (int i = 0; i < L->nregions; i++) {
-    char st[64];
-    if (L->regions[i].staged) snprintf(st, sizeof st, "constant (staged from %s at init)", L->regions[i].src);
-    sb_printf(r, "| `%s` | %s | %s | %zu | %d |\n", L->regions[i].name, L->regions[i].staged ? st : roles[L->regions[i].role],
-              L->regions[i].mem, L->regions[i].size, L->regions[i].align);
+    const cg_region *R = &L->regions[i];
+    long long avail = -1;
+    for (int m = 0; m < o->nmems; m++)
+      if (!strcmp(o->mem_names[m], R->mem)) avail = o->mem_sizes[m];
+    sb_printf(r, "| `%s` | %s | %s | %zu | %d | ", R->name, roles[R->role], R->mem, R->size, R->align);
+    if (avail > 0) sb_printf(r, "%lld | %.1f%% |\n", avail, 100.0 * (double)R->size / (double)avail);
+    else sb_puts(r, "no limit | - |\n");
+  }
+  sb_puts(r, "\n| constant region | runtime memory | source memory | residency | bytes | tensors |\n|---|---|---|---|---|---|\n");
+  for (int i = 0; i < L->nregions; i++) {
+    const cg_region *R = &L->regions[i];
+    if (R->role != 2) continue;
+    int count = 0;
+    for (int k = 0; k < L->nents; k++) count += L->ents[k].region == i;
+    sb_printf(r, "| `%s` | %s | %s | %s | %zu | %d |\n", R->name, R->mem, R->src,
+              R->staged ? "staged (copied at init by `aot_hydrate_constants`)" : "cold (read in place)", R->size, count);
   }
   sb_puts(r, "\nThe scratch arena over time (x: operator position, y: offset; one box per tensor\n"
              "lifetime, operator scratch in orange, the peak marked): ![scratch arena over time](memory.svg)\n");
