@@ -521,13 +521,12 @@ int compile_write_module(const aotc_config *c, const compiled *cm, const char *d
   o.runtime_dir = compile_runtime_dir();
   cg_strings keep;
   if (codegen_options_from_config(c, &o, &keep, d) != 0) return -1;
-  char (*op_mems)[16] = NULL; /* operators' scratch_placement */
-  if (plan_op_scratch_mems(c, g, &op_mems, d) != 0) {
+  /* placement by id and scratch_placement (as plan_memory_config planned them) */
+  if (plan_scratch_placement(c, g, &keep.scratch_place, d) != 0) {
     cg_strings_free(&keep);
     return -1;
   }
-  keep.op_scratch_mem = op_mems; /* freed with keep */
-  o.op_scratch_mem = (const char (*)[16])op_mems;
+  if (keep.scratch_place.ngroups) o.scratch_place = &keep.scratch_place;
   if (plan_const_placement(c, g, keep.const_src_mem, keep.const_mem, &keep.const_place, d) != 0) {
     cg_strings_free(&keep);
     return -1;

@@ -341,41 +341,37 @@ static int emit_graph_ops(emit_ctx *e, const ir_graph *g, aotc_diag *d) {
   return 0;
 }
 
-/* Operators whose scratch scratch_placement moved out of the scratch arena:
- * their scratch pointer (declared by emit_scratch_ptr as S + offset) names the
- * scratch region of that memory instead. Returns how many were moved, or -1
- * when a pointer is missing from decls. */
-int cg_place_op_scratch(const ir_graph *g, const cg_options *o, const cg_layout *L, char **decls) {
+/* Scratch storage the plan put in window k >= 1 (another memory): each
+ * "(S + N)" address with N in that window names the region of its memory. */
+int cg_relocate_scratch_refs(const cg_layout *L, int nwindows, char **text) {
+  if (!*text) return 0;
+  strbuf r = {0};
   int moved = 0;
-  for (int i = 0; o->op_scratch_mem && i < g->nops; i++) {
-    const ir_op *op = &g->ops[i];
-    if (op->dead || !op->scratch_bytes || op->scratch_offset != PLAN_SCRATCH_ELSEWHERE) continue;
-    char lname[40];
-    snprintf(lname, sizeof lname, "%s",
-             op->builtin == OP_CUSTOM ? (op->custom ? op->custom : "custom") : litert_op_name(op->builtin));
-    lower(lname);
-    c_identifier(lname, lname, 32);
-    char *needle = xasprintf("void *const op%d_%s_scratch = (void *)(S + %zu);", op->id, lname,
-                             g->scratch_base + op->scratch_offset);
-    char *at = strstr(*decls, needle);
-    int r = cg_region_of(L, 0, o->op_scratch_mem[i]);
-    if (at && r >= 0) {
-      char *repl = xasprintf("void *const op%d_%s_scratch = (void *)(ctx->arena_buffers[%s]);  /* scratch_placement %s */",
-                             op->id, lname, L->regions[r].name, L->regions[r].mem);
-      *at = 0;
-      char *nd = xasprintf("%s%s%s", *decls, repl, at + strlen(needle));
-      free(*decls);
-      *decls = nd;
-      free(repl);
-      moved++;
+  const char *p = *text, *q;
+  while ((q = strstr(p, "(S + ")) != NULL) {
+    const char *num = q + 5;
+    char *end;
+    unsigned long long n = strtoull(num, &end, 10);
+    if (end == num || *end != ')' || n < PLAN_WINDOW(1)) {
+      sb_printf(&r, "%.*s", (int)(num - p), p);
+      p = num;
+      continue;
     }
-    free(needle);
+    size_t k = (size_t)(n >> PLAN_WINDOW_SHIFT);
+    if (k >= (size_t)nwindows) {
+      sb_free(&r);
+      return -1;
+    }
+    const cg_region *R = &L->regions[L->r_scratch_group[k]];
+    sb_printf(&r, "%.*s((uint8_t *)ctx->arena_buffers[%s] + %zu)", (int)(q - p), p, R->name,
+              (size_t)n - PLAN_WINDOW(k));
+    p = end + 1;
+    moved++;
   }
-  /* an op that never asked for its scratch pointer has nothing to move; any
-   * pointer left at the marker offset is an error */
-  char mark[32];
-  snprintf(mark, sizeof mark, "%zu);", (size_t)-1);
-  return strstr(*decls, mark) ? -1 : moved;
+  sb_puts(&r, p);
+  free(*text);
+  *text = r.s ? r.s : xstrdup("");
+  return moved;
 }
 
 int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, aotc_diag *d) {
@@ -550,13 +546,18 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
   {
     /* activations by name: each tensor the run uses is a named pointer */
     char *decls = emit_fn_decls(&e, "  ");
-    int moved = cg_place_op_scratch(g, o, &L, &decls);
-    if (moved < 0) {
+    int nwin = 1 + (o->scratch_place ? o->scratch_place->ngroups : 0);
+    int moved = cg_relocate_scratch_refs(&L, nwin, &decls);
+    int moved_body = moved < 0 ? -1 : cg_relocate_scratch_refs(&L, nwin, &e.body.s);
+    if (moved < 0 || moved_body < 0) {
       free(decls);
-      diag_error(d, "operator scratch placement: an operator's scratch pointer was not found (internal error; remove its scratch_placement and report it)");
+      diag_error(d, "memory placement: an address outside the planned memories (internal error; remove the rules by id and scratch_placement and report it)");
       cg_layout_free(&L);
       goto out;
     }
+    e.body.len = e.body.s ? strlen(e.body.s) : 0;
+    e.body.cap = e.body.s ? e.body.len + 1 : 0;
+    moved += moved_body;
     if (e.uses_S) sb_puts(&model, moved ? "  uint8_t *const S = AOT_SCRATCH(ctx);\n  (void)S;\n" : "  uint8_t *const S = AOT_SCRATCH(ctx);\n");
     if (e.uses_P) sb_puts(&model, "  uint8_t *const P = AOT_PERSISTENT(ctx);\n");
     sb_puts(&model, decls);

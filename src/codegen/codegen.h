@@ -43,8 +43,7 @@ typedef struct cg_options {
   int const_staged;           /* constants copied from const_src_mem into const_mem at init */
   int auto_hydrate;           /* model_init hydrates the staged constants */
   const plan_const_place *const_place; /* constants placed by tensor id (NULL: none) */
-  const char (*op_scratch_mem)[16]; /* per main-graph op: memory of its scratch when
-                                       scratch_placement moved it ("" / NULL: the arena) */
+  const plan_scratch_place *scratch_place; /* scratch storage in other memories (NULL: none) */
   int min_alignment;          /* arena alignment (>= 16) */
   int pack;                   /* cmsis_pack: module.path ends in .pack */
   int external_arenas;        /* memory.allocate_arenas false: the caller binds them */
@@ -61,7 +60,7 @@ typedef struct cg_options {
 /* Storage of the strings codegen_options_from_config() sets. */
 typedef struct cg_strings {
   char *platform_name, *platform_cpu, *scratch_mem, *persistent_mem, *const_mem, *const_src_mem, *sha256, *mem_source;
-  char (*op_scratch_mem)[16];
+  plan_scratch_place scratch_place;
   plan_const_place const_place;
 } cg_strings;
 struct aotc_config;

@@ -93,32 +93,40 @@ void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_
   int align = o->min_alignment > 16 ? o->min_alignment : 16;
   L->r_scratch = L->r_persistent = -1;
   /* scratch regions by memory name: the scratch arena, and the memories
-   * operators' scratch_placement moved their own scratch into (all of one
-   * memory share offset 0: an op's scratch lives during that op only) */
-  char smems[8][16];
-  size_t ssize[8];
-  int ns = 0;
-  snprintf(smems[ns], sizeof smems[0], "%s", o->scratch_mem);
-  ssize[ns++] = g->scratch_arena_bytes ? g->scratch_arena_bytes : 16;
-  for (int i = 0; o->op_scratch_mem && i < g->nops; i++) {
-    const ir_op *op = &g->ops[i];
-    if (op->dead || !op->scratch_bytes || op->scratch_offset != PLAN_SCRATCH_ELSEWHERE) continue;
-    int k = 0;
-    while (k < ns && strcmp(smems[k], o->op_scratch_mem[i])) k++;
-    if (k == ns) {
-      if (ns == 8) continue;
-      snprintf(smems[ns], sizeof smems[0], "%s", o->op_scratch_mem[i]);
-      ssize[ns++] = 0;
-    }
-    if (align_up(op->scratch_bytes, 16) > ssize[k]) ssize[k] = align_up(op->scratch_bytes, 16);
+   * placement rules moved activations or operator scratch into (window k of
+   * the plan is the region of memory k) */
+  char smems[1 + PLAN_MAX_SCRATCH_GROUPS][16];
+  size_t ssize[1 + PLAN_MAX_SCRATCH_GROUPS] = {0};
+  int ns = 1 + (o->scratch_place ? o->scratch_place->ngroups : 0);
+  snprintf(smems[0], sizeof smems[0], "%s", o->scratch_mem);
+  ssize[0] = g->scratch_arena_bytes ? g->scratch_arena_bytes : 16;
+  for (int k = 1; k < ns; k++) {
+    snprintf(smems[k], sizeof smems[0], "%s", o->scratch_place->mem[k - 1]);
+    ssize[k] = 16;
   }
+  for (int t = 0; t < g->nt; t++) {
+    const ir_tensor *x = &g->t[t];
+    size_t k = x->offset >> PLAN_WINDOW_SHIFT;
+    if (!x->used || x->arena != 0 || x->role == ROLE_CONST || !k || k >= (size_t)ns) continue;
+    size_t end = align_up(x->offset - PLAN_WINDOW(k) + ir_bytes(x), 16);
+    if (end > ssize[k]) ssize[k] = end;
+  }
+  for (int i = 0; i < g->nops; i++) {
+    const ir_op *op = &g->ops[i];
+    size_t k = op->scratch_offset >> PLAN_WINDOW_SHIFT;
+    if (op->dead || !op->scratch_bytes || !k || k >= (size_t)ns) continue;
+    size_t end = align_up(op->scratch_offset - PLAN_WINDOW(k) + op->scratch_bytes, 16);
+    if (end > ssize[k]) ssize[k] = end;
+  }
+  int done_k[1 + PLAN_MAX_SCRATCH_GROUPS] = {0};
   for (int done = 0; done < ns; done++) {
     int best = -1;
     for (int k = 0; k < ns; k++)
-      if (ssize[k] != (size_t)-1 && (best < 0 || strcmp(smems[k], smems[best]) < 0)) best = k;
-    if (!strcmp(smems[best], o->scratch_mem)) L->r_scratch = L->nregions;
+      if (!done_k[k] && (best < 0 || strcmp(smems[k], smems[best]) < 0)) best = k;
+    L->r_scratch_group[best] = L->nregions;
+    if (best == 0) L->r_scratch = L->nregions;
     add_region(L, 0, smems[best], ssize[best], align);
-    ssize[best] = (size_t)-1;
+    done_k[best] = 1;
   }
   if (g->persistent_arena_bytes > 0) {
     L->r_persistent = L->nregions;
@@ -194,7 +202,11 @@ void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_
       add_ent(L, id, 0, L->r_const_group[k], coff[ow], x->data_bytes, t, expr);
     } else if (x->used && x->arena == 0) {
       L->tensor_ent[t] = L->nents;
-      add_ent(L, id, 2, L->r_scratch, g->scratch_base + x->offset, ir_bytes(x), t, NULL);
+      size_t k = x->offset >> PLAN_WINDOW_SHIFT;
+      if (k && k < (size_t)ns)
+        add_ent(L, id, 2, L->r_scratch_group[k], x->offset - PLAN_WINDOW(k), ir_bytes(x), t, NULL);
+      else
+        add_ent(L, id, 2, L->r_scratch, g->scratch_base + x->offset, ir_bytes(x), t, NULL);
     } else if (x->used && x->arena == 1 && L->r_persistent >= 0) {
       L->tensor_ent[t] = L->nents;
       add_ent(L, id, 1, L->r_persistent, g->persistent_base + x->offset, ir_bytes(x), t, NULL);
@@ -210,8 +222,9 @@ void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_
     for (char *p = lname; *p; p++) *p = (char)tolower((unsigned char)*p);
     c_identifier(lname, lname, 32);
     snprintf(id, sizeof id, "aot_tensor_%s_%d_scratch", lname, op->id);
-    if (op->scratch_offset == PLAN_SCRATCH_ELSEWHERE) {
-      add_ent(L, id, 2, cg_region_of(L, 0, o->op_scratch_mem[i]), 0, op->scratch_bytes, -1, NULL);
+    size_t k = op->scratch_offset >> PLAN_WINDOW_SHIFT;
+    if (k && k < (size_t)ns) {
+      add_ent(L, id, 2, L->r_scratch_group[k], op->scratch_offset - PLAN_WINDOW(k), op->scratch_bytes, -1, NULL);
       continue;
     }
     add_ent(L, id, 2, L->r_scratch, g->scratch_base + op->scratch_offset, op->scratch_bytes, -1, NULL);

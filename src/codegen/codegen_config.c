@@ -51,22 +51,17 @@ int codegen_options_from_config(const aotc_config *c, cg_options *o, cg_strings 
     o->const_staged = 1;
   }
   o->auto_hydrate = c->memory_auto_hydrate_constants;
-  /* what aotc does not honour yet is said, never silently changed: rules by
-   * tensor id that would give activations or state other memories than their
-   * role's (constants by id: plan_const_placement) */
+  /* what aotc does not honour is said, never silently changed: rules by
+   * tensor id that would give state another memory than its role's
+   * (activations and constants by id: plan_scratch_placement,
+   * plan_const_placement) */
   for (int i = 0; i < c->memory_n_tensors; i++) {
     const aotc_rule *r = &c->memory_tensors[i];
     if (!r->nids) continue;
-    static const char *const rl[] = {"scratch", "persistent"};
-    int differs = 0;
-    for (int k = 0; k < 2; k++) {
-      if (r->type && strcmp(r->type, "*") && strcmp(r->type, rl[k])) continue;
-      const char *want_mem = k == 0 ? keep->scratch_mem : keep->persistent_mem;
-      if (r->memory && strcmp(platform_mem_canon(r->memory), want_mem)) differs = 1;
-    }
-    if (differs)
-      diag_warn(d, "memory.tensors rule %d (line %d) names tensor ids and a memory other than their role's for activations or state: aotc keeps the scratch and the persistent tensors of a role together (in %s), so this rule is not applied to them",
-                i, r->line, r->type && !strcmp(r->type, "persistent") ? keep->persistent_mem : keep->scratch_mem);
+    if (r->type && strcmp(r->type, "*") && strcmp(r->type, "persistent")) continue;
+    if (r->memory && strcmp(platform_mem_canon(r->memory), keep->persistent_mem))
+      diag_warn(d, "memory.tensors rule %d (line %d) names tensor ids and a memory other than the persistent role's: aotc keeps all persistent tensors (state) together in %s, so this rule is not applied to them",
+                i, r->line, keep->persistent_mem);
   }
   o->external_arenas = !c->memory_allocate_arenas;
   o->nmems = pf.nmems;
@@ -111,7 +106,7 @@ void cg_strings_free(cg_strings *k) {
   free(k->const_src_mem);
   free(k->sha256);
   free(k->mem_source);
-  free(k->op_scratch_mem);
+  plan_scratch_place_free(&k->scratch_place);
   free(k->const_place.group);
   memset(k, 0, sizeof *k);
 }

@@ -24,10 +24,11 @@ const char *op_dtypes(const ir_graph *g, const ir_op *op, char *buf, size_t n);
 int write_text(const char *dir, const char *rel, const char *text, const char *prefix,
                aotc_diag *d);
 
-/* Points moved operator scratch at its region (scratch_placement); returns the
- * count or -1. */
+/* Points the scratch addresses of windows k >= 1 of the plan ("S + N",
+ * N >= PLAN_WINDOW(1)) at the regions of their memories; returns how many
+ * were rewritten, or -1 for an address outside every window. */
 struct cg_layout;
-int cg_place_op_scratch(const ir_graph *g, const cg_options *o, const struct cg_layout *L, char **decls);
+int cg_relocate_scratch_refs(const struct cg_layout *L, int nwindows, char **text);
 
 /* codegen_consts.c: the constant groups and their source files */
 int cg_const_ngroups(const cg_options *o);
@@ -66,6 +67,7 @@ typedef struct cg_layout {
   cg_region regions[12];
   int r_scratch, r_persistent, r_const;  /* r_const: the role's constants (group 0) */
   int r_const_group[1 + PLAN_MAX_CONST_GROUPS]; /* region of each constant group, -1 if empty */
+  int r_scratch_group[1 + PLAN_MAX_SCRATCH_GROUPS]; /* region of each plan window (0: the arena) */
   int any_staged;      /* a constant region is staged */
   int nents, capents;
   cg_ent *ents;

@@ -35,11 +35,12 @@ int cg_lifetimes(const ir_graph *g, cg_life **out) {
   for (int t = 0; t < nt; t++) {
     const ir_tensor *x = &g->t[t];
     if (!x->used || x->arena != 0 || x->role == ROLE_CONST || ir_root(g, t) != t || last[t] < first[t]) continue;
+    if (x->offset >= PLAN_WINDOW(1)) continue; /* placed in another memory */
     v[n++] = (cg_life){t, first[t] < 0 ? 0 : first[t], last[t] >= nops ? nops - 1 : last[t],
                        g->scratch_base + x->offset, ir_bytes(x)};
   }
   for (int p = 0; p < nops; p++)
-    if (!g->ops[p].dead && g->ops[p].scratch_bytes > 0 && g->ops[p].scratch_offset != PLAN_SCRATCH_ELSEWHERE)
+    if (!g->ops[p].dead && g->ops[p].scratch_bytes > 0 && g->ops[p].scratch_offset < PLAN_WINDOW(1))
       v[n++] = (cg_life){-1 - p, p, p, g->scratch_base + g->ops[p].scratch_offset, g->ops[p].scratch_bytes};
   free(first);
   free(last);

@@ -1,5 +1,6 @@
-/* plan.c - lifetimes, in-place reuse and the greedy best-fit arena planner
- * (operator scratch placed elsewhere by scratch_placement gets no room). */
+/* plan.c - lifetimes, in-place reuse and the greedy best-fit arena planner;
+ * tensors and operator scratch that rules place in another memory are planned
+ * on their own, in that memory's offset window (PLAN_WINDOW). */
 #include "plan.h"
 
 #include "../ops/ops.h"
@@ -14,6 +15,8 @@ typedef struct buf {
   int first, last;     /* live positions [first, last] in ops[] */
   size_t offset;
   int placed;
+  int grp;             /* 0: the scratch arena; k: the k-th other memory (window k) */
+  int id;              /* index in the list of all buffers */
 } buf;
 
 static size_t align_up(size_t x) { return (x + PLAN_ALIGN - 1) & ~(size_t)(PLAN_ALIGN - 1); }
@@ -90,10 +93,34 @@ static size_t place(buf *bufs, int nb, span *sp, int best_fit) {
   return arena;
 }
 
-int plan_memory(ir_graph *g, aotc_diag *d) { return plan_memory_placed(g, NULL, d); }
+int plan_memory(ir_graph *g, aotc_diag *d) { return plan_memory_placed(g, NULL, NULL, d); }
 
-int plan_memory_placed(ir_graph *g, const unsigned char *elsewhere, aotc_diag *d) {
-  (void)d;
+/* Tries several placement orders and both best- and first-fit on bufs[0..nb)
+ * and keeps the smallest arena (ties go to the earlier strategy, so the plan
+ * is deterministic); the offsets are left in bufs. Returns the arena size. */
+static size_t place_best(buf *bufs, int nb) {
+  static int (*const orders[])(const void *, const void *) = {cmp_buf, cmp_len, cmp_first,
+                                                              cmp_area};
+  span *sp = xmalloc((size_t)(nb + 1) * sizeof(span));
+  buf *trial = xmalloc((size_t)(nb + 1) * sizeof(buf));
+  size_t arena = (size_t)-1;
+  for (size_t oi = 0; oi < sizeof orders / sizeof orders[0]; oi++) {
+    for (int best_fit = 1; best_fit >= 0; best_fit--) {
+      memcpy(trial, bufs, (size_t)nb * sizeof(buf));
+      qsort(trial, (size_t)nb, sizeof(buf), orders[oi]);
+      size_t a = place(trial, nb, sp, best_fit);
+      if (a < arena) {
+        arena = a;
+        memcpy(bufs, trial, (size_t)nb * sizeof(buf));
+      }
+    }
+  }
+  free(trial);
+  free(sp);
+  return nb ? arena : 0;
+}
+
+int plan_memory_placed(ir_graph *g, const unsigned char *op_grp, const unsigned char *t_grp, aotc_diag *d) {
   int nt = g->nt, nops = g->nops;
   ir_mark_used(g);
   int *first = xmalloc((size_t)(nt ? nt : 1) * sizeof(int));
@@ -140,6 +167,7 @@ int plan_memory_placed(ir_graph *g, const unsigned char *elsewhere, aotc_diag *d
     int ri = ir_root(g, op->in[0]), ro = ir_root(g, op->out[0]);
     while (group[ri] != ri) ri = group[ri];
     if (ri == ro || !needs_scratch_storage(&g->t[ri]) || !needs_scratch_storage(&g->t[ro])) continue;
+    if (t_grp && t_grp[ri] != t_grp[ro]) continue; /* placed in different memories */
     if (last[ri] != p || first[ro] != p || ir_bytes(&g->t[ri]) != ir_bytes(&g->t[ro])) continue;
     if (g->t[ri].role == ROLE_INPUT) continue; /* keep the caller's input intact */
     int used_elsewhere = 0;
@@ -156,7 +184,7 @@ int plan_memory_placed(ir_graph *g, const unsigned char *elsewhere, aotc_diag *d
     if (!needs_scratch_storage(&g->t[i]) || group[i] != i) continue;
     size_t sz = ir_bytes(&g->t[i]);
     bufs[nb++] = (buf){i, -1, align_up(sz ? sz : 1), first[i] < 0 ? 0 : first[i],
-                       last[i] < 0 ? 0 : last[i], 0, 0};
+                       last[i] < 0 ? 0 : last[i], 0, 0, t_grp ? t_grp[i] : 0, 0};
   }
   for (int p = 0; p < nops; p++) {
     ir_op *op = &g->ops[p];
@@ -170,38 +198,37 @@ int plan_memory_placed(ir_graph *g, const unsigned char *elsewhere, aotc_diag *d
                     ? impl->scratch(g, op)
                     : 0;
     op->scratch_bytes = sz;
-    if (sz && elsewhere && elsewhere[p]) op->scratch_offset = PLAN_SCRATCH_ELSEWHERE;
-    else if (sz) bufs[nb++] = (buf){-1, p, align_up(sz), p, p, 0, 0};
+    if (sz) bufs[nb++] = (buf){-1, p, align_up(sz), p, p, 0, 0, op_grp ? op_grp[p] : 0, 0};
   }
-  /* try several placement orders and both best- and first-fit; keep the
-   * smallest arena (ties go to the earlier strategy, so the plan is
-   * deterministic) */
-  static int (*const orders[])(const void *, const void *) = {cmp_buf, cmp_len, cmp_first,
-                                                              cmp_area};
-  span *sp = xmalloc((size_t)(nb + 1) * sizeof(span));
-  buf *trial = xmalloc((size_t)(nb + 1) * sizeof(buf));
-  size_t arena = (size_t)-1;
-  for (size_t oi = 0; oi < sizeof orders / sizeof orders[0]; oi++) {
-    for (int best_fit = 1; best_fit >= 0; best_fit--) {
-      memcpy(trial, bufs, (size_t)nb * sizeof(buf));
-      qsort(trial, (size_t)nb, sizeof(buf), orders[oi]);
-      size_t a = place(trial, nb, sp, best_fit);
-      if (a < arena) {
-        arena = a;
-        memcpy(bufs, trial, (size_t)nb * sizeof(buf));
-      }
+  /* each memory's buffers are planned on their own: the scratch arena's
+   * first, then those placed in other memories, each in its window */
+  int ngrp = 0;
+  for (int i = 0; i < nb; i++)
+    if (bufs[i].grp > ngrp) ngrp = bufs[i].grp;
+  size_t arena = 0, lb = 0;
+  buf *part = xmalloc((size_t)(nb + 1) * sizeof(buf));
+  for (int k = 0; k <= ngrp; k++) {
+    int np = 0;
+    for (int i = 0; i < nb; i++)
+      if (bufs[i].grp == k) bufs[i].id = i, part[np++] = bufs[i];
+    size_t a = place_best(part, np);
+    if (k && a >= PLAN_WINDOW(1)) {
+      free(part), free(bufs), free(first), free(last), free(group);
+      return diag_error(d, "the tensors placed in another memory need %zu bytes, more than aotc's planner handles (%zu)", a,
+                        (size_t)PLAN_WINDOW(1));
+    }
+    for (int j = 0; j < np; j++) bufs[part[j].id].offset = part[j].offset + (k ? PLAN_WINDOW(k) : 0);
+    if (k) continue;
+    arena = a;
+    /* lower bound: the largest sum of live bytes at any op */
+    for (int p = 0; p <= nops; p++) {
+      size_t live = 0;
+      for (int j = 0; j < np; j++)
+        if (part[j].first <= p && p <= part[j].last) live += part[j].size;
+      if (live > lb) lb = live;
     }
   }
-  if (nb == 0) arena = 0;
-  free(trial);
-  /* lower bound: the largest sum of live bytes at any op */
-  size_t lb = 0;
-  for (int p = 0; p <= nops; p++) {
-    size_t live = 0;
-    for (int i = 0; i < nb; i++)
-      if (bufs[i].first <= p && p <= bufs[i].last) live += bufs[i].size;
-    if (live > lb) lb = live;
-  }
+  free(part);
   for (int i = 0; i < nb; i++) {
     if (bufs[i].tensor >= 0) {
       g->t[bufs[i].tensor].arena = 0;
@@ -238,7 +265,6 @@ int plan_memory_placed(ir_graph *g, const unsigned char *elsewhere, aotc_diag *d
   g->scratch_arena_bytes = arena;
   g->scratch_lower_bound = lb;
   g->persistent_arena_bytes = pers;
-  free(sp);
   free(bufs);
   free(first);
   free(last);

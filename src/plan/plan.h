@@ -14,23 +14,36 @@
  * g->persistent_arena_bytes. */
 int plan_memory(ir_graph *g, aotc_diag *d);
 
-/* An op whose scratch is kept outside the scratch arena (scratch_placement)
- * has this scratch_offset; its buffer is placed by the code generator in the
- * scratch region of its memory. */
-#define PLAN_SCRATCH_ELSEWHERE ((size_t)-1)
+/* Scratch storage that placement rules put in another memory than the
+ * scratch arena's (memory.tensors rules by tensor id, operators'
+ * scratch_placement) is planned per memory: the k-th such memory's buffers
+ * get offsets in window k, [PLAN_WINDOW(k), PLAN_WINDOW(k + 1)); the code
+ * generator maps each window to the scratch region of its memory. */
+#define PLAN_WINDOW_SHIFT 28
+#define PLAN_WINDOW(k) ((size_t)(k) << PLAN_WINDOW_SHIFT)
+#define PLAN_MAX_SCRATCH_GROUPS 6
 
-/* plan_memory, except that the ops p with elsewhere[p] != 0 get no room in
- * the scratch arena (scratch_offset PLAN_SCRATCH_ELSEWHERE, scratch_bytes
- * still set). elsewhere may be NULL. */
-int plan_memory_placed(ir_graph *g, const unsigned char *elsewhere, aotc_diag *d);
+/* plan_memory, with op_grp[p] / t_grp[t] (0: the scratch arena, k >= 1: the
+ * k-th other memory) for each op's own scratch and each storage root; both
+ * may be NULL. */
+int plan_memory_placed(ir_graph *g, const unsigned char *op_grp, const unsigned char *t_grp, aotc_diag *d);
 
 struct aotc_config;
-/* Operator scratch placement (src/plan/plan_place.c): for each op of the main
- * graph the memory that operators[].attributes.scratch_placement gives its
- * scratch when that is not the scratch arena's memory, else "" (malloc'd
- * array of g->nops names; NULL when no rule moves any scratch). Fails with
- * one line when a rule names a memory the platform does not have. */
-int plan_op_scratch_mems(const struct aotc_config *c, const ir_graph *g, char (**out)[16], aotc_diag *d);
+/* Where the config puts scratch storage of the main graph (plan_place.c):
+ * mem[k-1] names memory k; op_grp / t_grp as plan_memory_placed takes them
+ * (malloc'd; NULL and ngroups 0 when every buffer stays in the arena). */
+typedef struct plan_scratch_place {
+  int ngroups;
+  char mem[PLAN_MAX_SCRATCH_GROUPS][16];
+  unsigned char *op_grp, *t_grp;
+} plan_scratch_place;
+/* Resolves operators[].scratch_placement per op (by type and the op's index)
+ * and memory.tensors rules by id for activations (type scratch, by the
+ * tensor's .tflite index); a memory the platform lacks, or a non-volatile
+ * one, fails with one line. */
+int plan_scratch_placement(const struct aotc_config *c, const ir_graph *g, plan_scratch_place *p, aotc_diag *d);
+void plan_scratch_place_free(plan_scratch_place *p);
+
 /* Constant placement by tensor id (memory.tensors rules naming ids): the
  * constants of the main graph whose rules give them another (memory,
  * constant_destination_memory) pair than their role's. Group 0 is the role's

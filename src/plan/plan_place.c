@@ -1,10 +1,12 @@
-/* plan_place.c - operator scratch placement: operators[] rules
+/* plan_place.c - placement rules that reach the planner: operators[] rules
  * (attributes.scratch_placement, resolved per op by type and the op's index
  * in the model with helia-aot's precedence) move an operator's own scratch
- * buffer (im2col and the like) out of the scratch arena into the scratch
- * region of another memory. Only the operators of the main graph; the
- * memory of the scratch arena itself is the one memory.tensors gives the
- * scratch role (or the platform's first preferred memory). */
+ * buffer (im2col and the like), memory.tensors rules by tensor id move
+ * activations, out of the scratch arena into a scratch region of another
+ * memory; memory.tensors rules by id group the constants they keep elsewhere
+ * (plan_const_placement). Only the main graph; the memory of the scratch
+ * arena itself is the one memory.tensors gives the scratch role (or the
+ * platform's first preferred memory). */
 #include "plan/plan.h"
 
 #include "config/config.h"
@@ -15,9 +17,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-int plan_op_scratch_mems(const aotc_config *c, const ir_graph *g, char (**out)[16], aotc_diag *d) {
-  *out = NULL;
-  if (!c || !c->n_operators) return 0;
+/* The group of memory m in p (added when new), or -1 when full. */
+static int group_of(plan_scratch_place *p, const char *m) {
+  for (int k = 0; k < p->ngroups; k++)
+    if (!strcmp(p->mem[k], m)) return k + 1;
+  if (p->ngroups == PLAN_MAX_SCRATCH_GROUPS) return -1;
+  snprintf(p->mem[p->ngroups], sizeof p->mem[0], "%s", m);
+  return ++p->ngroups;
+}
+
+static int check_ram(const platform *pf, const char *what, const char *given, const char *m, aotc_diag *d) {
+  if (strcmp(pf->name, "host") != 0 && !platform_find_mem(pf, m))
+    return diag_error(d, "%s has %s '%s', which platform %s does not have; name one of its memories", what,
+                      strstr(what, "op ") ? "scratch_placement" : "memory", given, pf->name);
+  if (platform_mem_nonvolatile(m))
+    return diag_error(d, "%s has %s '%s', a non-volatile memory; scratch must be writable RAM (dtcm, sram, psram)", what,
+                      strstr(what, "op ") ? "scratch_placement" : "memory", given);
+  return 0;
+}
+
+void plan_scratch_place_free(plan_scratch_place *p) {
+  free(p->op_grp);
+  free(p->t_grp);
+  memset(p, 0, sizeof *p);
+}
+
+int plan_scratch_placement(const aotc_config *c, const ir_graph *g, plan_scratch_place *p, aotc_diag *d) {
+  memset(p, 0, sizeof *p);
+  if (!c) return 0;
+  int any_id = 0;
+  for (int i = 0; i < c->memory_n_tensors; i++) any_id |= c->memory_tensors[i].nids > 0;
+  if (!c->n_operators && !any_id) return 0;
   platform pf;
   aotc_diag pd = {0};
   pd.quiet = 1;
@@ -25,10 +55,11 @@ int plan_op_scratch_mems(const aotc_config *c, const ir_graph *g, char (**out)[1
   aotc_rule_attrs sa;
   config_rules_resolve(c->memory_tensors, c->memory_n_tensors, "scratch", NULL, &sa);
   const char *smem = platform_mem_canon(sa.memory ? sa.memory : pf.norder ? pf.order[0] : "sram");
-  char (*v)[16] = xcalloc((size_t)(g->nops + 1), sizeof *v);
-  int moved = 0;
-  for (int p = 0; p < g->nops; p++) {
-    const ir_op *op = &g->ops[p];
+  p->op_grp = xcalloc((size_t)(g->nops + 1), 1);
+  p->t_grp = xcalloc((size_t)(g->nt + 1), 1);
+  char what[96];
+  for (int i = 0; i < g->nops && c->n_operators; i++) {
+    const ir_op *op = &g->ops[i];
     if (op->dead) continue;
     char id[16];
     snprintf(id, sizeof id, "%d", op->id);
@@ -37,39 +68,41 @@ int plan_op_scratch_mems(const aotc_config *c, const ir_graph *g, char (**out)[1
     config_rules_resolve(c->operators, c->n_operators, type, id, &a);
     if (!a.scratch_placement) continue;
     const char *m = platform_mem_canon(a.scratch_placement);
-    if (strcmp(pf.name, "host") != 0 && !platform_find_mem(&pf, m)) {
-      free(v);
-      return diag_error(d, "operators: op %d (%s) has scratch_placement '%s', which platform %s does not have; name one of its memories",
-                        op->id, type, a.scratch_placement, pf.name);
-    }
-    if (platform_mem_nonvolatile(m)) {
-      free(v);
-      return diag_error(d, "operators: op %d (%s) has scratch_placement '%s', a non-volatile memory; scratch must be writable RAM (dtcm, sram, psram)",
-                        op->id, type, a.scratch_placement);
-    }
+    snprintf(what, sizeof what, "operators: op %d (%s)", op->id, type);
+    if (check_ram(&pf, what, a.scratch_placement, m, d)) goto fail;
     if (!strcmp(m, smem)) continue; /* already there */
-    snprintf(v[p], sizeof v[p], "%s", m);
-    moved++;
+    int k = group_of(p, m);
+    if (k > 0) p->op_grp[i] = (unsigned char)k;
   }
-  if (!moved) {
-    free(v);
-    return 0;
+  /* activations by id: storage roots of the main graph (aliases follow) */
+  for (int t = 0; t < g->nt && any_id; t++) {
+    const ir_tensor *x = &g->t[t];
+    if (x->src_index < 0 || x->alias >= 0) continue;
+    if (x->role != ROLE_SCRATCH && x->role != ROLE_INPUT && x->role != ROLE_OUTPUT) continue;
+    char id[16];
+    snprintf(id, sizeof id, "%d", x->src_index);
+    aotc_rule_attrs a;
+    config_rules_resolve(c->memory_tensors, c->memory_n_tensors, "scratch", id, &a);
+    if (!a.memory) continue;
+    const char *m = platform_mem_canon(a.memory);
+    if (!strcmp(m, smem)) continue;
+    snprintf(what, sizeof what, "memory.tensors: tensor %d", x->src_index);
+    if (check_ram(&pf, what, a.memory, m, d)) goto fail;
+    int k = group_of(p, m);
+    if (k > 0) p->t_grp[t] = (unsigned char)k;
   }
-  *out = v;
+  if (!p->ngroups) plan_scratch_place_free(p);
   return 0;
+fail:
+  plan_scratch_place_free(p);
+  return -1;
 }
 
 int plan_memory_config(const aotc_config *c, ir_graph *g, aotc_diag *d) {
-  char (*mems)[16];
-  if (plan_op_scratch_mems(c, g, &mems, d) != 0) return -1;
-  unsigned char *elsewhere = NULL;
-  if (mems) {
-    elsewhere = xcalloc((size_t)(g->nops + 1), 1);
-    for (int p = 0; p < g->nops; p++) elsewhere[p] = mems[p][0] != 0;
-  }
-  int rc = plan_memory_placed(g, elsewhere, d);
-  free(elsewhere);
-  free(mems);
+  plan_scratch_place p;
+  if (plan_scratch_placement(c, g, &p, d) != 0) return -1;
+  int rc = plan_memory_placed(g, p.op_grp, p.t_grp, d);
+  plan_scratch_place_free(&p);
   return rc;
 }
 

@@ -316,6 +316,34 @@ for bad_mem in PSRAM:apollo4p_evb:"which platform apollo4p_evb does not have" MR
     [ ! -e "$W/opbad" ] && ok "scratch_placement $mem on $pf refused: $msg" || bad "scratch_placement $mem: $msg"
 done
 
+# activations by tensor id: KWS on apollo510_evb with the scratch arena in DTCM
+# and tensors 0 (the input), 24 and 25 in SRAM: a scratch region of its own,
+# planned on its own; host and Cortex-M55 (QEMU) match the golden; the tensor
+# descriptors say SRAM for exactly those; a non-volatile memory is refused
+"$AOTC" convert --model.path "$KWS" --module.path "$W" --module.name actid --module.prefix ka --platform.name apollo510_evb \
+  --memory.tensors "$SCR" '{type: scratch, id: ["0", "24", "25"], attributes: {memory: sram}}' --memory.dump_residency_json \
+  --test.enabled --test.golden-data "$S/goldens-tflm/mlperf-tiny/kws_ref_model.npz" >/dev/null 2>"$W/actid.err" || bad "activations by id convert: $(cat "$W/actid.err")"
+MA="$W/actid"
+python3 - "$MA/ka_residency.json" <<'PY' && ! grep -q "not applied" "$W/actid.err" && ok "activations by id: tensors 0, 24, 25 in the SRAM scratch region, the others in DTCM" || bad "activations by id residency: $(cat "$W/actid.err")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+mem = {t["id"]: t["memory"] for t in d["tensors"] if t["role"] == "scratch"}
+assert {i for i, m in mem.items() if m == "sram"} == {"0", "24", "25"}, mem
+assert {a["memory"] for a in d["arenas"]["scratch"]} == {"dtcm", "sram"}
+PY
+(cd "$MA" && cc -std=c99 -Wall -Wextra -Werror -pedantic -O2 -Iincludes-api -Isrc src/*.c -o "$W/actid_t" -lm) &&
+  "$W/actid_t" | grep -q '^PASS' && ok "activations by id: the module passes its golden test on the host" || bad "activations by id host test"
+if command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null; then
+  printf '#define KA_PUT_IN_SRAM __attribute__((section(".bss.aot_sram")))\n' > "$W/attrs_ka.h"
+  out=$(bash "$HERE/../../targets/build-run.sh" --target cortex-m55 --module "$MA" --main "$MA/src/ka_test_main.c" \
+        --cflags "-include $W/attrs_ka.h" --out "$W/m55_ka" 2>&1)
+  echo "$out" | grep -q '^PASS' && ok "activations by id on cortex-m55 (QEMU): $(echo "$out" | grep '^PASS' | cut -c1-60)" || bad "activations by id m55: $(echo "$out" | tail -3)"
+fi
+msg=$("$AOTC" convert --model.path "$KWS" --module.path "$W/actbad" --platform.name apollo510_evb \
+      --memory.tensors '{type: scratch, id: "24", attributes: {memory: mram}}' 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && [ "$(echo "$msg" | wc -l)" = 1 ] && echo "$msg" | grep -q "tensor 24 has memory 'mram', a non-volatile memory" &&
+  ok "an activation placed in MRAM is refused: $msg" || bad "activation in mram: $msg"
+
 # the same against lifetimes read from the .tflite itself (tflite_lifetimes.py,
 # independent of aotc), per arena region (residency_overlap.py): KWS, VWW, the
 # staged modules above and a stateful LSTM (a persistent region too)
@@ -325,7 +353,7 @@ done
   --memory.dump_residency_json >/dev/null 2>&1 || bad "residency convert lstm"
 for pair in "$VWW:$W/res/vww_residency.json" "$KWS:$W/reskws/kw_residency.json" "$LSTM:$W/reslstm/ls_residency.json" "$LSTM:$M/ls_residency.json" \
             "$KWS:$W/stage_kws_ref_model/stkws_residency.json" "$VWW:$W/stage_vww_96_int8/stvww_residency.json" \
-            "$VWW:$W/byid/bi_residency.json"; do
+            "$VWW:$W/byid/bi_residency.json" "$KWS:$W/actid/ka_residency.json"; do
   m=${pair%%:*}; j=${pair#*:}
   python3 "$D/tflite_lifetimes.py" "$m" > "$W/life.json" || { bad "lifetimes of $m"; continue; }
   r=$(python3 "$D/residency_overlap.py" "$j" "$W/life.json" 2>&1) &&
