@@ -547,8 +547,8 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
     /* activations by name: each tensor the run uses is a named pointer */
     char *decls = emit_fn_decls(&e, "  ");
     int nwin = 1 + (o->scratch_place ? o->scratch_place->ngroups : 0);
-    int moved = cg_relocate_scratch_refs(&L, nwin, &decls);
-    int moved_body = moved < 0 ? -1 : cg_relocate_scratch_refs(&L, nwin, &e.body.s);
+    int moved = o->scratch_place ? cg_relocate_scratch_refs(&L, nwin, &decls) : 0;
+    int moved_body = !o->scratch_place ? 0 : moved < 0 ? -1 : cg_relocate_scratch_refs(&L, nwin, &e.body.s);
     if (moved < 0 || moved_body < 0) {
       free(decls);
       diag_error(d, "memory placement: an address outside the planned memories (internal error; remove the rules by id and scratch_placement and report it)");

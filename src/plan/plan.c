@@ -212,10 +212,10 @@ int plan_memory_placed(ir_graph *g, const unsigned char *op_grp, const unsigned 
     for (int i = 0; i < nb; i++)
       if (bufs[i].grp == k) bufs[i].id = i, part[np++] = bufs[i];
     size_t a = place_best(part, np);
-    if (k && a >= PLAN_WINDOW(1)) {
+    if (ngrp && a >= PLAN_WINDOW(1)) {
       free(part), free(bufs), free(first), free(last), free(group);
-      return diag_error(d, "the tensors placed in another memory need %zu bytes, more than aotc's planner handles (%zu)", a,
-                        (size_t)PLAN_WINDOW(1));
+      return diag_error(d, "with tensors placed in other memories each memory's scratch may hold at most %zu bytes; this one needs %zu: remove the rules by id and scratch_placement",
+                        (size_t)PLAN_WINDOW(1), a);
     }
     for (int j = 0; j < np; j++) bufs[part[j].id].offset = part[j].offset + (k ? PLAN_WINDOW(k) : 0);
     if (k) continue;
