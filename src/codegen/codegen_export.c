@@ -257,6 +257,14 @@ int codegen_export(const char *module_path, const char *module_name, int force, 
       rc = diag_error(d, "cannot move the archive into '%s': %s", target, strerror(errno));
     if (rc != 0) unlink(tmpzip);
   } else if (rc == 0) {
+    /* the swap (previous module aside, new one in, previous removed) is not
+     * interrupted: a signal arriving now is delivered once it is done */
+    sigset_t block, prev;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &prev);
     struct stat st;
     if (lstat(target, &st) == 0) {
       /* checked again: the target may have appeared while compiling */
@@ -273,6 +281,7 @@ int codegen_export(const char *module_path, const char *module_name, int force, 
       if (old) rename(old, target);
     }
     if (rc == 0 && old) rm_tree(old);
+    sigprocmask(SIG_SETMASK, &prev, NULL);
   }
   struct stat st;
   if (lstat(tmp, &st) == 0) rm_tree(tmp);
