@@ -5,8 +5,6 @@
  * the module prefix when written, exactly like the copied kernels. */
 #include "codegen_internal.h"
 
-#include "../plan/plan.h"
-
 #include "../ops/emit.h"
 
 #include <ctype.h>
@@ -339,39 +337,6 @@ static int emit_graph_ops(emit_ctx *e, const ir_graph *g, aotc_diag *d) {
     sb_printf(&e->body, "  AOT_OP_DONE(%ld);\n", uid);
   }
   return 0;
-}
-
-/* Scratch storage the plan put in window k >= 1 (another memory): each
- * "(S + N)" address with N in that window names the region of its memory. */
-int cg_relocate_scratch_refs(const cg_layout *L, int nwindows, char **text) {
-  if (!*text) return 0;
-  strbuf r = {0};
-  int moved = 0;
-  const char *p = *text, *q;
-  while ((q = strstr(p, "(S + ")) != NULL) {
-    const char *num = q + 5;
-    char *end;
-    unsigned long long n = strtoull(num, &end, 10);
-    if (end == num || *end != ')' || n < PLAN_WINDOW(1)) {
-      sb_printf(&r, "%.*s", (int)(num - p), p);
-      p = num;
-      continue;
-    }
-    size_t k = (size_t)(n >> PLAN_WINDOW_SHIFT);
-    if (k >= (size_t)nwindows) {
-      sb_free(&r);
-      return -1;
-    }
-    const cg_region *R = &L->regions[L->r_scratch_group[k]];
-    sb_printf(&r, "%.*s((uint8_t *)ctx->arena_buffers[%s] + %zu)", (int)(q - p), p, R->name,
-              (size_t)n - PLAN_WINDOW(k));
-    p = end + 1;
-    moved++;
-  }
-  sb_puts(&r, p);
-  free(*text);
-  *text = r.s ? r.s : xstrdup("");
-  return moved;
 }
 
 int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, aotc_diag *d) {
