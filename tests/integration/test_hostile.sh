@@ -42,13 +42,13 @@ while read -r name expect word prefix; do
         done) > "$W/$name.cc" 2>&1; then
     fail "$name" "module does not compile with its own flags"; head -5 "$W/$name.cc"
   fi
-  if [ "$word" != - ] && ! cat "$mod"/src/*.c | grep -qF -- "$word"; then fail "$name" "src/${p}_*.c lack '$word'"; fi
+  if [ "$word" != - ] && ! grep -qF -- "$word" "$mod"/src/*.c; then fail "$name" "src/${p}_*.c lack '$word'"; fi
   "$AOTC" verify --model.path "$m" "${pf[@]}" > "$W/$name.verify" 2>&1 || { fail "$name" "verify failed"; tail -5 "$W/$name.verify"; }
 done < "$W/manifest"
 # the prefix rename keeps model text: the tensor named 'aot_x AOT_Y' keeps its name
 if [ -d "$W/out_name_2/m" ]; then
-  cat "$W"/out_name_2/m/src/kws_*.c | grep -qF '"aot_x AOT_Y"' || fail name_2 "tensor name renamed by the prefix"
-  cat "$W"/out_name_2/m/src/kws_*.c "$W"/out_name_2/m/includes-api/*.h | grep -q "aot_model\|aot_status" &&
+  grep -qF '"aot_x AOT_Y"' "$W"/out_name_2/m/src/kws_*.c || fail name_2 "tensor name renamed by the prefix"
+  grep -q "aot_model\|aot_status" "$W"/out_name_2/m/src/kws_*.c "$W"/out_name_2/m/includes-api/*.h &&
     fail name_2 "a generated identifier kept the aot prefix"
 fi
 # a 1 MB name is cut (C99: 4095 bytes per literal)
