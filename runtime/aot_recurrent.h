@@ -173,6 +173,57 @@ AOT_INLINE size_t aot_lstm_q_buffer_size(int32_t batch, int32_t state_size) {
   return (size_t)batch * (size_t)state_size * 4u * sizeof(int16_t);
 }
 
+/* Packed int8 LSTM (the compiler's form of aot_lstm_s8, same arithmetic and
+ * the same outputs): the four gates' weights stacked gate-major (row
+ * g * state_size + j, gates I, F, C, O), every row zero-padded to a multiple
+ * of 4 columns (aot_lstm_pad4), and the zero points folded into the biases at
+ * compile time: b_in[r] = bias_g[j] - input_zp * sum_k w_in_g[j][k],
+ * b_rec[r] = -hidden_zp * sum_k w_rec_g[j][k] (wrapped to int32, as int32
+ * sums are modular), so the matrix products are plain int8 x int8 sums.
+ * Each step computes all gate rows of one batch row in one pass over the
+ * input and the hidden state (Arm DSP: SMLAD on four rows at a time; Helium:
+ * VMLADAVA), then one fused loop does sigmoid/tanh, the cell update and the
+ * hidden state. aot_lstm_s8p_pack builds the packed tensors. */
+typedef struct aot_lstm_s8p_tensors {
+  const int8_t *input;
+  const int8_t *w_in;    /* [4 * state_size][aot_lstm_pad4(input_size)] */
+  const int8_t *w_rec;   /* [4 * state_size][aot_lstm_pad4(state_size)] */
+  const int32_t *b_in;   /* [4 * state_size] */
+  const int32_t *b_rec;  /* [4 * state_size] */
+  int8_t *hidden;
+  int16_t *cell;
+  int8_t *output;
+} aot_lstm_s8p_tensors;
+
+AOT_INLINE int32_t aot_lstm_pad4(int32_t n) { return (n + 3) & ~3; }
+
+int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t, void *scratch);
+/* Scratch bytes of aot_lstm_s8p: the int32 input and recurrent products of
+ * the 4 * state_size gate rows of one batch row and zero-padded int8 copies
+ * of its input and hidden state. */
+AOT_INLINE size_t aot_lstm_s8p_buffer_size(int32_t input_size, int32_t state_size) {
+  return (size_t)state_size * 8u * sizeof(int32_t) + (size_t)aot_lstm_pad4(input_size) +
+         (size_t)aot_lstm_pad4(state_size);
+}
+
+/* Packs one gate's weights (w [ns][ncols], bias [ns] or NULL) into rows
+ * g * ns .. of wp (row stride aot_lstm_pad4(ncols)) and bp:
+ * bp = bias - zp * row sum. */
+AOT_INLINE void aot_lstm_s8p_pack_gate(int32_t g, int32_t ns, int32_t ncols, int32_t zp,
+                                       const int8_t *w, const int32_t *bias, int8_t *wp,
+                                       int32_t *bp) {
+  const int32_t st = aot_lstm_pad4(ncols);
+  int32_t j, k;
+  for (j = 0; j < ns; j++) {
+    int8_t *row = wp + ((size_t)g * ns + j) * st;
+    int64_t sum = 0;
+    for (k = 0; k < st; k++) row[k] = k < ncols ? w[(size_t)j * ncols + k] : 0;
+    for (k = 0; k < ncols; k++) sum += row[k];
+    sum = (bias ? (int64_t)bias[j] : 0) - (int64_t)zp * sum;
+    bp[(size_t)g * ns + j] = (int32_t)(uint32_t)(uint64_t)sum;
+  }
+}
+
 /* ---- GRU (custom operator "GRU") -----------------------------------------
  * Keras GRU over a sequence: x [1, time, features], h0 [1, units],
  * W [3*units, features], U [3*units, units], bias_x [3*units],

@@ -450,6 +450,7 @@ static size_t lstm_scratch(const ir_graph *g, const ir_op *op) {
   if (lstm_shapes(g, op, &s, why, sizeof why)) return 0;
   if (ir_in(g, op, LSTM_IN)->dtype == DT_FLOAT32)
     return aot_lstm_f32_buffer_size(s.batch, s.state, s.output);
+  if (ir_in(g, op, LSTM_IN)->dtype == DT_INT8) return aot_lstm_s8p_buffer_size(s.input, s.state);
   return aot_lstm_q_buffer_size(s.batch, s.state);
 }
 
@@ -458,6 +459,51 @@ static void emit_ptr_array(emit_ctx *e, const ir_op *op, const char *field, int 
   for (int gi = 0; gi < 4; gi++) v[gi] = ptr_dup(e, in_id(op, base + gi));
   emit_stmt(e, "  .%s = {%s, %s, %s, %s}%s", field, v[0], v[1], v[2], v[3], last ? "" : ",");
   for (int gi = 0; gi < 4; gi++) free(v[gi]);
+}
+
+/* int8: the gates' weights packed gate-major with zero-padded rows and the
+ * zero points folded into the biases (aot_lstm_s8p_pack_gate), emitted as
+ * the op's own arrays, for aot_lstm_s8p (after lstm_emit declared params). */
+static void lstm_emit_s8p(emit_ctx *e, const ir_graph *g, const ir_op *op, const char *nm,
+                          const char *x, const char *h, const char *c, const char *o,
+                          const char *sc) {
+  aot_lstm_q_params p;
+  lstm_prepare_q(g, op, &p);
+  const int ni = p.input_size, ns = p.state_size;
+  size_t nwi = (size_t)4 * ns * aot_lstm_pad4(ni), nwr = (size_t)4 * ns * aot_lstm_pad4(ns);
+  int8_t *wi = xcalloc(nwi, 1), *wr = xcalloc(nwr, 1);
+  int32_t *bi = xcalloc((size_t)4 * ns, sizeof(int32_t));
+  int32_t *br = xcalloc((size_t)4 * ns, sizeof(int32_t));
+  for (int gi = 0; gi < 4; gi++) {
+    const ir_tensor *ti = ir_in(g, op, LSTM_W_IN + gi), *tr = ir_in(g, op, LSTM_W_REC + gi);
+    const ir_tensor *tb = ir_in(g, op, LSTM_BIAS + gi);
+    int32_t *bias = NULL;
+    if (tb) {  /* copied: the tensor's bytes need not be int32-aligned */
+      bias = xcalloc((size_t)ns, sizeof(int32_t));
+      memcpy(bias, tb->data, (size_t)ns * sizeof(int32_t));
+    }
+    aot_lstm_s8p_pack_gate(gi, ns, ni, p.input_zp, (const int8_t *)ti->data, bias, wi, bi);
+    aot_lstm_s8p_pack_gate(gi, ns, ns, p.hidden_zp, (const int8_t *)tr->data, NULL, wr, br);
+    free(bias);
+  }
+  char *swi = xstrdup(emit_array_i8(e, "w_in_packed", wi, nwi));
+  char *swr = xstrdup(emit_array_i8(e, "w_rec_packed", wr, nwr));
+  char *sbi = xstrdup(emit_array_i32(e, "b_in_folded", bi, (size_t)4 * ns));
+  char *sbr = xstrdup(emit_array_i32(e, "b_rec_folded", br, (size_t)4 * ns));
+  emit_stmt(e, "{");
+  emit_stmt(e, "  const aot_lstm_s8p_tensors %s_t = {", nm);
+  emit_stmt(e, "  .input = %s,", x);
+  emit_stmt(e, "  .w_in = %s,", swi);
+  emit_stmt(e, "  .w_rec = %s,", swr);
+  emit_stmt(e, "  .b_in = %s,", sbi);
+  emit_stmt(e, "  .b_rec = %s,", sbr);
+  emit_stmt(e, "  .hidden = %s,", h);
+  emit_stmt(e, "  .cell = %s,", c);
+  emit_stmt(e, "  .output = %s};", o);
+  emit_call(e, "aot_lstm_s8p(&%s_p, &%s_t, %s)", nm, nm, sc);
+  emit_stmt(e, "}");
+  emit_kernel(e, "RecurrentFunctions/aot_lstm_s8p.c");
+  free(wi), free(wr), free(bi), free(br), free(swi), free(swr), free(sbi), free(sbr);
 }
 
 static int lstm_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
@@ -519,7 +565,12 @@ static int lstm_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
               p.hidden_zp, p.cell_act, gates.s, p.fc_mult, p.fc_shift, p.ig_mult, p.ig_shift,
               p.hid_mult, p.hid_shift, p.cell_scale_power, p.cell_clip);
     sb_free(&gates);
-    const char *sfx = dt == DT_INT8 ? "s8" : "s16";
+    if (dt == DT_INT8) {
+      lstm_emit_s8p(e, g, op, nm, x, h, c, o, sc);
+      free(x), free(h), free(c), free(o), free(sc);
+      return 0;
+    }
+    const char *sfx = "s16";
     emit_stmt(e, "{");
     emit_stmt(e, "  const aot_lstm_%s_tensors %s_t = {", sfx, nm);
     emit_stmt(e, "  .input = %s,", x);

@@ -275,7 +275,9 @@ static void svdf_case(int c) {
 }
 
 static int8_t lw_in[4][2048], lw_rec[4][2048], lh_a[128], lh_b[128], lo_a[4096], lo_b[4096];
-static int16_t lc_a[128], lc_b[128];
+static int16_t lc_a[128], lc_b[128], lc_p[128];
+static int8_t lh_p[128], lo_p[4096], lpw_in[4 * 40 * 52], lpw_rec[4 * 40 * 40];
+static int32_t lpb_in[4 * 40], lpb_rec[4 * 40], lpscr[1400];
 
 static void lstm_case(int c) {
   aot_lstm_q_params p;
@@ -324,11 +326,38 @@ static void lstm_case(int c) {
   tb.cell = lc_b;
   tb.output = lo_b;
   if (nb * nt * ni > 512) return;
+  /* the packed kernel starts from the same state and input */
+  memcpy(lh_p, lh_a, sizeof lh_a);
+  memcpy(lc_p, lc_a, sizeof lc_a);
+  memset(lo_p, 0x5A, sizeof lo_p);
   ref_lstm_s8(&p, &ta, lscr_a);
   aot_lstm_s8(&p, &tb, lscr_b);
   check(memcmp(lo_a, lo_b, sizeof lo_a) == 0, "lstm_s8 out", c);
   check(memcmp(lh_a, lh_b, sizeof lh_a) == 0, "lstm_s8 hidden", c);
   check(memcmp(lc_a, lc_b, sizeof lc_a) == 0, "lstm_s8 cell", c);
+  {
+    aot_lstm_s8p_tensors tp;
+    size_t need = aot_lstm_s8p_buffer_size(ni, ns);
+    for (g = 0; g < 4; g++) {
+      aot_lstm_s8p_pack_gate(g, ns, ni, p.input_zp, ta.w_in[g], ta.bias[g], lpw_in, lpb_in);
+      aot_lstm_s8p_pack_gate(g, ns, ns, p.hidden_zp, ta.w_rec[g], 0, lpw_rec, lpb_rec);
+    }
+    tp.input = in8;
+    tp.w_in = lpw_in;
+    tp.w_rec = lpw_rec;
+    tp.b_in = lpb_in;
+    tp.b_rec = lpb_rec;
+    tp.hidden = lh_p;
+    tp.cell = lc_p;
+    tp.output = lo_p;
+    memset(lpscr, 0xA5, sizeof lpscr);
+    check(need + 4 <= sizeof lpscr, "lstm_s8p scratch size", c);
+    aot_lstm_s8p(&p, &tp, lpscr);
+    check(((unsigned char *)lpscr)[need] == 0xA5, "lstm_s8p scratch overrun", c);
+    check(memcmp(lo_a, lo_p, sizeof lo_a) == 0, "lstm_s8p out", c);
+    check(memcmp(lh_a, lh_p, sizeof lh_a) == 0, "lstm_s8p hidden", c);
+    check(memcmp(lc_a, lc_p, sizeof lc_a) == 0, "lstm_s8p cell", c);
+  }
 }
 
 /* aot_rec_mbqm against aot_mbqm on random and edge values. */

@@ -1,0 +1,173 @@
+/* aot_lstm_s8p.c - the int8 UNIDIRECTIONAL_SEQUENCE_LSTM on packed weights
+ * (aot_lstm_s8p_tensors, aot_recurrent.h): the arithmetic of aot_lstm_s8
+ * (TFLM's 8x8_16 reference kernel), bit for bit, arranged for speed.
+ *
+ * Per step and batch row: the input row and the hidden state are copied into
+ * zero-padded scratch rows; one pass of aot_rec_dot4_s8 (aot_rec_simd.h:
+ * Helium VMLADAVA, Arm DSP SMLAD or portable C) over the 4 * state_size gate
+ * rows gives the input and recurrent products, to which the compile-time
+ * biases (zero points folded in) are added; then one loop per unit does the
+ * gate requantization to Q3.12, the int16 sigmoid/tanh (TFLite's table),
+ * the cell update and the hidden state, without intermediate buffers.
+ * AOT_LSTM_S8P_MVE / AOT_LSTM_S8P_DSP name the variant built. */
+#include <string.h>
+
+#include "../aot_recurrent.h"
+#include "../aot_rec_simd.h"
+
+#if defined(AOT_REC_MVE)
+#define AOT_LSTM_S8P_MVE 1
+#elif defined(AOT_REC_DSP)
+#define AOT_LSTM_S8P_DSP 1
+#endif
+
+/* sigmoid(i / 24) in 0.16 fixed point: TFLite's shared sigmoid/tanh table. */
+static const uint16_t aot_lstm_s8p_lut[256] = {
+    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498,
+    40149, 40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255,
+    46817, 47369, 47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409, 51865,
+    52311, 52745, 53169, 53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174,
+    56503, 56823, 57133, 57433, 57724, 58007, 58280, 58544, 58800, 59048, 59288,
+    59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110, 61279, 61441,
+    61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886,
+    62990, 63090, 63186, 63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835,
+    63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308, 64357, 64405, 64450,
+    64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786, 64816, 64845,
+    64873, 64900, 64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079, 65097,
+    65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234, 65246, 65258,
+    65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360,
+    65367, 65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425,
+    65429, 65433, 65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465,
+    65468, 65471, 65474, 65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491,
+    65493, 65495, 65497, 65498, 65500, 65501, 65503, 65504, 65505, 65507, 65508,
+    65509, 65510, 65511, 65512, 65513, 65514, 65515, 65516, 65517, 65517, 65518,
+    65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524, 65525,
+    65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529,
+    65529, 65529, 65530, 65530, 65530, 65530, 65531, 65531, 65531, 65531, 65531,
+    65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533, 65533, 65533,
+    65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534,
+    65534, 65534, 65535};
+
+/* x >> s (s >= 0) rounding toward minus infinity. */
+AOT_INLINE int32_t aot_lstm_s8p_asr(int32_t x, int32_t s) {
+  if (x >= 0) return x >> s;
+  return -(int32_t)((((uint32_t)-(x + 1)) >> s)) - 1;
+}
+
+/* int16 logistic of a Q3.12 value into Q0.15 (aot_lstm_q.c's sigmoid16). */
+AOT_INLINE int32_t aot_lstm_s8p_sigmoid(int32_t v) {
+  const int32_t in = v * 3;
+  const uint32_t a = (uint32_t)(in >= 0 ? in : -in), uh = a >> 9;
+  uint32_t r;
+  if (uh >= 255u) {
+    r = 0x7FFFu << 10;
+  } else {
+    const uint32_t ua = aot_lstm_s8p_lut[uh], ub = aot_lstm_s8p_lut[uh + 1];
+    r = (ua << 9) + (a & 0x1FFu) * (ub - ua);
+  }
+  r = in >= 0 ? r + (1u << 9) : (1u << 25) - r + (1u << 9) - 1u;
+  return (int32_t)(int16_t)(r >> 10);
+}
+
+/* int16 tanh into Q0.15 of v * mult (+ round) >> shift (aot_lstm_q.c's tanh16). */
+AOT_INLINE int32_t aot_lstm_s8p_tanh(int32_t v, int32_t mult, int32_t shift, int32_t round) {
+  const int32_t x = aot_lstm_s8p_asr(v * mult + round, shift);
+  const uint32_t a = (uint32_t)(x >= 0 ? x : -x), uh = a >> 8;
+  int32_t r;
+  if (uh >= 255u) {
+    r = (int32_t)(0xFFFFu << 8);
+  } else {
+    const uint32_t ua = aot_lstm_s8p_lut[uh], ub = aot_lstm_s8p_lut[uh + 1];
+    r = (int32_t)((ua << 8) + (a & 0xFFu) * (ub - ua));
+  }
+  r = x >= 0 ? r - (1 << 23) + (1 << 7) : -r + (1 << 23) + (1 << 7) - 1;
+  return (int32_t)(int16_t)aot_lstm_s8p_asr(r, 8);
+}
+
+AOT_INLINE int32_t aot_lstm_s8p_sat16(int32_t v) {
+  return v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+}
+
+/* tanh parameters of an input with scale 2^scale_power (TFLite reference). */
+static void aot_lstm_s8p_tanh_params(int32_t scale_power, int32_t *mult, int32_t *shift,
+                                     int32_t *round) {
+  const int32_t left = (15 + scale_power) - 3;
+  *shift = 0;
+  *round = 0;
+  if (left < 0) {
+    *mult = 3;
+    *shift = -left;
+    *round = 1 << (*shift - 1);
+  } else {
+    *mult = 3 << left;
+  }
+}
+
+/* out[r] = bias[r] + sum_k w[r][k] * x[k] over the rows r < nrows (a
+ * multiple of 4) of row stride `stride`, modular int32. */
+static void aot_lstm_s8p_fc(const int8_t *w, int32_t stride, const int8_t *x,
+                            const int32_t *bias, int32_t nrows, int32_t *out) {
+  int32_t r, q;
+  for (r = 0; r < nrows; r += 4) {
+    aot_rec_dot4_s8(w + (size_t)r * stride, stride, x, stride, out + r);
+    for (q = 0; q < 4; q++) out[r + q] = (int32_t)((uint32_t)out[r + q] + (uint32_t)bias[r + q]);
+  }
+}
+
+int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t,
+                     void *scratch) {
+  const int32_t nb = p->batch, nt = p->time_steps, ni = p->input_size, ns = p->state_size;
+  const int32_t ni4 = aot_lstm_pad4(ni), ns4 = aot_lstm_pad4(ns);
+  const int32_t nbs = p->time_major ? nb : 1, nouter = p->time_major ? 1 : nb;
+  int32_t *acc_in = (int32_t *)scratch, *acc_rec = acc_in + 4 * (size_t)ns;
+  int8_t *xp = (int8_t *)(acc_rec + 4 * (size_t)ns), *hp = xp + ni4;
+  int32_t cmult, cshift, cround, gmult, gshift, ground, ob, s, b, j;
+  const aot_lstm_gate_q *gi = &p->gate[AOT_LSTM_I], *gf = &p->gate[AOT_LSTM_F];
+  const aot_lstm_gate_q *gc = &p->gate[AOT_LSTM_C], *go = &p->gate[AOT_LSTM_O];
+  const int gate_tanh = p->cell_act == AOT_ACT_TANH;
+  if (nb <= 0 || nt <= 0 || ni <= 0 || ns <= 0) return AOT_KERNEL_BAD_PARAM;
+  if (!t->w_in || !t->w_rec || !t->b_in || !t->b_rec) return AOT_KERNEL_BAD_PARAM;
+  aot_lstm_s8p_tanh_params(p->cell_scale_power, &cmult, &cshift, &cround);
+  aot_lstm_s8p_tanh_params(-12, &gmult, &gshift, &ground);
+  memset(xp, 0, (size_t)(ni4 + ns4));
+  for (ob = 0; ob < nouter; ob++) {
+    for (s = 0; s < nt; s++) {
+      for (b = 0; b < nbs; b++) {
+        const int32_t bi = p->time_major ? b : ob;
+        const size_t row = p->time_major ? (size_t)s * nb + b : (size_t)ob * nt + s;
+        int8_t *h = t->hidden + (size_t)bi * ns, *out = t->output + row * ns;
+        int16_t *c = t->cell + (size_t)bi * ns;
+        memcpy(xp, t->input + row * ni, (size_t)ni);
+        memcpy(hp, h, (size_t)ns);
+        aot_lstm_s8p_fc(t->w_in, ni4, xp, t->b_in, 4 * ns, acc_in);
+        aot_lstm_s8p_fc(t->w_rec, ns4, hp, t->b_rec, 4 * ns, acc_rec);
+        for (j = 0; j < ns; j++) {
+#define AOT_LSTM_S8P_PRE(G, Q)                                                              \
+  aot_lstm_s8p_sat16(                                                                      \
+      aot_lstm_s8p_sat16(aot_rec_mbqm(acc_in[(G) * ns + j], (Q)->in_mult, (Q)->in_shift)) + \
+      aot_lstm_s8p_sat16(aot_rec_mbqm(acc_rec[(G) * ns + j], (Q)->rec_mult, (Q)->rec_shift)))
+          const int32_t vi = aot_lstm_s8p_sigmoid(AOT_LSTM_S8P_PRE(AOT_LSTM_I, gi));
+          const int32_t vf = aot_lstm_s8p_sigmoid(AOT_LSTM_S8P_PRE(AOT_LSTM_F, gf));
+          const int32_t pc = AOT_LSTM_S8P_PRE(AOT_LSTM_C, gc);
+          const int32_t vo = aot_lstm_s8p_sigmoid(AOT_LSTM_S8P_PRE(AOT_LSTM_O, go));
+          const int32_t vg = gate_tanh ? aot_lstm_s8p_tanh(pc, gmult, gshift, ground)
+                                       : aot_lstm_s8p_sigmoid(pc);
+#undef AOT_LSTM_S8P_PRE
+          int32_t cv = aot_lstm_s8p_sat16(aot_rec_mbqm(vf * c[j], p->fc_mult, p->fc_shift));
+          int32_t hv;
+          cv = aot_lstm_s8p_sat16(
+              cv + aot_lstm_s8p_sat16(aot_rec_mbqm(vi * vg, p->ig_mult, p->ig_shift)));
+          if (p->cell_clip > 0) cv = aot_clamp_i32(cv, -p->cell_clip, p->cell_clip);
+          c[j] = (int16_t)cv;
+          hv = aot_rec_mbqm(aot_lstm_s8p_tanh(cv, cmult, cshift, cround) * vo, p->hid_mult,
+                            p->hid_shift) +
+               p->hidden_zp;
+          hv = aot_clamp_i32(hv, -128, 127);
+          h[j] = (int8_t)hv;
+          out[j] = (int8_t)hv;
+        }
+      }
+    }
+  }
+  return AOT_KERNEL_OK;
+}
