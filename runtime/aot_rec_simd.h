@@ -93,64 +93,79 @@ AOT_INLINE int32_t aot_rec_dot_s8(const int8_t *w, const int8_t *x, int32_t n, i
 #define aot_rec_dot_s8 aot_rec_dot_s8_ref
 #endif
 
-/* out[r] = sum_k w[r * stride + k] * x[k] for the four rows r < 4, k < n
- * (int32, modular). Arm DSP: n a multiple of 4 takes SMLAD only (the callers
- * zero-pad rows and x to that); Helium: predicated tail. */
+/* out[r] = sum_k w(r, k) * x[k], r < 4, k < n (int32, modular), over one
+ * block of four rows packed as aot_lstm_s8p_index (aot_recurrent.h) lays
+ * them out: 16-column chunks of the four rows in turn, then the
+ * t = pad4(n) - (n & ~15) tail columns row by row. x holds pad4(n) values
+ * (zeros after n). Arm DSP: SMLAD with immediate offsets (one pointer);
+ * Helium: one VMLADAVA per row and chunk, predicated tail. */
 #if defined(AOT_REC_MVE)
-AOT_INLINE void aot_rec_dot4_s8(const int8_t *w, int32_t stride, const int8_t *x, int32_t n,
-                                int32_t *out) {
-  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, k;
-  const int8_t *w1 = w + stride, *w2 = w1 + stride, *w3 = w2 + stride;
-  for (k = 0; k < n; k += 16) {
-    const mve_pred16_t p = vctp8q((uint32_t)(n - k));
-    const int8x16_t xv = vldrbq_z_s8(x + k, p);
-    a0 = vmladavaq_s8(a0, vldrbq_z_s8(w + k, p), xv);
-    a1 = vmladavaq_s8(a1, vldrbq_z_s8(w1 + k, p), xv);
-    a2 = vmladavaq_s8(a2, vldrbq_z_s8(w2 + k, p), xv);
-    a3 = vmladavaq_s8(a3, vldrbq_z_s8(w3 + k, p), xv);
+AOT_INLINE void aot_rec_dot4p_s8(const int8_t *w, const int8_t *x, int32_t n, int32_t *out) {
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  const int32_t k16 = n & ~15, t = ((n + 3) & ~3) - k16;
+  const int8_t *xe = x + k16;
+  for (; x < xe; x += 16, w += 64) {
+    const int8x16_t xv = vldrbq_s8(x);
+    a0 = vmladavaq_s8(a0, vldrbq_s8(w), xv);
+    a1 = vmladavaq_s8(a1, vldrbq_s8(w + 16), xv);
+    a2 = vmladavaq_s8(a2, vldrbq_s8(w + 32), xv);
+    a3 = vmladavaq_s8(a3, vldrbq_s8(w + 48), xv);
+  }
+  if (t > 0) {
+    const mve_pred16_t p = vctp8q((uint32_t)t);
+    const int8x16_t xv = vldrbq_z_s8(x, p);
+    a0 = vmladavaq_s8(a0, vldrbq_z_s8(w, p), xv);
+    a1 = vmladavaq_s8(a1, vldrbq_z_s8(w + t, p), xv);
+    a2 = vmladavaq_s8(a2, vldrbq_z_s8(w + 2 * t, p), xv);
+    a3 = vmladavaq_s8(a3, vldrbq_z_s8(w + 3 * t, p), xv);
   }
   out[0] = a0, out[1] = a1, out[2] = a2, out[3] = a3;
 }
 #elif defined(AOT_REC_DSP)
-AOT_INLINE void aot_rec_dot4_s8(const int8_t *w, int32_t stride, const int8_t *x, int32_t n,
-                                int32_t *out) {
-  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, k = 0;
-  const int8_t *w1 = w + stride, *w2 = w1 + stride, *w3 = w2 + stride;
-  for (; k + 4 <= n; k += 4) {
-    uint32_t xv, v;
-    int16x2_t xl, xh;
-    memcpy(&xv, x + k, 4);
-    xl = __sxtb16((int8x4_t)xv);
-    xh = aot_rec_hi16(xv);
-    memcpy(&v, w + k, 4);
-    a0 = __smlad(__sxtb16((int8x4_t)v), xl, a0);
-    a0 = __smlad(aot_rec_hi16(v), xh, a0);
-    memcpy(&v, w1 + k, 4);
-    a1 = __smlad(__sxtb16((int8x4_t)v), xl, a1);
-    a1 = __smlad(aot_rec_hi16(v), xh, a1);
-    memcpy(&v, w2 + k, 4);
-    a2 = __smlad(__sxtb16((int8x4_t)v), xl, a2);
-    a2 = __smlad(aot_rec_hi16(v), xh, a2);
-    memcpy(&v, w3 + k, 4);
-    a3 = __smlad(__sxtb16((int8x4_t)v), xl, a3);
-    a3 = __smlad(aot_rec_hi16(v), xh, a3);
+/* four columns of the four rows: x at xq, row r at wq + r * rs */
+#define AOT_REC_DOT4P_STEP(xq, wq, rs)                     \
+  do {                                                     \
+    uint32_t xv_, v_;                                      \
+    int16x2_t xl_, xh_;                                    \
+    memcpy(&xv_, (xq), 4);                                 \
+    xl_ = __sxtb16((int8x4_t)xv_);                         \
+    xh_ = aot_rec_hi16(xv_);                               \
+    memcpy(&v_, (wq), 4);                                  \
+    a0 = __smlad(__sxtb16((int8x4_t)v_), xl_, a0);         \
+    a0 = __smlad(aot_rec_hi16(v_), xh_, a0);               \
+    memcpy(&v_, (wq) + (rs), 4);                           \
+    a1 = __smlad(__sxtb16((int8x4_t)v_), xl_, a1);         \
+    a1 = __smlad(aot_rec_hi16(v_), xh_, a1);               \
+    memcpy(&v_, (wq) + 2 * (rs), 4);                       \
+    a2 = __smlad(__sxtb16((int8x4_t)v_), xl_, a2);         \
+    a2 = __smlad(aot_rec_hi16(v_), xh_, a2);               \
+    memcpy(&v_, (wq) + 3 * (rs), 4);                       \
+    a3 = __smlad(__sxtb16((int8x4_t)v_), xl_, a3);         \
+    a3 = __smlad(aot_rec_hi16(v_), xh_, a3);               \
+    __asm__("" ::: "memory"); /* keeps GCC from hoisting   \
+                                 loads into register spills */ \
+  } while (0)
+AOT_INLINE void aot_rec_dot4p_s8(const int8_t *w, const int8_t *x, int32_t n, int32_t *out) {
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, k;
+  const int32_t k16 = n & ~15, t = ((n + 3) & ~3) - k16;
+  const int8_t *xe = x + k16;
+  for (; x < xe; x += 16, w += 64) {
+    AOT_REC_DOT4P_STEP(x, w, 16);
+    AOT_REC_DOT4P_STEP(x + 4, w + 4, 16);
+    AOT_REC_DOT4P_STEP(x + 8, w + 8, 16);
+    AOT_REC_DOT4P_STEP(x + 12, w + 12, 16);
   }
-  for (; k < n; k++) {
-    a0 += (int32_t)w[k] * x[k];
-    a1 += (int32_t)w1[k] * x[k];
-    a2 += (int32_t)w2[k] * x[k];
-    a3 += (int32_t)w3[k] * x[k];
-  }
+  for (k = 0; k < t; k += 4) AOT_REC_DOT4P_STEP(x + k, w + k, t);
   out[0] = a0, out[1] = a1, out[2] = a2, out[3] = a3;
 }
 #else
-AOT_INLINE void aot_rec_dot4_s8(const int8_t *w, int32_t stride, const int8_t *x, int32_t n,
-                                int32_t *out) {
+AOT_INLINE void aot_rec_dot4p_s8(const int8_t *w, const int8_t *x, int32_t n, int32_t *out) {
+  const int32_t k16 = n & ~15, t = ((n + 3) & ~3) - k16;
   int32_t r, k;
   for (r = 0; r < 4; r++) {
-    const int8_t *wr = w + (size_t)r * stride;
     int32_t a = 0;
-    for (k = 0; k < n; k++) a += (int32_t)wr[k] * x[k];
+    for (k = 0; k < k16; k++) a += (int32_t)w[(k / 16) * 64 + r * 16 + k % 16] * x[k];
+    for (k = 0; k < t; k++) a += (int32_t)w[4 * k16 + r * t + k] * x[k16 + k];
     out[r] = a;
   }
 }

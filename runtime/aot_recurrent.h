@@ -175,15 +175,16 @@ AOT_INLINE size_t aot_lstm_q_buffer_size(int32_t batch, int32_t state_size) {
 
 /* Packed int8 LSTM (the compiler's form of aot_lstm_s8, same arithmetic and
  * the same outputs): the four gates' weights stacked gate-major (row
- * g * state_size + j, gates I, F, C, O), every row zero-padded to a multiple
- * of 4 columns (aot_lstm_pad4), and the zero points folded into the biases at
- * compile time: b_in[r] = bias_g[j] - input_zp * sum_k w_in_g[j][k],
+ * r = g * state_size + j, gates I, F, C, O) and interleaved in blocks of four
+ * rows in the order the SIMD loops load them (aot_lstm_s8p_index), and the
+ * zero points folded into the biases at compile time:
+ * b_in[r] = bias_g[j] - input_zp * sum_k w_in_g[j][k],
  * b_rec[r] = -hidden_zp * sum_k w_rec_g[j][k] (wrapped to int32, as int32
  * sums are modular), so the matrix products are plain int8 x int8 sums.
  * Each step computes all gate rows of one batch row in one pass over the
  * input and the hidden state (Arm DSP: SMLAD on four rows at a time; Helium:
  * VMLADAVA), then one fused loop does sigmoid/tanh, the cell update and the
- * hidden state. aot_lstm_s8p_pack builds the packed tensors. */
+ * hidden state. aot_lstm_s8p_pack_gate builds the packed tensors. */
 typedef struct aot_lstm_s8p_tensors {
   const int8_t *input;
   const int8_t *w_in;    /* [4 * state_size][aot_lstm_pad4(input_size)] */
@@ -206,21 +207,38 @@ AOT_INLINE size_t aot_lstm_s8p_buffer_size(int32_t input_size, int32_t state_siz
          (size_t)aot_lstm_pad4(state_size);
 }
 
+/* Byte offset of element (r, k) in a packed matrix of ncols columns
+ * (4 * state_size rows, a multiple of 4): block r / 4 starts at
+ * (r / 4) * 4 * K4 (K4 = aot_lstm_pad4(ncols)); in it the full 16-column
+ * chunks (k < K16 = ncols rounded down to 16) hold 16 bytes of each of the
+ * four rows in turn, (k / 16) * 64 + (r % 4) * 16 + k % 16, and the tail
+ * columns follow row by row, 4 * K16 + (r % 4) * (K4 - K16) + k - K16;
+ * the columns ncols <= k < K4 are zero. */
+AOT_INLINE size_t aot_lstm_s8p_index(int32_t r, int32_t k, int32_t ncols) {
+  const int32_t k4 = aot_lstm_pad4(ncols), k16 = ncols & ~15;
+  const size_t base = (size_t)(r / 4) * 4u * (size_t)k4;
+  if (k < k16) return base + (size_t)(k / 16) * 64u + (size_t)(r % 4) * 16u + (size_t)(k % 16);
+  return base + 4u * (size_t)k16 + (size_t)(r % 4) * (size_t)(k4 - k16) + (size_t)(k - k16);
+}
+
 /* Packs one gate's weights (w [ns][ncols], bias [ns] or NULL) into rows
- * g * ns .. of wp (row stride aot_lstm_pad4(ncols)) and bp:
+ * g * ns .. of wp (4 * ns * aot_lstm_pad4(ncols) bytes) and bp:
  * bp = bias - zp * row sum. */
 AOT_INLINE void aot_lstm_s8p_pack_gate(int32_t g, int32_t ns, int32_t ncols, int32_t zp,
                                        const int8_t *w, const int32_t *bias, int8_t *wp,
                                        int32_t *bp) {
-  const int32_t st = aot_lstm_pad4(ncols);
+  const int32_t k4 = aot_lstm_pad4(ncols);
   int32_t j, k;
   for (j = 0; j < ns; j++) {
-    int8_t *row = wp + ((size_t)g * ns + j) * st;
+    const int32_t r = g * ns + j;
     int64_t sum = 0;
-    for (k = 0; k < st; k++) row[k] = k < ncols ? w[(size_t)j * ncols + k] : 0;
-    for (k = 0; k < ncols; k++) sum += row[k];
+    for (k = 0; k < k4; k++) {
+      const int8_t v = k < ncols ? w[(size_t)j * ncols + k] : 0;
+      wp[aot_lstm_s8p_index(r, k, ncols)] = v;
+      sum += v;
+    }
     sum = (bias ? (int64_t)bias[j] : 0) - (int64_t)zp * sum;
-    bp[(size_t)g * ns + j] = (int32_t)(uint32_t)(uint64_t)sum;
+    bp[r] = (int32_t)(uint32_t)(uint64_t)sum;
   }
 }
 

@@ -3,7 +3,7 @@
  * (TFLM's 8x8_16 reference kernel), bit for bit, arranged for speed.
  *
  * Per step and batch row: the input row and the hidden state are copied into
- * zero-padded scratch rows; one pass of aot_rec_dot4_s8 (aot_rec_simd.h:
+ * zero-padded scratch rows; one pass of aot_rec_dot4p_s8 (aot_rec_simd.h:
  * Helium VMLADAVA, Arm DSP SMLAD or portable C) over the 4 * state_size gate
  * rows gives the input and recurrent products, to which the compile-time
  * biases (zero points folded in) are added; then one loop per unit does the
@@ -17,6 +17,9 @@
 
 #if defined(AOT_REC_MVE)
 #define AOT_LSTM_S8P_MVE 1
+#include <arm_acle.h>
+
+#include "../aot_lstm_mve.h"
 #elif defined(AOT_REC_DSP)
 #define AOT_LSTM_S8P_DSP 1
 #endif
@@ -85,7 +88,39 @@ AOT_INLINE int32_t aot_lstm_s8p_tanh(int32_t v, int32_t mult, int32_t shift, int
 }
 
 AOT_INLINE int32_t aot_lstm_s8p_sat16(int32_t v) {
+#if defined(AOT_REC_DSP) || defined(AOT_REC_MVE)
+  return __ssat(v, 16);
+#else
   return v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+#endif
+}
+
+/* A requantization multiplier prepared once per call: m >= 0, the left
+ * shift, the right shift and its mask (aot_lstm_s8p_q_init). */
+typedef struct aot_lstm_s8p_q {
+  int32_t m, lsh, rsh, mask;
+} aot_lstm_s8p_q;
+
+/* 0 when m < 0 or the shift is outside [-31, 31] (the compiler then uses
+ * aot_lstm_s8). */
+static int aot_lstm_s8p_q_init(aot_lstm_s8p_q *q, int32_t m, int32_t shift) {
+  if (m < 0 || shift < -31 || shift > 31) return 0;
+  q->m = m;
+  q->lsh = shift > 0 ? shift : 0;
+  q->rsh = shift < 0 ? -shift : 0;
+  q->mask = (int32_t)(((uint32_t)1 << q->rsh) - 1u);
+  return 1;
+}
+
+/* aot_mbqm(x, m, shift) for such a multiplier without branches: the wrapping
+ * left shift, SaturatingRoundingDoublingHighMul as floor((x m + 2^30) / 2^31)
+ * (m >= 0 never saturates), gemmlowp's RoundingDivideByPOT (rsh = 0: mask 0
+ * leaves x unchanged). */
+AOT_INLINE int32_t aot_lstm_s8p_mbqm(int32_t x, const aot_lstm_s8p_q *q) {
+  const uint32_t u = (uint32_t)x << q->lsh;
+  const int32_t xs = u <= (uint32_t)INT32_MAX ? (int32_t)u : (int32_t)(u - 2147483648u) + INT32_MIN;
+  const int32_t y = (int32_t)(((int64_t)xs * q->m + ((int64_t)1 << 30)) >> 31);
+  return (y >> q->rsh) + ((y & q->mask) > ((q->mask >> 1) + (y < 0)));
 }
 
 /* tanh parameters of an input with scale 2^scale_power (TFLite reference). */
@@ -103,14 +138,88 @@ static void aot_lstm_s8p_tanh_params(int32_t scale_power, int32_t *mult, int32_t
   }
 }
 
-/* out[r] = bias[r] + sum_k w[r][k] * x[k] over the rows r < nrows (a
- * multiple of 4) of row stride `stride`, modular int32. */
-static void aot_lstm_s8p_fc(const int8_t *w, int32_t stride, const int8_t *x,
+/* out[r] = bias[r] + sum_k w(r, k) * x[k] over the nrows (a multiple of 4)
+ * rows of a matrix of ncols columns packed as aot_lstm_s8p_index, modular
+ * int32. */
+static void aot_lstm_s8p_fc(const int8_t *w, int32_t ncols, const int8_t *x,
                             const int32_t *bias, int32_t nrows, int32_t *out) {
+  const size_t block = 4u * (size_t)aot_lstm_pad4(ncols);
   int32_t r, q;
-  for (r = 0; r < nrows; r += 4) {
-    aot_rec_dot4_s8(w + (size_t)r * stride, stride, x, stride, out + r);
+  for (r = 0; r < nrows; r += 4, w += block) {
+    aot_rec_dot4p_s8(w, x, ncols, out + r);
     for (q = 0; q < 4; q++) out[r + q] = (int32_t)((uint32_t)out[r + q] + (uint32_t)bias[r + q]);
+  }
+}
+
+/* One gate of n units: acc_in[j] = act(sat16(sat16(mbqm(acc_in[j])) +
+ * sat16(mbqm(acc_rec[j])))) in Q0.15, act the sigmoid or (tanh_gate) the
+ * tanh of a Q3.12 value. */
+static void aot_lstm_s8p_gate(int32_t *acc_in, const int32_t *acc_rec, int32_t n,
+                              const aot_lstm_s8p_q *qi, const aot_lstm_s8p_q *qr,
+                              int tanh_gate) {
+  const aot_lstm_s8p_q a = *qi, b = *qr;
+  int32_t j = 0;
+#if defined(AOT_REC_MVE)
+  for (; j < n; j += 4) {
+    const mve_pred16_t pr = vctp32q((uint32_t)(n - j));
+    const int32x4_t vi = aot_lstm_mve_sat16(
+        aot_lstm_mve_mbqm(vldrwq_z_s32(acc_in + j, pr), a.m, a.lsh, a.rsh));
+    const int32x4_t vr = aot_lstm_mve_sat16(
+        aot_lstm_mve_mbqm(vldrwq_z_s32(acc_rec + j, pr), b.m, b.lsh, b.rsh));
+    const int32x4_t v = aot_lstm_mve_sat16(vaddq_s32(vi, vr));
+    vstrwq_p_s32(acc_in + j, tanh_gate ? aot_lstm_mve_tanh(v, 3, 0, 0, aot_lstm_s8p_lut)
+                                       : aot_lstm_mve_sigmoid(v, aot_lstm_s8p_lut), pr);
+  }
+#endif
+  for (; j < n; j++) {
+    const int32_t v = aot_lstm_s8p_sat16(aot_lstm_s8p_sat16(aot_lstm_s8p_mbqm(acc_in[j], &a)) +
+                                         aot_lstm_s8p_sat16(aot_lstm_s8p_mbqm(acc_rec[j], &b)));
+    acc_in[j] = tanh_gate ? aot_lstm_s8p_tanh(v, 3, 0, 0) : aot_lstm_s8p_sigmoid(v);
+  }
+}
+
+/* Cell and hidden state of n units from the gate values g[gate * n + j]:
+ * c = clip(sat16(sat16(mbqm(f c)) + sat16(mbqm(i g)))),
+ * h = out = clamp(mbqm(tanh(c) o) + hidden_zp, -128, 127). */
+static void aot_lstm_s8p_cell(const int32_t *g, int32_t n, int16_t *c, int8_t *h, int8_t *out,
+                              const aot_lstm_s8p_q *qfc, const aot_lstm_s8p_q *qig,
+                              const aot_lstm_s8p_q *qhid, int32_t cmult, int32_t cshift,
+                              int32_t cround, int32_t clip, int32_t hzp) {
+  const int32_t *gi = g + AOT_LSTM_I * n, *gf = g + AOT_LSTM_F * n;
+  const int32_t *gc = g + AOT_LSTM_C * n, *go = g + AOT_LSTM_O * n;
+  const aot_lstm_s8p_q fc = *qfc, ig = *qig, hid = *qhid;
+  int32_t j = 0;
+#if defined(AOT_REC_MVE)
+  for (; j < n; j += 4) {
+    const mve_pred16_t pr = vctp32q((uint32_t)(n - j));
+    const int32x4_t cf = vmulq_s32(vldrwq_z_s32(gf + j, pr), vldrhq_z_s32(c + j, pr));
+    const int32x4_t ic = vmulq_s32(vldrwq_z_s32(gi + j, pr), vldrwq_z_s32(gc + j, pr));
+    int32x4_t cv = aot_lstm_mve_sat16(aot_lstm_mve_mbqm(cf, fc.m, fc.lsh, fc.rsh)), hv;
+    cv = aot_lstm_mve_sat16(
+        vaddq_s32(cv, aot_lstm_mve_sat16(aot_lstm_mve_mbqm(ic, ig.m, ig.lsh, ig.rsh))));
+    if (clip > 0) cv = vmaxq_s32(vminq_s32(cv, vdupq_n_s32(clip)), vdupq_n_s32(-clip));
+    vstrhq_p_s32(c + j, cv, pr);
+    hv = vmulq_s32(aot_lstm_mve_tanh(cv, cmult, cshift, cround, aot_lstm_s8p_lut),
+                   vldrwq_z_s32(go + j, pr));
+    hv = vaddq_n_s32(aot_lstm_mve_mbqm(hv, hid.m, hid.lsh, hid.rsh), hzp);
+    hv = vmaxq_s32(vminq_s32(hv, vdupq_n_s32(127)), vdupq_n_s32(-128));
+    vstrbq_p_s32(h + j, hv, pr);
+    vstrbq_p_s32(out + j, hv, pr);
+  }
+#endif
+  for (; j < n; j++) {
+    int32_t cv = aot_lstm_s8p_sat16(aot_lstm_s8p_mbqm(gf[j] * c[j], &fc)), hv;
+    cv = aot_lstm_s8p_sat16(cv + aot_lstm_s8p_sat16(aot_lstm_s8p_mbqm(gi[j] * gc[j], &ig)));
+    if (clip > 0) cv = aot_clamp_i32(cv, -clip, clip);
+    c[j] = (int16_t)cv;
+    hv = aot_lstm_s8p_mbqm(aot_lstm_s8p_tanh(cv, cmult, cshift, cround) * go[j], &hid) + hzp;
+#if defined(AOT_REC_DSP) || defined(AOT_REC_MVE)
+    hv = __ssat(hv, 8);
+#else
+    hv = aot_clamp_i32(hv, -128, 127);
+#endif
+    h[j] = (int8_t)hv;
+    out[j] = (int8_t)hv;
   }
 }
 
@@ -121,14 +230,20 @@ int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t,
   const int32_t nbs = p->time_major ? nb : 1, nouter = p->time_major ? 1 : nb;
   int32_t *acc_in = (int32_t *)scratch, *acc_rec = acc_in + 4 * (size_t)ns;
   int8_t *xp = (int8_t *)(acc_rec + 4 * (size_t)ns), *hp = xp + ni4;
-  int32_t cmult, cshift, cround, gmult, gshift, ground, ob, s, b, j;
-  const aot_lstm_gate_q *gi = &p->gate[AOT_LSTM_I], *gf = &p->gate[AOT_LSTM_F];
-  const aot_lstm_gate_q *gc = &p->gate[AOT_LSTM_C], *go = &p->gate[AOT_LSTM_O];
+  int32_t cmult, cshift, cround, ob, s, b, j;
   const int gate_tanh = p->cell_act == AOT_ACT_TANH;
+  aot_lstm_s8p_q qin[4], qrec[4], qfc, qig, qhid;
   if (nb <= 0 || nt <= 0 || ni <= 0 || ns <= 0) return AOT_KERNEL_BAD_PARAM;
+  for (j = 0; j < 4; j++)
+    if (!aot_lstm_s8p_q_init(&qin[j], p->gate[j].in_mult, p->gate[j].in_shift) ||
+        !aot_lstm_s8p_q_init(&qrec[j], p->gate[j].rec_mult, p->gate[j].rec_shift))
+      return AOT_KERNEL_BAD_PARAM;
+  if (!aot_lstm_s8p_q_init(&qfc, p->fc_mult, p->fc_shift) ||
+      !aot_lstm_s8p_q_init(&qig, p->ig_mult, p->ig_shift) ||
+      !aot_lstm_s8p_q_init(&qhid, p->hid_mult, p->hid_shift))
+    return AOT_KERNEL_BAD_PARAM;
   if (!t->w_in || !t->w_rec || !t->b_in || !t->b_rec) return AOT_KERNEL_BAD_PARAM;
   aot_lstm_s8p_tanh_params(p->cell_scale_power, &cmult, &cshift, &cround);
-  aot_lstm_s8p_tanh_params(-12, &gmult, &gshift, &ground);
   memset(xp, 0, (size_t)(ni4 + ns4));
   for (ob = 0; ob < nouter; ob++) {
     for (s = 0; s < nt; s++) {
@@ -139,33 +254,13 @@ int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t,
         int16_t *c = t->cell + (size_t)bi * ns;
         memcpy(xp, t->input + row * ni, (size_t)ni);
         memcpy(hp, h, (size_t)ns);
-        aot_lstm_s8p_fc(t->w_in, ni4, xp, t->b_in, 4 * ns, acc_in);
-        aot_lstm_s8p_fc(t->w_rec, ns4, hp, t->b_rec, 4 * ns, acc_rec);
-        for (j = 0; j < ns; j++) {
-#define AOT_LSTM_S8P_PRE(G, Q)                                                              \
-  aot_lstm_s8p_sat16(                                                                      \
-      aot_lstm_s8p_sat16(aot_rec_mbqm(acc_in[(G) * ns + j], (Q)->in_mult, (Q)->in_shift)) + \
-      aot_lstm_s8p_sat16(aot_rec_mbqm(acc_rec[(G) * ns + j], (Q)->rec_mult, (Q)->rec_shift)))
-          const int32_t vi = aot_lstm_s8p_sigmoid(AOT_LSTM_S8P_PRE(AOT_LSTM_I, gi));
-          const int32_t vf = aot_lstm_s8p_sigmoid(AOT_LSTM_S8P_PRE(AOT_LSTM_F, gf));
-          const int32_t pc = AOT_LSTM_S8P_PRE(AOT_LSTM_C, gc);
-          const int32_t vo = aot_lstm_s8p_sigmoid(AOT_LSTM_S8P_PRE(AOT_LSTM_O, go));
-          const int32_t vg = gate_tanh ? aot_lstm_s8p_tanh(pc, gmult, gshift, ground)
-                                       : aot_lstm_s8p_sigmoid(pc);
-#undef AOT_LSTM_S8P_PRE
-          int32_t cv = aot_lstm_s8p_sat16(aot_rec_mbqm(vf * c[j], p->fc_mult, p->fc_shift));
-          int32_t hv;
-          cv = aot_lstm_s8p_sat16(
-              cv + aot_lstm_s8p_sat16(aot_rec_mbqm(vi * vg, p->ig_mult, p->ig_shift)));
-          if (p->cell_clip > 0) cv = aot_clamp_i32(cv, -p->cell_clip, p->cell_clip);
-          c[j] = (int16_t)cv;
-          hv = aot_rec_mbqm(aot_lstm_s8p_tanh(cv, cmult, cshift, cround) * vo, p->hid_mult,
-                            p->hid_shift) +
-               p->hidden_zp;
-          hv = aot_clamp_i32(hv, -128, 127);
-          h[j] = (int8_t)hv;
-          out[j] = (int8_t)hv;
-        }
+        aot_lstm_s8p_fc(t->w_in, ni, xp, t->b_in, 4 * ns, acc_in);
+        aot_lstm_s8p_fc(t->w_rec, ns, hp, t->b_rec, 4 * ns, acc_rec);
+        for (j = 0; j < 4; j++)
+          aot_lstm_s8p_gate(acc_in + (size_t)j * ns, acc_rec + (size_t)j * ns, ns, &qin[j],
+                            &qrec[j], j == AOT_LSTM_C && gate_tanh);
+        aot_lstm_s8p_cell(acc_in, ns, c, h, out, &qfc, &qig, &qhid, cmult, cshift, cround,
+                          p->cell_clip, p->hidden_zp);
       }
     }
   }

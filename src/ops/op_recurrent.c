@@ -444,13 +444,32 @@ static void lstm_prepare_q(const ir_graph *g, const ir_op *op, aot_lstm_q_params
   p->cell_clip = op->opts.cell_clip > 0 ? (int32_t)(int16_t)clip : 0;
 }
 
+/* int8 LSTMs run aot_lstm_s8p when every multiplier suits its branch-free
+ * requantization (m >= 0, shift in [-31, 31]; quantize_multiplier gives that
+ * for all but extreme scales), else aot_lstm_s8. */
+static int lstm_use_s8p(const ir_graph *g, const ir_op *op) {
+  if (ir_in(g, op, LSTM_IN)->dtype != DT_INT8) return 0;
+  aot_lstm_q_params p;
+  lstm_prepare_q(g, op, &p);
+  int32_t m[11], sh[11];
+  for (int gi = 0; gi < 4; gi++) {
+    m[2 * gi] = p.gate[gi].in_mult, sh[2 * gi] = p.gate[gi].in_shift;
+    m[2 * gi + 1] = p.gate[gi].rec_mult, sh[2 * gi + 1] = p.gate[gi].rec_shift;
+  }
+  m[8] = p.fc_mult, sh[8] = p.fc_shift, m[9] = p.ig_mult, sh[9] = p.ig_shift;
+  m[10] = p.hid_mult, sh[10] = p.hid_shift;
+  for (int k = 0; k < 11; k++)
+    if (m[k] < 0 || sh[k] < -31 || sh[k] > 31) return 0;
+  return 1;
+}
+
 static size_t lstm_scratch(const ir_graph *g, const ir_op *op) {
   lstm_shape s = {0};   /* set by lstm_shapes() when it returns 0 */
   char why[8];
   if (lstm_shapes(g, op, &s, why, sizeof why)) return 0;
   if (ir_in(g, op, LSTM_IN)->dtype == DT_FLOAT32)
     return aot_lstm_f32_buffer_size(s.batch, s.state, s.output);
-  if (ir_in(g, op, LSTM_IN)->dtype == DT_INT8) return aot_lstm_s8p_buffer_size(s.input, s.state);
+  if (lstm_use_s8p(g, op)) return aot_lstm_s8p_buffer_size(s.input, s.state);
   return aot_lstm_q_buffer_size(s.batch, s.state);
 }
 
@@ -565,12 +584,12 @@ static int lstm_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
               p.hidden_zp, p.cell_act, gates.s, p.fc_mult, p.fc_shift, p.ig_mult, p.ig_shift,
               p.hid_mult, p.hid_shift, p.cell_scale_power, p.cell_clip);
     sb_free(&gates);
-    if (dt == DT_INT8) {
+    if (lstm_use_s8p(g, op)) {
       lstm_emit_s8p(e, g, op, nm, x, h, c, o, sc);
       free(x), free(h), free(c), free(o), free(sc);
       return 0;
     }
-    const char *sfx = "s16";
+    const char *sfx = dt == DT_INT8 ? "s8" : "s16";
     emit_stmt(e, "{");
     emit_stmt(e, "  const aot_lstm_%s_tensors %s_t = {", sfx, nm);
     emit_stmt(e, "  .input = %s,", x);

@@ -293,7 +293,7 @@ static void lstm_case(int c) {
   p.hidden_zp = rr(-128, 127);
   p.cell_act = (rnd() & 3) ? AOT_ACT_TANH : AOT_ACT_SIGMOID;
   for (g = 0; g < 4; g++) {
-    rand_mult(&p.gate[g].in_mult, &p.gate[g].in_shift, -12, -2);
+    rand_mult(&p.gate[g].in_mult, &p.gate[g].in_shift, -12, 1);
     rand_mult(&p.gate[g].rec_mult, &p.gate[g].rec_shift, -12, -2);
     fill8(lw_in[g], ns * ni);
     fill8(lw_rec[g], ns * ns);
