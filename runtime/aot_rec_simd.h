@@ -93,15 +93,16 @@ AOT_INLINE int32_t aot_rec_dot_s8(const int8_t *w, const int8_t *x, int32_t n, i
 #define aot_rec_dot_s8 aot_rec_dot_s8_ref
 #endif
 
-/* out[r] = sum_k w(r, k) * x[k], r < 4, k < n (int32, modular), over one
+/* out[r] = init[r] + sum_k w(r, k) * x[k], r < 4, k < n (int32, modular), over one
  * block of four rows packed as aot_lstm_s8p_index (aot_recurrent.h) lays
  * them out: 16-column chunks of the four rows in turn, then the
  * t = pad4(n) - (n & ~15) tail columns row by row. x holds pad4(n) values
  * (zeros after n). Arm DSP: SMLAD with immediate offsets (one pointer);
  * Helium: one VMLADAVA per row and chunk, predicated tail. */
 #if defined(AOT_REC_MVE)
-AOT_INLINE void aot_rec_dot4p_s8(const int8_t *w, const int8_t *x, int32_t n, int32_t *out) {
-  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+AOT_INLINE void aot_rec_dot4p_s8(const int8_t *w, const int8_t *x, int32_t n,
+                                 const int32_t *init, int32_t *out) {
+  int32_t a0 = init[0], a1 = init[1], a2 = init[2], a3 = init[3];
   const int32_t k16 = n & ~15, t = ((n + 3) & ~3) - k16;
   const int8_t *xe = x + k16;
   for (; x < xe; x += 16, w += 64) {
@@ -145,8 +146,9 @@ AOT_INLINE void aot_rec_dot4p_s8(const int8_t *w, const int8_t *x, int32_t n, in
     __asm__("" ::: "memory"); /* keeps GCC from hoisting   \
                                  loads into register spills */ \
   } while (0)
-AOT_INLINE void aot_rec_dot4p_s8(const int8_t *w, const int8_t *x, int32_t n, int32_t *out) {
-  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, k;
+AOT_INLINE void aot_rec_dot4p_s8(const int8_t *w, const int8_t *x, int32_t n,
+                                 const int32_t *init, int32_t *out) {
+  int32_t a0 = init[0], a1 = init[1], a2 = init[2], a3 = init[3], k;
   const int32_t k16 = n & ~15, t = ((n + 3) & ~3) - k16;
   const int8_t *xe = x + k16;
   for (; x < xe; x += 16, w += 64) {
@@ -159,14 +161,15 @@ AOT_INLINE void aot_rec_dot4p_s8(const int8_t *w, const int8_t *x, int32_t n, in
   out[0] = a0, out[1] = a1, out[2] = a2, out[3] = a3;
 }
 #else
-AOT_INLINE void aot_rec_dot4p_s8(const int8_t *w, const int8_t *x, int32_t n, int32_t *out) {
+AOT_INLINE void aot_rec_dot4p_s8(const int8_t *w, const int8_t *x, int32_t n,
+                                 const int32_t *init, int32_t *out) {
   const int32_t k16 = n & ~15, t = ((n + 3) & ~3) - k16;
   int32_t r, k;
   for (r = 0; r < 4; r++) {
-    int32_t a = 0;
-    for (k = 0; k < k16; k++) a += (int32_t)w[(k / 16) * 64 + r * 16 + k % 16] * x[k];
-    for (k = 0; k < t; k++) a += (int32_t)w[4 * k16 + r * t + k] * x[k16 + k];
-    out[r] = a;
+    uint32_t a = (uint32_t)init[r]; /* modular: init may be a wrapped bias */
+    for (k = 0; k < k16; k++) a += (uint32_t)((int32_t)w[(k / 16) * 64 + r * 16 + k % 16] * x[k]);
+    for (k = 0; k < t; k++) a += (uint32_t)((int32_t)w[4 * k16 + r * t + k] * x[k16 + k]);
+    out[r] = a <= (uint32_t)INT32_MAX ? (int32_t)a : (int32_t)(a - 2147483648u) + INT32_MIN;
   }
 }
 #endif

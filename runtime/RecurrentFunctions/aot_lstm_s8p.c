@@ -57,17 +57,14 @@ AOT_INLINE int32_t aot_lstm_s8p_asr(int32_t x, int32_t s) {
   return -(int32_t)((((uint32_t)-(x + 1)) >> s)) - 1;
 }
 
-/* int16 logistic of a Q3.12 value into Q0.15 (aot_lstm_q.c's sigmoid16). */
+/* int16 logistic of a Q3.12 value v (an int16, |v| <= 32768) into Q0.15
+ * (aot_lstm_q.c's sigmoid16; its saturation at index 255 is unreachable:
+ * |3 v| >> 9 <= 192). */
 AOT_INLINE int32_t aot_lstm_s8p_sigmoid(int32_t v) {
   const int32_t in = v * 3;
   const uint32_t a = (uint32_t)(in >= 0 ? in : -in), uh = a >> 9;
-  uint32_t r;
-  if (uh >= 255u) {
-    r = 0x7FFFu << 10;
-  } else {
-    const uint32_t ua = aot_lstm_s8p_lut[uh], ub = aot_lstm_s8p_lut[uh + 1];
-    r = (ua << 9) + (a & 0x1FFu) * (ub - ua);
-  }
+  const uint32_t ua = aot_lstm_s8p_lut[uh], ub = aot_lstm_s8p_lut[uh + 1];
+  uint32_t r = (ua << 9) + (a & 0x1FFu) * (ub - ua);
   r = in >= 0 ? r + (1u << 9) : (1u << 25) - r + (1u << 9) - 1u;
   return (int32_t)(int16_t)(r >> 10);
 }
@@ -138,16 +135,18 @@ static void aot_lstm_s8p_tanh_params(int32_t scale_power, int32_t *mult, int32_t
   }
 }
 
-/* out[r] = bias[r] + sum_k w(r, k) * x[k] over the nrows (a multiple of 4)
- * rows of a matrix of ncols columns packed as aot_lstm_s8p_index, modular
- * int32. */
-static void aot_lstm_s8p_fc(const int8_t *w, int32_t ncols, const int8_t *x,
-                            const int32_t *bias, int32_t nrows, int32_t *out) {
-  const size_t block = 4u * (size_t)aot_lstm_pad4(ncols);
-  int32_t r, q;
-  for (r = 0; r < nrows; r += 4, w += block) {
-    aot_rec_dot4p_s8(w, x, ncols, out + r);
-    for (q = 0; q < 4; q++) out[r + q] = (int32_t)((uint32_t)out[r + q] + (uint32_t)bias[r + q]);
+/* acc_in[r] = b_in[r] + sum_k w_in(r, k) x[k] and acc_rec[r] = b_rec[r] +
+ * sum_k w_rec(r, k) h[k] over the 4 * ns gate rows (matrices packed as
+ * aot_lstm_s8p_index), modular int32, four rows of both per block. */
+static void aot_lstm_s8p_fc(const aot_lstm_s8p_tensors *t, int32_t ni, int32_t ns,
+                            const int8_t *x, const int8_t *h, int32_t *acc_in,
+                            int32_t *acc_rec) {
+  const size_t bi = 4u * (size_t)aot_lstm_pad4(ni), br = 4u * (size_t)aot_lstm_pad4(ns);
+  const int8_t *wi = t->w_in, *wr = t->w_rec;
+  int32_t r;
+  for (r = 0; r < 4 * ns; r += 4, wi += bi, wr += br) {
+    aot_rec_dot4p_s8(wi, x, ni, t->b_in + r, acc_in + r);
+    aot_rec_dot4p_s8(wr, h, ns, t->b_rec + r, acc_rec + r);
   }
 }
 
@@ -171,11 +170,18 @@ static void aot_lstm_s8p_gate(int32_t *acc_in, const int32_t *acc_rec, int32_t n
                                        : aot_lstm_mve_sigmoid(v, aot_lstm_s8p_lut), pr);
   }
 #endif
-  for (; j < n; j++) {
-    const int32_t v = aot_lstm_s8p_sat16(aot_lstm_s8p_sat16(aot_lstm_s8p_mbqm(acc_in[j], &a)) +
-                                         aot_lstm_s8p_sat16(aot_lstm_s8p_mbqm(acc_rec[j], &b)));
-    acc_in[j] = tanh_gate ? aot_lstm_s8p_tanh(v, 3, 0, 0) : aot_lstm_s8p_sigmoid(v);
+#define AOT_LSTM_S8P_GATE_LOOP(ACT)                                                         \
+  for (; j < n; j++) {                                                                      \
+    const int32_t v = aot_lstm_s8p_sat16(aot_lstm_s8p_sat16(aot_lstm_s8p_mbqm(acc_in[j], &a)) + \
+                                         aot_lstm_s8p_sat16(aot_lstm_s8p_mbqm(acc_rec[j], &b))); \
+    acc_in[j] = ACT;                                                                        \
   }
+  if (tanh_gate) {
+    AOT_LSTM_S8P_GATE_LOOP(aot_lstm_s8p_tanh(v, 3, 0, 0))
+  } else {
+    AOT_LSTM_S8P_GATE_LOOP(aot_lstm_s8p_sigmoid(v))
+  }
+#undef AOT_LSTM_S8P_GATE_LOOP
 }
 
 /* Cell and hidden state of n units from the gate values g[gate * n + j]:
@@ -254,8 +260,7 @@ int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t,
         int16_t *c = t->cell + (size_t)bi * ns;
         memcpy(xp, t->input + row * ni, (size_t)ni);
         memcpy(hp, h, (size_t)ns);
-        aot_lstm_s8p_fc(t->w_in, ni, xp, t->b_in, 4 * ns, acc_in);
-        aot_lstm_s8p_fc(t->w_rec, ns, hp, t->b_rec, 4 * ns, acc_rec);
+        aot_lstm_s8p_fc(t, ni, ns, xp, hp, acc_in, acc_rec);
         for (j = 0; j < 4; j++)
           aot_lstm_s8p_gate(acc_in + (size_t)j * ns, acc_rec + (size_t)j * ns, ns, &qin[j],
                             &qrec[j], j == AOT_LSTM_C && gate_tanh);
