@@ -174,6 +174,34 @@ AOT_INLINE void aot_rec_dot4p_s8(const int8_t *w, const int8_t *x, int32_t n,
 }
 #endif
 
+/* A requantization multiplier prepared once per call: m >= 0, the left
+ * shift, the right shift and its mask (aot_rec_q_init). */
+typedef struct aot_rec_q {
+  int32_t m, lsh, rsh, mask;
+} aot_rec_q;
+
+/* 0 when m < 0 or the shift is outside [-31, 31] (the compiler then uses
+ * the portable kernel). */
+AOT_INLINE int aot_rec_q_init(aot_rec_q *q, int32_t m, int32_t shift) {
+  if (m < 0 || shift < -31 || shift > 31) return 0;
+  q->m = m;
+  q->lsh = shift > 0 ? shift : 0;
+  q->rsh = shift < 0 ? -shift : 0;
+  q->mask = (int32_t)(((uint32_t)1 << q->rsh) - 1u);
+  return 1;
+}
+
+/* aot_mbqm(x, m, shift) for such a multiplier without branches: the wrapping
+ * left shift, SaturatingRoundingDoublingHighMul as floor((x m + 2^30) / 2^31)
+ * (m >= 0 never saturates), gemmlowp's RoundingDivideByPOT (rsh = 0: mask 0
+ * leaves x unchanged). */
+AOT_INLINE int32_t aot_rec_qmul(int32_t x, const aot_rec_q *q) {
+  const uint32_t u = (uint32_t)x << q->lsh;
+  const int32_t xs = u <= (uint32_t)INT32_MAX ? (int32_t)u : (int32_t)(u - 2147483648u) + INT32_MIN;
+  const int32_t y = (int32_t)(((int64_t)xs * q->m + ((int64_t)1 << 30)) >> 31);
+  return (y >> q->rsh) + ((y & q->mask) > ((q->mask >> 1) + (y < 0)));
+}
+
 /* Moves bytes [1, n) of buf to [0, n - 1) (forward, in chunks that read
  * ahead of what they write). */
 AOT_INLINE void aot_rec_shift_bytes(uint8_t *buf, size_t n, size_t by) {

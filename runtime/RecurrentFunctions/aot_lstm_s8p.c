@@ -92,34 +92,6 @@ AOT_INLINE int32_t aot_lstm_s8p_sat16(int32_t v) {
 #endif
 }
 
-/* A requantization multiplier prepared once per call: m >= 0, the left
- * shift, the right shift and its mask (aot_lstm_s8p_q_init). */
-typedef struct aot_lstm_s8p_q {
-  int32_t m, lsh, rsh, mask;
-} aot_lstm_s8p_q;
-
-/* 0 when m < 0 or the shift is outside [-31, 31] (the compiler then uses
- * aot_lstm_s8). */
-static int aot_lstm_s8p_q_init(aot_lstm_s8p_q *q, int32_t m, int32_t shift) {
-  if (m < 0 || shift < -31 || shift > 31) return 0;
-  q->m = m;
-  q->lsh = shift > 0 ? shift : 0;
-  q->rsh = shift < 0 ? -shift : 0;
-  q->mask = (int32_t)(((uint32_t)1 << q->rsh) - 1u);
-  return 1;
-}
-
-/* aot_mbqm(x, m, shift) for such a multiplier without branches: the wrapping
- * left shift, SaturatingRoundingDoublingHighMul as floor((x m + 2^30) / 2^31)
- * (m >= 0 never saturates), gemmlowp's RoundingDivideByPOT (rsh = 0: mask 0
- * leaves x unchanged). */
-AOT_INLINE int32_t aot_lstm_s8p_mbqm(int32_t x, const aot_lstm_s8p_q *q) {
-  const uint32_t u = (uint32_t)x << q->lsh;
-  const int32_t xs = u <= (uint32_t)INT32_MAX ? (int32_t)u : (int32_t)(u - 2147483648u) + INT32_MIN;
-  const int32_t y = (int32_t)(((int64_t)xs * q->m + ((int64_t)1 << 30)) >> 31);
-  return (y >> q->rsh) + ((y & q->mask) > ((q->mask >> 1) + (y < 0)));
-}
-
 /* tanh parameters of an input with scale 2^scale_power (TFLite reference). */
 static void aot_lstm_s8p_tanh_params(int32_t scale_power, int32_t *mult, int32_t *shift,
                                      int32_t *round) {
@@ -154,9 +126,9 @@ static void aot_lstm_s8p_fc(const aot_lstm_s8p_tensors *t, int32_t ni, int32_t n
  * sat16(mbqm(acc_rec[j])))) in Q0.15, act the sigmoid or (tanh_gate) the
  * tanh of a Q3.12 value. */
 static void aot_lstm_s8p_gate(int32_t *acc_in, const int32_t *acc_rec, int32_t n,
-                              const aot_lstm_s8p_q *qi, const aot_lstm_s8p_q *qr,
+                              const aot_rec_q *qi, const aot_rec_q *qr,
                               int tanh_gate) {
-  const aot_lstm_s8p_q a = *qi, b = *qr;
+  const aot_rec_q a = *qi, b = *qr;
   int32_t j = 0;
 #if defined(AOT_REC_MVE)
   for (; j < n; j += 4) {
@@ -172,8 +144,8 @@ static void aot_lstm_s8p_gate(int32_t *acc_in, const int32_t *acc_rec, int32_t n
 #endif
 #define AOT_LSTM_S8P_GATE_LOOP(ACT)                                                         \
   for (; j < n; j++) {                                                                      \
-    const int32_t v = aot_lstm_s8p_sat16(aot_lstm_s8p_sat16(aot_lstm_s8p_mbqm(acc_in[j], &a)) + \
-                                         aot_lstm_s8p_sat16(aot_lstm_s8p_mbqm(acc_rec[j], &b))); \
+    const int32_t v = aot_lstm_s8p_sat16(aot_lstm_s8p_sat16(aot_rec_qmul(acc_in[j], &a)) + \
+                                         aot_lstm_s8p_sat16(aot_rec_qmul(acc_rec[j], &b))); \
     acc_in[j] = ACT;                                                                        \
   }
   if (tanh_gate) {
@@ -188,12 +160,12 @@ static void aot_lstm_s8p_gate(int32_t *acc_in, const int32_t *acc_rec, int32_t n
  * c = clip(sat16(sat16(mbqm(f c)) + sat16(mbqm(i g)))),
  * h = out = clamp(mbqm(tanh(c) o) + hidden_zp, -128, 127). */
 static void aot_lstm_s8p_cell(const int32_t *g, int32_t n, int16_t *c, int8_t *h, int8_t *out,
-                              const aot_lstm_s8p_q *qfc, const aot_lstm_s8p_q *qig,
-                              const aot_lstm_s8p_q *qhid, int32_t cmult, int32_t cshift,
+                              const aot_rec_q *qfc, const aot_rec_q *qig,
+                              const aot_rec_q *qhid, int32_t cmult, int32_t cshift,
                               int32_t cround, int32_t clip, int32_t hzp) {
   const int32_t *gi = g + AOT_LSTM_I * n, *gf = g + AOT_LSTM_F * n;
   const int32_t *gc = g + AOT_LSTM_C * n, *go = g + AOT_LSTM_O * n;
-  const aot_lstm_s8p_q fc = *qfc, ig = *qig, hid = *qhid;
+  const aot_rec_q fc = *qfc, ig = *qig, hid = *qhid;
   int32_t j = 0;
 #if defined(AOT_REC_MVE)
   for (; j < n; j += 4) {
@@ -214,11 +186,11 @@ static void aot_lstm_s8p_cell(const int32_t *g, int32_t n, int16_t *c, int8_t *h
   }
 #endif
   for (; j < n; j++) {
-    int32_t cv = aot_lstm_s8p_sat16(aot_lstm_s8p_mbqm(gf[j] * c[j], &fc)), hv;
-    cv = aot_lstm_s8p_sat16(cv + aot_lstm_s8p_sat16(aot_lstm_s8p_mbqm(gi[j] * gc[j], &ig)));
+    int32_t cv = aot_lstm_s8p_sat16(aot_rec_qmul(gf[j] * c[j], &fc)), hv;
+    cv = aot_lstm_s8p_sat16(cv + aot_lstm_s8p_sat16(aot_rec_qmul(gi[j] * gc[j], &ig)));
     if (clip > 0) cv = aot_clamp_i32(cv, -clip, clip);
     c[j] = (int16_t)cv;
-    hv = aot_lstm_s8p_mbqm(aot_lstm_s8p_tanh(cv, cmult, cshift, cround) * go[j], &hid) + hzp;
+    hv = aot_rec_qmul(aot_lstm_s8p_tanh(cv, cmult, cshift, cround) * go[j], &hid) + hzp;
 #if defined(AOT_REC_DSP) || defined(AOT_REC_MVE)
     hv = __ssat(hv, 8);
 #else
@@ -238,15 +210,15 @@ int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t,
   int8_t *xp = (int8_t *)(acc_rec + 4 * (size_t)ns), *hp = xp + ni4;
   int32_t cmult, cshift, cround, ob, s, b, j;
   const int gate_tanh = p->cell_act == AOT_ACT_TANH;
-  aot_lstm_s8p_q qin[4], qrec[4], qfc, qig, qhid;
+  aot_rec_q qin[4], qrec[4], qfc, qig, qhid;
   if (nb <= 0 || nt <= 0 || ni <= 0 || ns <= 0) return AOT_KERNEL_BAD_PARAM;
   for (j = 0; j < 4; j++)
-    if (!aot_lstm_s8p_q_init(&qin[j], p->gate[j].in_mult, p->gate[j].in_shift) ||
-        !aot_lstm_s8p_q_init(&qrec[j], p->gate[j].rec_mult, p->gate[j].rec_shift))
+    if (!aot_rec_q_init(&qin[j], p->gate[j].in_mult, p->gate[j].in_shift) ||
+        !aot_rec_q_init(&qrec[j], p->gate[j].rec_mult, p->gate[j].rec_shift))
       return AOT_KERNEL_BAD_PARAM;
-  if (!aot_lstm_s8p_q_init(&qfc, p->fc_mult, p->fc_shift) ||
-      !aot_lstm_s8p_q_init(&qig, p->ig_mult, p->ig_shift) ||
-      !aot_lstm_s8p_q_init(&qhid, p->hid_mult, p->hid_shift))
+  if (!aot_rec_q_init(&qfc, p->fc_mult, p->fc_shift) ||
+      !aot_rec_q_init(&qig, p->ig_mult, p->ig_shift) ||
+      !aot_rec_q_init(&qhid, p->hid_mult, p->hid_shift))
     return AOT_KERNEL_BAD_PARAM;
   if (!t->w_in || !t->w_rec || !t->b_in || !t->b_rec) return AOT_KERNEL_BAD_PARAM;
   aot_lstm_s8p_tanh_params(p->cell_scale_power, &cmult, &cshift, &cround);
