@@ -174,6 +174,62 @@ AOT_INLINE void aot_rec_dot4p_s8(const int8_t *w, const int8_t *x, int32_t n,
 }
 #endif
 
+/* sum_k w[k] * s[k] over int16 w and s (int32, modular). Helium: eight
+ * products per VMLADAVA; Arm DSP: two per SMLAD. */
+AOT_INLINE int32_t aot_rec_dot_s16(const int16_t *w, const int16_t *s, int32_t n) {
+#if defined(AOT_REC_MVE)
+  int32_t acc = 0;
+  for (; n > 0; n -= 8, w += 8, s += 8) {
+    const mve_pred16_t p = vctp16q((uint32_t)n);
+    acc = vmladavaq_s16(acc, vldrhq_z_s16(w, p), vldrhq_z_s16(s, p));
+  }
+  return acc;
+#elif defined(AOT_REC_DSP)
+  int32_t acc = 0, k = 0;
+  for (; k + 2 <= n; k += 2) {
+    uint32_t wv, sv;
+    memcpy(&wv, w + k, 4);
+    memcpy(&sv, s + k, 4);
+    acc = __smlad((int16x2_t)wv, (int16x2_t)sv, acc);
+  }
+  if (k < n) acc = (int32_t)((uint32_t)acc + (uint32_t)((int32_t)w[k] * s[k]));
+  return acc;
+#else
+  uint32_t acc = 0;
+  int32_t k;
+  for (k = 0; k < n; k++) acc += (uint32_t)((int32_t)w[k] * s[k]);
+  return acc <= (uint32_t)INT32_MAX ? (int32_t)acc : (int32_t)(acc - 2147483648u) + INT32_MIN;
+#endif
+}
+
+/* sum_k w[k] * s[k] over int8 w and s (int32, modular), no offset. */
+AOT_INLINE int32_t aot_rec_dot0_s8(const int8_t *w, const int8_t *s, int32_t n) {
+#if defined(AOT_REC_MVE)
+  int32_t acc = 0;
+  for (; n > 0; n -= 16, w += 16, s += 16) {
+    const mve_pred16_t p = vctp8q((uint32_t)n);
+    acc = vmladavaq_s8(acc, vldrbq_z_s8(w, p), vldrbq_z_s8(s, p));
+  }
+  return acc;
+#elif defined(AOT_REC_DSP)
+  int32_t acc = 0, k = 0;
+  for (; k + 4 <= n; k += 4) {
+    uint32_t wv, sv;
+    memcpy(&wv, w + k, 4);
+    memcpy(&sv, s + k, 4);
+    acc = __smlad(__sxtb16((int8x4_t)wv), __sxtb16((int8x4_t)sv), acc);
+    acc = __smlad(aot_rec_hi16(wv), aot_rec_hi16(sv), acc);
+  }
+  for (; k < n; k++) acc = (int32_t)((uint32_t)acc + (uint32_t)((int32_t)w[k] * s[k]));
+  return acc;
+#else
+  uint32_t acc = 0;
+  int32_t k;
+  for (k = 0; k < n; k++) acc += (uint32_t)((int32_t)w[k] * s[k]);
+  return acc <= (uint32_t)INT32_MAX ? (int32_t)acc : (int32_t)(acc - 2147483648u) + INT32_MIN;
+#endif
+}
+
 /* A requantization multiplier prepared once per call: m >= 0, the left
  * shift, the right shift and its mask (aot_rec_q_init). */
 typedef struct aot_rec_q {

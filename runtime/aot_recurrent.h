@@ -19,6 +19,23 @@
 #define AOT_ACT_TANH 4
 #define AOT_ACT_SIGMOID 6
 
+/* ---- packed int8 matrices (SVDF and LSTM fast kernels) ------------------ */
+AOT_INLINE int32_t aot_lstm_pad4(int32_t n) { return (n + 3) & ~3; }
+
+/* Byte offset of element (r, k) in a packed matrix of ncols columns
+ * (4 * state_size rows, a multiple of 4): block r / 4 starts at
+ * (r / 4) * 4 * K4 (K4 = aot_lstm_pad4(ncols)); in it the full 16-column
+ * chunks (k < K16 = ncols rounded down to 16) hold 16 bytes of each of the
+ * four rows in turn, (k / 16) * 64 + (r % 4) * 16 + k % 16, and the tail
+ * columns follow row by row, 4 * K16 + (r % 4) * (K4 - K16) + k - K16;
+ * the columns ncols <= k < K4 are zero. */
+AOT_INLINE size_t aot_lstm_s8p_index(int32_t r, int32_t k, int32_t ncols) {
+  const int32_t k4 = aot_lstm_pad4(ncols), k16 = ncols & ~15;
+  const size_t base = (size_t)(r / 4) * 4u * (size_t)k4;
+  if (k < k16) return base + (size_t)(k / 16) * 64u + (size_t)(r % 4) * 16u + (size_t)(k % 16);
+  return base + 4u * (size_t)k16 + (size_t)(r % 4) * (size_t)(k4 - k16) + (size_t)(k - k16);
+}
+
 /* ---- SVDF ----------------------------------------------------------------
  * input [batch, input_size], weights_feature [num_filters, input_size],
  * weights_time [num_filters, memory_size], bias [num_units] (optional),
@@ -59,6 +76,50 @@ int32_t aot_svdf_s8_s8(const aot_svdf_params *p, const int8_t *input,
 AOT_INLINE size_t aot_svdf_s8_buffer_size(int32_t batch, int32_t num_filters,
                                           int32_t num_units) {
   return (size_t)batch * (size_t)(num_filters + num_units) * sizeof(int32_t);
+}
+
+/* Packed integer SVDF (the compiler's form of aot_svdf_s8_s8 / _s8_s16, the
+ * same outputs and state): weights_feature packed in blocks of four filters
+ * as aot_lstm_s8p_index lays out a matrix of input_size columns
+ * (pad4(num_filters) rows, padding rows zero), feat_bias[f] =
+ * -input_zp * sum_k wf[f][k] and bias_eff[u] = bias[u] - state_zp *
+ * sum over the unit's rank filters and memory of weights_time (both wrapped
+ * to int32), so both reductions are plain dot products
+ * (aot_svdf_s8p_pack). weights_time and the state keep their layout. */
+int32_t aot_svdf_s8p_s8(const aot_svdf_params *p, const int8_t *input, const int8_t *wf_packed,
+                        const int32_t *feat_bias, const int8_t *weights_time,
+                        const int32_t *bias_eff, int8_t *state, int8_t *output, void *scratch);
+int32_t aot_svdf_s8p_s16(const aot_svdf_params *p, const int8_t *input, const int8_t *wf_packed,
+                         const int32_t *feat_bias, const int16_t *weights_time,
+                         const int32_t *bias_eff, int16_t *state, int8_t *output,
+                         void *scratch);
+/* Scratch bytes of the packed SVDF kernels: the feature products of
+ * pad4(num_filters) filters and a zero-padded input row. */
+AOT_INLINE size_t aot_svdf_s8p_buffer_size(int32_t input_size, int32_t num_filters) {
+  return (size_t)((num_filters + 3) & ~3) * sizeof(int32_t) + (size_t)((input_size + 3) & ~3);
+}
+/* Packs weights_feature into wf_packed (pad4(nf) * pad4(ni) bytes) and
+ * feat_bias (pad4(nf) values); bias_eff [num_units] from bias (or NULL) and
+ * the per-filter sums wt_sum[f] = sum_t weights_time[f][t]. */
+AOT_INLINE void aot_svdf_s8p_pack(const aot_svdf_params *p, const int8_t *wf,
+                                  const int64_t *wt_sum, const int32_t *bias,
+                                  int8_t *wf_packed, int32_t *feat_bias, int32_t *bias_eff) {
+  const int32_t nf = p->num_filters, ni = p->input_size, nf4 = (nf + 3) & ~3;
+  int32_t f, k, u, r;
+  for (f = 0; f < nf4; f++) {
+    int64_t sum = 0;
+    for (k = 0; k < ((ni + 3) & ~3); k++) {
+      const int8_t v = f < nf && k < ni ? wf[(size_t)f * ni + k] : 0;
+      wf_packed[aot_lstm_s8p_index(f, k, ni)] = v;
+      sum += v;
+    }
+    feat_bias[f] = (int32_t)(uint32_t)(uint64_t)(-(int64_t)p->input_zp * sum);
+  }
+  for (u = 0; u < p->num_units; u++) {
+    int64_t v = bias ? bias[u] : 0;
+    for (r = 0; r < p->rank; r++) v -= (int64_t)p->state_zp * wt_sum[(size_t)u * p->rank + r];
+    bias_eff[u] = (int32_t)(uint32_t)(uint64_t)v;
+  }
 }
 
 int32_t aot_svdf_f32(const aot_svdf_params *p, const float *input,
@@ -196,8 +257,6 @@ typedef struct aot_lstm_s8p_tensors {
   int8_t *output;
 } aot_lstm_s8p_tensors;
 
-AOT_INLINE int32_t aot_lstm_pad4(int32_t n) { return (n + 3) & ~3; }
-
 int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t, void *scratch);
 /* Scratch bytes of aot_lstm_s8p: the int32 input and recurrent products of
  * the 4 * state_size gate rows of one batch row and zero-padded int8 copies
@@ -205,20 +264,6 @@ int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t, 
 AOT_INLINE size_t aot_lstm_s8p_buffer_size(int32_t input_size, int32_t state_size) {
   return (size_t)state_size * 8u * sizeof(int32_t) + (size_t)aot_lstm_pad4(input_size) +
          (size_t)aot_lstm_pad4(state_size);
-}
-
-/* Byte offset of element (r, k) in a packed matrix of ncols columns
- * (4 * state_size rows, a multiple of 4): block r / 4 starts at
- * (r / 4) * 4 * K4 (K4 = aot_lstm_pad4(ncols)); in it the full 16-column
- * chunks (k < K16 = ncols rounded down to 16) hold 16 bytes of each of the
- * four rows in turn, (k / 16) * 64 + (r % 4) * 16 + k % 16, and the tail
- * columns follow row by row, 4 * K16 + (r % 4) * (K4 - K16) + k - K16;
- * the columns ncols <= k < K4 are zero. */
-AOT_INLINE size_t aot_lstm_s8p_index(int32_t r, int32_t k, int32_t ncols) {
-  const int32_t k4 = aot_lstm_pad4(ncols), k16 = ncols & ~15;
-  const size_t base = (size_t)(r / 4) * 4u * (size_t)k4;
-  if (k < k16) return base + (size_t)(k / 16) * 64u + (size_t)(r % 4) * 16u + (size_t)(k % 16);
-  return base + 4u * (size_t)k16 + (size_t)(r % 4) * (size_t)(k4 - k16) + (size_t)(k - k16);
 }
 
 /* Packs one gate's weights (w [ns][ncols], bias [ns] or NULL) into rows

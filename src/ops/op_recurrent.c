@@ -148,10 +148,19 @@ static void svdf_prepare(const ir_graph *g, const ir_op *op, aot_svdf_params *p)
   }
 }
 
+/* Integer SVDFs run the packed kernels (aot_svdf_s8p.c) when both
+ * multipliers suit their branch-free requantization (m >= 0, shift in
+ * [-31, 31]). */
+static int svdf_packed(const ir_graph *g, const ir_op *op, const aot_svdf_params *p) {
+  return svdf_kind(g, op) != SVDF_F32 && p->mult1 >= 0 && p->mult2 >= 0 && p->shift1 >= -31 &&
+         p->shift1 <= 31 && p->shift2 >= -31 && p->shift2 <= 31;
+}
+
 static size_t svdf_scratch(const ir_graph *g, const ir_op *op) {
   aot_svdf_params p;
   svdf_prepare(g, op, &p);
   if (svdf_kind(g, op) == SVDF_F32) return aot_svdf_f32_buffer_size(p.batch, p.num_filters);
+  if (svdf_packed(g, op, &p)) return aot_svdf_s8p_buffer_size(p.input_size, p.num_filters);
   return aot_svdf_s8_buffer_size(p.batch, p.num_filters, p.num_units);
 }
 
@@ -173,6 +182,43 @@ static int svdf_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   char *st = ptr_dup(e, in_id(op, 4)), *o = ptr_dup(e, op->out[0]);
   char *sc = xstrdup(emit_scratch_ptr(e));
   int kind = svdf_kind(g, op);
+  if (svdf_packed(g, op, &p)) {
+    /* weights_feature interleaved per four filters, zero points folded */
+    const ir_tensor *twf = ir_in(g, op, 1), *twt = ir_in(g, op, 2), *tb = ir_in(g, op, 3);
+    const int nf = p.num_filters, mem = p.memory_size, nf4 = (nf + 3) & ~3;
+    const size_t nwf = (size_t)nf4 * (size_t)aot_lstm_pad4(p.input_size);
+    int8_t *wfp = xcalloc(nwf, 1);
+    int32_t *fb = xcalloc((size_t)nf4, sizeof(int32_t));
+    int32_t *be = xcalloc((size_t)p.num_units, sizeof(int32_t));
+    int32_t *bias = NULL;
+    int64_t *wts = xcalloc((size_t)nf, sizeof(int64_t));
+    for (int f = 0; f < nf; f++)
+      for (int t = 0; t < mem; t++) {
+        size_t k = (size_t)f * mem + t;
+        if (kind == SVDF_S8_S16) {
+          int16_t v;
+          memcpy(&v, twt->data + 2 * k, 2);
+          wts[f] += v;
+        } else {
+          wts[f] += (int8_t)twt->data[k];
+        }
+      }
+    if (tb) {
+      bias = xcalloc((size_t)p.num_units, sizeof(int32_t));
+      memcpy(bias, tb->data, (size_t)p.num_units * sizeof(int32_t));
+    }
+    aot_svdf_s8p_pack(&p, (const int8_t *)twf->data, wts, bias, wfp, fb, be);
+    char *swf = xstrdup(emit_array_i8(e, "wf_packed", wfp, nwf));
+    char *sfb = xstrdup(emit_array_i32(e, "feat_bias", fb, (size_t)nf4));
+    char *sbe = xstrdup(emit_array_i32(e, "bias_folded", be, (size_t)p.num_units));
+    emit_call(e, "%s(&%s_p, %s, %s, %s, %s, %s, %s, %s, %s)",
+              kind == SVDF_S8_S16 ? "aot_svdf_s8p_s16" : "aot_svdf_s8p_s8", nm, x, swf,
+              sfb, wt, sbe, st, o, sc);
+    emit_kernel(e, "RecurrentFunctions/aot_svdf_s8p.c");
+    free(wfp), free(fb), free(be), free(bias), free(wts), free(swf), free(sfb), free(sbe);
+    free(x), free(wf), free(wt), free(b), free(st), free(o), free(sc);
+    return 0;
+  }
   const char *fn = kind == SVDF_F32 ? "aot_svdf_f32" : kind == SVDF_S8_S16 ? "aot_svdf_s8_s16"
                                                                          : "aot_svdf_s8_s8";
   emit_call(e, "%s(&%s_p, %s, %s, %s, %s, %s, %s, (%s *)%s)", fn, nm, x, wf, wt, b, st, o,

@@ -15,7 +15,7 @@ S=${AOTC_SHARED:-$ROOT/../shared}
 W=$(mktemp -d /tmp/aotc-ewrec-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 fail=0
-SRCS="tests/target/ew_rec_ref_kernels.c runtime/RecurrentFunctions/aot_svdf_s8.c runtime/RecurrentFunctions/aot_lstm_q.c runtime/RecurrentFunctions/aot_lstm_s8p.c"
+SRCS="tests/target/ew_rec_ref_kernels.c runtime/RecurrentFunctions/aot_svdf_s8.c runtime/RecurrentFunctions/aot_lstm_q.c runtime/RecurrentFunctions/aot_lstm_s8p.c runtime/RecurrentFunctions/aot_svdf_s8p.c"
 for f in add sub mul; do for t in s8 s16; do SRCS="$SRCS runtime/BasicMathFunctions/aot_${f}_$t.c"; done; done
 cd "$ROOT" || exit 1
 san="-fsanitize=address,undefined -fno-sanitize-recover=all"

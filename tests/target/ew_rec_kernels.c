@@ -225,6 +225,11 @@ static int16_t wt16[2048], st16a[4096], st16b[4096];
 static int32_t bias32[4][128], scr_a[1024], scr_b[1024];
 static int16_t lscr_a[2048], lscr_b[2048];
 
+static int8_t st8p[4096], out8p[256], swf_p[84 * 52];
+static int16_t st16p[4096];
+static int64_t wts[84];
+static int32_t sfb[84], sbe[84], sscr[200];
+
 static void rand_mult(int32_t *m, int32_t *s, int32_t lo, int32_t hi) {
   *m = (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu));
   *s = rr(lo, hi);
@@ -256,8 +261,19 @@ static void svdf_case(int c) {
   fill16(st16a, tot);
   for (i = 0; i < tot; i++) st16a[i] = (int16_t)(st16a[i] / 64);
   memcpy(st16b, st16a, sizeof st16a);
+  memcpy(st8p, st8a, sizeof st8a);
+  memcpy(st16p, st16a, sizeof st16a);
+  for (i = 0; i < nf; i++) {
+    int32_t t;
+    wts[i] = 0;
+    for (t = 0; t < p.memory_size; t++)
+      wts[i] += is16 ? wt16[i * p.memory_size + t] : wt8[i * p.memory_size + t];
+  }
   for (step = 0; step < 3; step++) {
     const int32_t *bias = (rnd() & 3) ? bias32[0] : 0;
+    aot_svdf_s8p_pack(&p, wf8, wts, bias, swf_p, sfb, sbe);
+    memset(sscr, 0xA5, sizeof sscr);
+    memset(out8p, 0x5A, sizeof out8p);
     fill8(in8, p.batch * p.input_size);
     memset(out8a, 0x5A, sizeof out8a);
     memset(out8b, 0x5A, sizeof out8b);
@@ -271,6 +287,16 @@ static void svdf_case(int c) {
       check(memcmp(st8a, st8b, sizeof st8a) == 0, "svdf_s8_s8 state", c);
     }
     check(memcmp(out8a, out8b, sizeof out8a) == 0, is16 ? "svdf_s8_s16 out" : "svdf_s8_s8 out", c);
+    if (is16) {
+      aot_svdf_s8p_s16(&p, in8, swf_p, sfb, wt16, sbe, st16p, out8p, sscr);
+      check(memcmp(st16a, st16p, sizeof st16a) == 0, "svdf_s8p_s16 state", c);
+    } else {
+      aot_svdf_s8p_s8(&p, in8, swf_p, sfb, wt8, sbe, st8p, out8p, sscr);
+      check(memcmp(st8a, st8p, sizeof st8a) == 0, "svdf_s8p_s8 state", c);
+    }
+    check(memcmp(out8a, out8p, sizeof out8a) == 0, is16 ? "svdf_s8p_s16 out" : "svdf_s8p_s8 out", c);
+    check(((unsigned char *)sscr)[aot_svdf_s8p_buffer_size(p.input_size, nf)] == 0xA5,
+          "svdf_s8p scratch overrun", c);
   }
 }
 
