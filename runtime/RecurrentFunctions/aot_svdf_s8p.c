@@ -17,14 +17,61 @@
 
 #if defined(AOT_REC_MVE)
 #define AOT_SVDF_S8P_MVE 1
+#include <arm_acle.h>
+
+#include "../aot_lstm_mve.h"
 #elif defined(AOT_REC_DSP)
 #define AOT_SVDF_S8P_DSP 1
 #endif
 
-#define AOT_SVDF_S8P_BODY(STATE_T, STATE_MIN, STATE_MAX, TDOT)                              \
+/* clamp to the signed BITS-bit range [LO, HI] (SSAT where available) */
+#if defined(AOT_REC_DSP) || defined(AOT_REC_MVE)
+#define AOT_SVDF_S8P_SAT(v, BITS, LO, HI) __ssat((v), BITS)
+#else
+#define AOT_SVDF_S8P_SAT(v, BITS, LO, HI) aot_clamp_i32((v), LO, HI)
+#endif
+
+/* Helium: the newest state column of four filters per vector, stored with a
+ * scatter (SCATTER(base, element offsets, values, predicate)), and the
+ * outputs of four units per vector. */
+#if defined(AOT_REC_MVE)
+#define AOT_SVDF_S8P_FEATURE(STATE_T, LO, HI, SCATTER)                                   \
+  {                                                                                      \
+    const uint32x4_t offs = vmulq_n_u32(vidupq_n_u32(0u, 1), (uint32_t)nm);              \
+    for (f = 0; f < nf; f += 4) {                                                        \
+      const mve_pred16_t pr = vctp32q((uint32_t)(nf - f));                               \
+      int32x4_t v = aot_lstm_mve_mbqm(vldrwq_z_s32(acc + f, pr), q1.m, q1.lsh, q1.rsh);  \
+      v = vmaxq_s32(vminq_s32(vaddq_n_s32(v, szp), vdupq_n_s32(HI)), vdupq_n_s32(LO));   \
+      SCATTER(st + (size_t)f * nm + nm - 1, offs, v, pr);                                \
+    }                                                                                    \
+  }
+#define AOT_SVDF_S8P_OUTPUT                                                              \
+  for (u = 0; u < nu; u += 4) {                                                          \
+    const mve_pred16_t pr = vctp32q((uint32_t)(nu - u));                                 \
+    int32x4_t v = aot_lstm_mve_mbqm(vldrwq_z_s32(acc + u, pr), q2.m, q2.lsh, q2.rsh);    \
+    v = vmaxq_s32(vminq_s32(vaddq_n_s32(v, ozp), vdupq_n_s32(127)), vdupq_n_s32(-128));  \
+    vstrbq_p_s32(out + u, v, pr);                                                        \
+  }
+#define AOT_SVDF_S8P_SCATTER8(base, offs, v, pr) vstrbq_scatter_offset_p_s32(base, offs, v, pr)
+#define AOT_SVDF_S8P_SCATTER16(base, offs, v, pr) \
+  vstrhq_scatter_shifted_offset_p_s32(base, offs, v, pr)
+#else
+#define AOT_SVDF_S8P_FEATURE(STATE_T, LO, HI, SCATTER)                                   \
+  for (f = 0; f < nf; f++) {                                                             \
+    const int32_t v = aot_rec_qmul(acc[f], &q1) + szp;                                   \
+    st[(size_t)f * nm + nm - 1] = (STATE_T)AOT_SVDF_S8P_SAT(v, (LO == -128 ? 8 : 16), LO, HI); \
+  }
+#define AOT_SVDF_S8P_OUTPUT                                                              \
+  for (u = 0; u < nu; u++) {                                                             \
+    const int32_t v = aot_rec_qmul(acc[u], &q2) + ozp;                                   \
+    out[u] = (int8_t)AOT_SVDF_S8P_SAT(v, 8, -128, 127);                                  \
+  }
+#endif
+
+#define AOT_SVDF_S8P_BODY(STATE_T, STATE_MIN, STATE_MAX, TDOT, SCATTER)                     \
   const int32_t nb = p->batch, ni = p->input_size, nf = p->num_filters;                    \
   const int32_t nu = p->num_units, nr = p->rank, nm = p->memory_size;                      \
-  const int32_t nf4 = (nf + 3) & ~3;                                                       \
+  const int32_t nf4 = (nf + 3) & ~3, szp = p->state_zp, ozp = p->output_zp;                \
   const size_t block = 4u * (size_t)((ni + 3) & ~3);                                       \
   int32_t *acc = (int32_t *)scratch;                                                       \
   int8_t *xp = (int8_t *)(acc + nf4);                                                      \
@@ -41,37 +88,31 @@
     STATE_T *st = state + (size_t)b * nf * nm;                                             \
     int8_t *out = output + (size_t)b * nu;                                                 \
     memcpy(xp, input + (size_t)b * ni, (size_t)ni);                                        \
+    /* feature projection into the newest column */                                       \
     for (f = 0; f < nf4; f += 4)                                                           \
       aot_rec_dot4p_s8(wf_packed + (size_t)(f / 4) * block, xp, ni, feat_bias + f, acc + f); \
-    for (f = 0; f < nf; f++) {                                                             \
-      const int32_t v = aot_rec_qmul(acc[f], &q1) + p->state_zp;                           \
-      st[(size_t)f * nm + nm - 1] = (STATE_T)aot_clamp_i32(v, STATE_MIN, STATE_MAX);       \
-    }                                                                                      \
+    AOT_SVDF_S8P_FEATURE(STATE_T, STATE_MIN, STATE_MAX, SCATTER)                           \
+    /* time reduction per filter, rank sum onto the folded bias (in place: unit u reads   \
+       filters u * rank.. >= u) */                                                         \
+    for (f = 0; f < nf; f++) acc[f] = TDOT(weights_time + (size_t)f * nm, st + (size_t)f * nm, nm); \
     for (u = 0; u < nu; u++) {                                                             \
       uint32_t a = (uint32_t)bias_eff[u];                                                  \
-      int32_t v;                                                                           \
-      for (r = 0; r < nr; r++) {                                                           \
-        const size_t fo = ((size_t)u * nr + r) * nm;                                       \
-        a += (uint32_t)TDOT(weights_time + fo, st + fo, nm);                               \
-      }                                                                                    \
-      v = aot_rec_qmul(a <= (uint32_t)INT32_MAX ? (int32_t)a                               \
-                                                : (int32_t)(a - 2147483648u) + INT32_MIN,  \
-                       &q2) +                                                              \
-          p->output_zp;                                                                    \
-      out[u] = (int8_t)aot_clamp_i32(v, -128, 127);                                        \
+      for (r = 0; r < nr; r++) a += (uint32_t)acc[u * nr + r];                             \
+      acc[u] = a <= (uint32_t)INT32_MAX ? (int32_t)a : (int32_t)(a - 2147483648u) + INT32_MIN; \
     }                                                                                      \
+    AOT_SVDF_S8P_OUTPUT                                                                    \
   }                                                                                        \
   return AOT_KERNEL_OK
 
 int32_t aot_svdf_s8p_s8(const aot_svdf_params *p, const int8_t *input, const int8_t *wf_packed,
                         const int32_t *feat_bias, const int8_t *weights_time,
                         const int32_t *bias_eff, int8_t *state, int8_t *output, void *scratch) {
-  AOT_SVDF_S8P_BODY(int8_t, -128, 127, aot_rec_dot0_s8);
+  AOT_SVDF_S8P_BODY(int8_t, -128, 127, aot_rec_dot0_s8, AOT_SVDF_S8P_SCATTER8);
 }
 
 int32_t aot_svdf_s8p_s16(const aot_svdf_params *p, const int8_t *input, const int8_t *wf_packed,
                          const int32_t *feat_bias, const int16_t *weights_time,
                          const int32_t *bias_eff, int16_t *state, int8_t *output,
                          void *scratch) {
-  AOT_SVDF_S8P_BODY(int16_t, -32768, 32767, aot_rec_dot_s16);
+  AOT_SVDF_S8P_BODY(int16_t, -32768, 32767, aot_rec_dot_s16, AOT_SVDF_S8P_SCATTER16);
 }

@@ -177,12 +177,13 @@ static int svdf_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
             nm, p.batch, p.input_size, p.num_filters, p.num_units, p.rank, p.memory_size,
             p.input_zp, p.state_zp, p.output_zp, p.mult1, p.shift1, p.mult2, p.shift2,
             p.activation);
-  char *x = ptr_dup(e, in_id(op, 0)), *wf = ptr_dup(e, in_id(op, 1));
-  char *wt = ptr_dup(e, in_id(op, 2)), *b = ptr_dup(e, in_id(op, 3));
+  int kind = svdf_kind(g, op), packed = svdf_packed(g, op, &p);
+  /* the packed kernels read neither the original weights_feature nor bias */
+  char *x = ptr_dup(e, in_id(op, 0)), *wf = ptr_dup(e, packed ? -1 : in_id(op, 1));
+  char *wt = ptr_dup(e, in_id(op, 2)), *b = ptr_dup(e, packed ? -1 : in_id(op, 3));
   char *st = ptr_dup(e, in_id(op, 4)), *o = ptr_dup(e, op->out[0]);
   char *sc = xstrdup(emit_scratch_ptr(e));
-  int kind = svdf_kind(g, op);
-  if (svdf_packed(g, op, &p)) {
+  if (packed) {
     /* weights_feature interleaved per four filters, zero points folded */
     const ir_tensor *twf = ir_in(g, op, 1), *twt = ir_in(g, op, 2), *tb = ir_in(g, op, 3);
     const int nf = p.num_filters, mem = p.memory_size, nf4 = (nf + 3) & ~3;
