@@ -265,6 +265,18 @@ AOT_INLINE void aot_rec_shift_bytes(uint8_t *buf, size_t n, size_t by) {
 #if defined(AOT_REC_MVE)
   for (; i + 16 + by <= n; i += 16) vstrbq_u8(buf + i, vldrbq_u8(buf + i + by));
 #elif defined(AOT_REC_DSP)
+  /* each word is loaded before the store that could overlap it */
+  for (; i + 16 + by <= n; i += 16) {
+    uint32_t v0, v1, v2, v3;
+    memcpy(&v0, buf + i + by, 4);
+    memcpy(buf + i, &v0, 4);
+    memcpy(&v1, buf + i + by + 4, 4);
+    memcpy(buf + i + 4, &v1, 4);
+    memcpy(&v2, buf + i + by + 8, 4);
+    memcpy(buf + i + 8, &v2, 4);
+    memcpy(&v3, buf + i + by + 12, 4);
+    memcpy(buf + i + 12, &v3, 4);
+  }
   for (; i + 4 + by <= n; i += 4) {
     uint32_t v;
     memcpy(&v, buf + i + by, 4);
