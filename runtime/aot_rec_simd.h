@@ -174,6 +174,108 @@ AOT_INLINE void aot_rec_dot4p_s8(const int8_t *w, const int8_t *x, int32_t n,
 }
 #endif
 
+/* int16 x int8 products for the packed int16 LSTM. aot_rec_x16_load copies
+ * n int16 values into dst as pad4(n) values (zeros after n), in the order
+ * aot_rec_dot4p_s16 reads them (Arm DSP: each group of four as x0 x2 x1 x3,
+ * the order SXTB16 unpacks the weights; elsewhere unchanged).
+ * aot_rec_dot4p_s16: out[r] = sum_k w(r, k) * x[k] (int64) over one block
+ * of four rows packed as aot_lstm_s8p_index lays them out. Helium: VMLALDAVA
+ * on weights widened by VLDRB.S16; Arm DSP: SMLALD. */
+AOT_INLINE void aot_rec_x16_load(int16_t *dst, const int16_t *src, int32_t n) {
+  const int32_t n4 = (n + 3) & ~3;
+  int32_t k;
+  for (k = 0; k < n4; k++) {
+#if defined(AOT_REC_DSP)
+    static const int8_t perm[4] = {0, 2, 1, 3};
+    const int32_t sk = (k & ~3) + perm[k & 3];
+#else
+    const int32_t sk = k;
+#endif
+    dst[k] = sk < n ? src[sk] : 0;
+  }
+}
+
+#if defined(AOT_REC_MVE)
+AOT_INLINE void aot_rec_dot4p_s16(const int8_t *w, const int16_t *x, int32_t n, int64_t *out) {
+  int64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  const int32_t k16 = n & ~15, t = ((n + 3) & ~3) - k16;
+  const int16_t *xe = x + k16;
+  for (; x < xe; x += 16, w += 64) {
+    const int16x8_t xl = vldrhq_s16(x), xh = vldrhq_s16(x + 8);
+    a0 = vmlaldavaq_s16(a0, vldrbq_s16(w), xl);
+    a0 = vmlaldavaq_s16(a0, vldrbq_s16(w + 8), xh);
+    a1 = vmlaldavaq_s16(a1, vldrbq_s16(w + 16), xl);
+    a1 = vmlaldavaq_s16(a1, vldrbq_s16(w + 24), xh);
+    a2 = vmlaldavaq_s16(a2, vldrbq_s16(w + 32), xl);
+    a2 = vmlaldavaq_s16(a2, vldrbq_s16(w + 40), xh);
+    a3 = vmlaldavaq_s16(a3, vldrbq_s16(w + 48), xl);
+    a3 = vmlaldavaq_s16(a3, vldrbq_s16(w + 56), xh);
+  }
+  if (t > 0) {
+    const mve_pred16_t pl = vctp16q((uint32_t)t), ph = vctp16q((uint32_t)(t > 8 ? t - 8 : 0));
+    const int16x8_t xl = vldrhq_z_s16(x, pl), xh = vldrhq_z_s16(x + 8, ph);
+    a0 = vmlaldavaq_s16(a0, vldrbq_z_s16(w, pl), xl);
+    a1 = vmlaldavaq_s16(a1, vldrbq_z_s16(w + t, pl), xl);
+    a2 = vmlaldavaq_s16(a2, vldrbq_z_s16(w + 2 * t, pl), xl);
+    a3 = vmlaldavaq_s16(a3, vldrbq_z_s16(w + 3 * t, pl), xl);
+    if (t > 8) {
+      a0 = vmlaldavaq_s16(a0, vldrbq_z_s16(w + 8, ph), xh);
+      a1 = vmlaldavaq_s16(a1, vldrbq_z_s16(w + t + 8, ph), xh);
+      a2 = vmlaldavaq_s16(a2, vldrbq_z_s16(w + 2 * t + 8, ph), xh);
+      a3 = vmlaldavaq_s16(a3, vldrbq_z_s16(w + 3 * t + 8, ph), xh);
+    }
+  }
+  out[0] = a0, out[1] = a1, out[2] = a2, out[3] = a3;
+}
+#elif defined(AOT_REC_DSP)
+/* four columns of the four rows: x (permuted) at xq, row r at wq + r * rs */
+#define AOT_REC_DOT4P16_STEP(xq, wq, rs)                   \
+  do {                                                     \
+    uint32_t v_;                                           \
+    int16x2_t xa_, xb_;                                    \
+    memcpy(&xa_, (xq), 4);                                 \
+    memcpy(&xb_, (xq) + 2, 4);                             \
+    memcpy(&v_, (wq), 4);                                  \
+    a0 = __smlald(__sxtb16((int8x4_t)v_), xa_, a0);        \
+    a0 = __smlald(aot_rec_hi16(v_), xb_, a0);              \
+    memcpy(&v_, (wq) + (rs), 4);                           \
+    a1 = __smlald(__sxtb16((int8x4_t)v_), xa_, a1);        \
+    a1 = __smlald(aot_rec_hi16(v_), xb_, a1);              \
+    memcpy(&v_, (wq) + 2 * (rs), 4);                       \
+    a2 = __smlald(__sxtb16((int8x4_t)v_), xa_, a2);        \
+    a2 = __smlald(aot_rec_hi16(v_), xb_, a2);              \
+    memcpy(&v_, (wq) + 3 * (rs), 4);                       \
+    a3 = __smlald(__sxtb16((int8x4_t)v_), xa_, a3);        \
+    a3 = __smlald(aot_rec_hi16(v_), xb_, a3);              \
+    __asm__("" ::: "memory");                              \
+  } while (0)
+AOT_INLINE void aot_rec_dot4p_s16(const int8_t *w, const int16_t *x, int32_t n, int64_t *out) {
+  int64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  int32_t k;
+  const int32_t k16 = n & ~15, t = ((n + 3) & ~3) - k16;
+  const int16_t *xe = x + k16;
+  for (; x < xe; x += 16, w += 64) {
+    AOT_REC_DOT4P16_STEP(x, w, 16);
+    AOT_REC_DOT4P16_STEP(x + 4, w + 4, 16);
+    AOT_REC_DOT4P16_STEP(x + 8, w + 8, 16);
+    AOT_REC_DOT4P16_STEP(x + 12, w + 12, 16);
+  }
+  for (k = 0; k < t; k += 4) AOT_REC_DOT4P16_STEP(x + k, w + k, t);
+  out[0] = a0, out[1] = a1, out[2] = a2, out[3] = a3;
+}
+#else
+AOT_INLINE void aot_rec_dot4p_s16(const int8_t *w, const int16_t *x, int32_t n, int64_t *out) {
+  const int32_t k16 = n & ~15, t = ((n + 3) & ~3) - k16;
+  int32_t r, k;
+  for (r = 0; r < 4; r++) {
+    int64_t a = 0;
+    for (k = 0; k < k16; k++) a += (int64_t)w[(k / 16) * 64 + r * 16 + k % 16] * x[k];
+    for (k = 0; k < t; k++) a += (int64_t)w[4 * k16 + r * t + k] * x[k16 + k];
+    out[r] = a;
+  }
+}
+#endif
+
 /* sum_k w[k] * s[k] over int16 w and s (int32, modular). Helium: eight
  * products per VMLADAVA; Arm DSP: two per SMLAD. */
 AOT_INLINE int32_t aot_rec_dot_s16(const int16_t *w, const int16_t *s, int32_t n) {

@@ -258,6 +258,27 @@ typedef struct aot_lstm_s8p_tensors {
 } aot_lstm_s8p_tensors;
 
 int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t, void *scratch);
+
+/* Packed int16 LSTM (aot_lstm_s16 on the same packed weights; zero points
+ * are 0): bias [4 * state_size] int64, gate-major (NULL gate biases as 0). */
+typedef struct aot_lstm_s16p_tensors {
+  const int16_t *input;
+  const int8_t *w_in;    /* as aot_lstm_s8p_tensors */
+  const int8_t *w_rec;
+  const int64_t *bias;
+  int16_t *hidden;
+  int16_t *cell;
+  int16_t *output;
+} aot_lstm_s16p_tensors;
+
+int32_t aot_lstm_s16p(const aot_lstm_q_params *p, const aot_lstm_s16p_tensors *t,
+                      void *scratch);
+/* Scratch bytes of aot_lstm_s16p: as aot_lstm_s8p with int16 input and
+ * hidden copies. */
+AOT_INLINE size_t aot_lstm_s16p_buffer_size(int32_t input_size, int32_t state_size) {
+  return (size_t)state_size * 8u * sizeof(int32_t) +
+         ((size_t)aot_lstm_pad4(input_size) + (size_t)aot_lstm_pad4(state_size)) * 2u;
+}
 /* Scratch bytes of aot_lstm_s8p: the int32 input and recurrent products of
  * the 4 * state_size gate rows of one batch row and zero-padded int8 copies
  * of its input and hidden state. */

@@ -9,7 +9,9 @@
  * biases (zero points folded in) are added; then one loop per unit does the
  * gate requantization to Q3.12, the int16 sigmoid/tanh (TFLite's table),
  * the cell update and the hidden state, without intermediate buffers.
- * AOT_LSTM_S8P_MVE / AOT_LSTM_S8P_DSP name the variant built. */
+ * aot_lstm_s16p is the same for int16 activations (TFLM's 16x8 kernel: int64
+ * products and biases, aot_rec_dot4p_s16, requantized per row with
+ * aot_mbqm64). AOT_LSTM_S8P_MVE / AOT_LSTM_S8P_DSP name the variant built. */
 #include <string.h>
 
 #include "../aot_recurrent.h"
@@ -158,48 +160,57 @@ static void aot_lstm_s8p_gate(int32_t *acc_in, const int32_t *acc_rec, int32_t n
 
 /* Cell and hidden state of n units from the gate values g[gate * n + j]:
  * c = clip(sat16(sat16(mbqm(f c)) + sat16(mbqm(i g)))),
- * h = out = clamp(mbqm(tanh(c) o) + hidden_zp, -128, 127). */
-static void aot_lstm_s8p_cell(const int32_t *g, int32_t n, int16_t *c, int8_t *h, int8_t *out,
-                              const aot_rec_q *qfc, const aot_rec_q *qig,
-                              const aot_rec_q *qhid, int32_t cmult, int32_t cshift,
-                              int32_t cround, int32_t clip, int32_t hzp) {
-  const int32_t *gi = g + AOT_LSTM_I * n, *gf = g + AOT_LSTM_F * n;
-  const int32_t *gc = g + AOT_LSTM_C * n, *go = g + AOT_LSTM_O * n;
-  const aot_rec_q fc = *qfc, ig = *qig, hid = *qhid;
-  int32_t j = 0;
-#if defined(AOT_REC_MVE)
-  for (; j < n; j += 4) {
-    const mve_pred16_t pr = vctp32q((uint32_t)(n - j));
-    const int32x4_t cf = vmulq_s32(vldrwq_z_s32(gf + j, pr), vldrhq_z_s32(c + j, pr));
-    const int32x4_t ic = vmulq_s32(vldrwq_z_s32(gi + j, pr), vldrwq_z_s32(gc + j, pr));
-    int32x4_t cv = aot_lstm_mve_sat16(aot_lstm_mve_mbqm(cf, fc.m, fc.lsh, fc.rsh)), hv;
-    cv = aot_lstm_mve_sat16(
-        vaddq_s32(cv, aot_lstm_mve_sat16(aot_lstm_mve_mbqm(ic, ig.m, ig.lsh, ig.rsh))));
-    if (clip > 0) cv = vmaxq_s32(vminq_s32(cv, vdupq_n_s32(clip)), vdupq_n_s32(-clip));
-    vstrhq_p_s32(c + j, cv, pr);
-    hv = vmulq_s32(aot_lstm_mve_tanh(cv, cmult, cshift, cround, aot_lstm_s8p_lut),
-                   vldrwq_z_s32(go + j, pr));
-    hv = vaddq_n_s32(aot_lstm_mve_mbqm(hv, hid.m, hid.lsh, hid.rsh), hzp);
-    hv = vmaxq_s32(vminq_s32(hv, vdupq_n_s32(127)), vdupq_n_s32(-128));
-    vstrbq_p_s32(h + j, hv, pr);
-    vstrbq_p_s32(out + j, hv, pr);
-  }
-#endif
-  for (; j < n; j++) {
-    int32_t cv = aot_lstm_s8p_sat16(aot_rec_qmul(gf[j] * c[j], &fc)), hv;
-    cv = aot_lstm_s8p_sat16(cv + aot_lstm_s8p_sat16(aot_rec_qmul(gi[j] * gc[j], &ig)));
-    if (clip > 0) cv = aot_clamp_i32(cv, -clip, clip);
-    c[j] = (int16_t)cv;
-    hv = aot_rec_qmul(aot_lstm_s8p_tanh(cv, cmult, cshift, cround) * go[j], &hid) + hzp;
+ * h = out = clamp(mbqm(tanh(c) o) + hidden_zp) to the hidden type (int8:
+ * aot_lstm_s8p_cell, int16: aot_lstm_s16p_cell). HVSTORE: the Helium
+ * narrowing store of the hidden type. */
 #if defined(AOT_REC_DSP) || defined(AOT_REC_MVE)
-    hv = __ssat(hv, 8);
+#define AOT_LSTM_S8P_HSAT(v, BITS, LO, HI) __ssat((v), BITS)
 #else
-    hv = aot_clamp_i32(hv, -128, 127);
+#define AOT_LSTM_S8P_HSAT(v, BITS, LO, HI) aot_clamp_i32((v), LO, HI)
 #endif
-    h[j] = (int8_t)hv;
-    out[j] = (int8_t)hv;
+#if defined(AOT_REC_MVE)
+#define AOT_LSTM_S8P_CELL_MVE(HLO, HHI, HVSTORE)                                             \
+  for (; j < n; j += 4) {                                                                    \
+    const mve_pred16_t pr = vctp32q((uint32_t)(n - j));                                      \
+    const int32x4_t cf = vmulq_s32(vldrwq_z_s32(gf + j, pr), vldrhq_z_s32(c + j, pr));       \
+    const int32x4_t ic = vmulq_s32(vldrwq_z_s32(gi + j, pr), vldrwq_z_s32(gc + j, pr));      \
+    int32x4_t cv = aot_lstm_mve_sat16(aot_lstm_mve_mbqm(cf, fc.m, fc.lsh, fc.rsh)), hv;      \
+    cv = aot_lstm_mve_sat16(                                                                 \
+        vaddq_s32(cv, aot_lstm_mve_sat16(aot_lstm_mve_mbqm(ic, ig.m, ig.lsh, ig.rsh))));     \
+    if (clip > 0) cv = vmaxq_s32(vminq_s32(cv, vdupq_n_s32(clip)), vdupq_n_s32(-clip));      \
+    vstrhq_p_s32(c + j, cv, pr);                                                             \
+    hv = vmulq_s32(aot_lstm_mve_tanh(cv, cmult, cshift, cround, aot_lstm_s8p_lut),           \
+                   vldrwq_z_s32(go + j, pr));                                                \
+    hv = vaddq_n_s32(aot_lstm_mve_mbqm(hv, hid.m, hid.lsh, hid.rsh), hzp);                   \
+    hv = vmaxq_s32(vminq_s32(hv, vdupq_n_s32(HHI)), vdupq_n_s32(HLO));                       \
+    HVSTORE(h + j, hv, pr);                                                                  \
+    HVSTORE(out + j, hv, pr);                                                                \
   }
-}
+#else
+#define AOT_LSTM_S8P_CELL_MVE(HLO, HHI, HVSTORE)
+#endif
+#define AOT_LSTM_S8P_CELL(NAME, ACT_T, HBITS, HLO, HHI, HVSTORE)                               \
+  static void NAME(const int32_t *g, int32_t n, int16_t *c, ACT_T *h, ACT_T *out,            \
+                   const aot_rec_q *qfc, const aot_rec_q *qig, const aot_rec_q *qhid,         \
+                   int32_t cmult, int32_t cshift, int32_t cround, int32_t clip, int32_t hzp) { \
+    const int32_t *gi = g + AOT_LSTM_I * n, *gf = g + AOT_LSTM_F * n;                        \
+    const int32_t *gc = g + AOT_LSTM_C * n, *go = g + AOT_LSTM_O * n;                        \
+    const aot_rec_q fc = *qfc, ig = *qig, hid = *qhid;                                       \
+    int32_t j = 0;                                                                           \
+    AOT_LSTM_S8P_CELL_MVE(HLO, HHI, HVSTORE)                                                 \
+    for (; j < n; j++) {                                                                     \
+      int32_t cv = aot_lstm_s8p_sat16(aot_rec_qmul(gf[j] * c[j], &fc)), hv;                  \
+      cv = aot_lstm_s8p_sat16(cv + aot_lstm_s8p_sat16(aot_rec_qmul(gi[j] * gc[j], &ig)));    \
+      if (clip > 0) cv = aot_clamp_i32(cv, -clip, clip);                                     \
+      c[j] = (int16_t)cv;                                                                    \
+      hv = aot_rec_qmul(aot_lstm_s8p_tanh(cv, cmult, cshift, cround) * go[j], &hid) + hzp;   \
+      hv = AOT_LSTM_S8P_HSAT(hv, HBITS, HLO, HHI);                                           \
+      h[j] = (ACT_T)hv;                                                                      \
+      out[j] = (ACT_T)hv;                                                                    \
+    }                                                                                        \
+  }
+AOT_LSTM_S8P_CELL(aot_lstm_s8p_cell, int8_t, 8, -128, 127, vstrbq_p_s32)
+AOT_LSTM_S8P_CELL(aot_lstm_s16p_cell, int16_t, 16, -32768, 32767, vstrhq_p_s32)
 
 int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t,
                      void *scratch) {
@@ -238,6 +249,59 @@ int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t,
                             &qrec[j], j == AOT_LSTM_C && gate_tanh);
         aot_lstm_s8p_cell(acc_in, ns, c, h, out, &qfc, &qig, &qhid, cmult, cshift, cround,
                           p->cell_clip, p->hidden_zp);
+      }
+    }
+  }
+  return AOT_KERNEL_OK;
+}
+
+int32_t aot_lstm_s16p(const aot_lstm_q_params *p, const aot_lstm_s16p_tensors *t,
+                      void *scratch) {
+  const int32_t nb = p->batch, nt = p->time_steps, ni = p->input_size, ns = p->state_size;
+  const int32_t ni4 = aot_lstm_pad4(ni), ns4 = aot_lstm_pad4(ns);
+  const int32_t nbs = p->time_major ? nb : 1, nouter = p->time_major ? 1 : nb;
+  const size_t bi = 4u * (size_t)ni4, br = 4u * (size_t)ns4;
+  int32_t *acc_in = (int32_t *)scratch, *acc_rec = acc_in + 4 * (size_t)ns;
+  int16_t *xp = (int16_t *)(acc_rec + 4 * (size_t)ns), *hp = xp + ni4;
+  /* the FCs requantize in int64 below; the gate pass then only adds (qmul by
+     2^30 after a left shift of 1 is the identity on int16 values) */
+  const aot_rec_q ident = {1 << 30, 1, 0, 0};
+  const int gate_tanh = p->cell_act == AOT_ACT_TANH;
+  aot_rec_q qfc, qig, qhid;
+  int32_t cmult, cshift, cround, ob, s, b, j, r, q;
+  if (nb <= 0 || nt <= 0 || ni <= 0 || ns <= 0) return AOT_KERNEL_BAD_PARAM;
+  if (!t->w_in || !t->w_rec || !t->bias) return AOT_KERNEL_BAD_PARAM;
+  if (!aot_rec_q_init(&qfc, p->fc_mult, p->fc_shift) ||
+      !aot_rec_q_init(&qig, p->ig_mult, p->ig_shift) ||
+      !aot_rec_q_init(&qhid, p->hid_mult, p->hid_shift))
+    return AOT_KERNEL_BAD_PARAM;
+  aot_lstm_s8p_tanh_params(p->cell_scale_power, &cmult, &cshift, &cround);
+  for (ob = 0; ob < nouter; ob++) {
+    for (s = 0; s < nt; s++) {
+      for (b = 0; b < nbs; b++) {
+        const int32_t bix = p->time_major ? b : ob;
+        const size_t row = p->time_major ? (size_t)s * nb + b : (size_t)ob * nt + s;
+        int16_t *h = t->hidden + (size_t)bix * ns, *out = t->output + row * ns;
+        int16_t *c = t->cell + (size_t)bix * ns;
+        const int8_t *wi = t->w_in, *wr = t->w_rec;
+        aot_rec_x16_load(xp, t->input + row * ni, ni);
+        aot_rec_x16_load(hp, h, ns);
+        for (r = 0; r < 4 * ns; r += 4, wi += bi, wr += br) {
+          int64_t di[4], dr[4];
+          aot_rec_dot4p_s16(wi, xp, ni, di);
+          aot_rec_dot4p_s16(wr, hp, ns, dr);
+          for (q = 0; q < 4; q++) {
+            const aot_lstm_gate_q *gq = &p->gate[(r + q) / ns];
+            acc_in[r + q] = aot_lstm_s8p_sat16(
+                aot_mbqm64(di[q] + t->bias[r + q], gq->in_mult, gq->in_shift));
+            acc_rec[r + q] = aot_lstm_s8p_sat16(aot_mbqm64(dr[q], gq->rec_mult, gq->rec_shift));
+          }
+        }
+        for (j = 0; j < 4; j++)
+          aot_lstm_s8p_gate(acc_in + (size_t)j * ns, acc_rec + (size_t)j * ns, ns, &ident,
+                            &ident, j == AOT_LSTM_C && gate_tanh);
+        aot_lstm_s16p_cell(acc_in, ns, c, h, out, &qfc, &qig, &qhid, cmult, cshift, cround,
+                           p->cell_clip, p->hidden_zp);
       }
     }
   }

@@ -491,11 +491,13 @@ static void lstm_prepare_q(const ir_graph *g, const ir_op *op, aot_lstm_q_params
   p->cell_clip = op->opts.cell_clip > 0 ? (int32_t)(int16_t)clip : 0;
 }
 
-/* int8 LSTMs run aot_lstm_s8p when every multiplier suits its branch-free
- * requantization (m >= 0, shift in [-31, 31]; quantize_multiplier gives that
- * for all but extreme scales), else aot_lstm_s8. */
+/* Integer LSTMs run the packed kernels (aot_lstm_s8p / aot_lstm_s16p) when
+ * every multiplier they requantize with aot_rec_qmul suits it (m >= 0, shift
+ * in [-31, 31]; quantize_multiplier gives that for all but extreme scales),
+ * else aot_lstm_s8 / aot_lstm_s16. */
 static int lstm_use_s8p(const ir_graph *g, const ir_op *op) {
-  if (ir_in(g, op, LSTM_IN)->dtype != DT_INT8) return 0;
+  int dt = ir_in(g, op, LSTM_IN)->dtype;
+  if (dt != DT_INT8 && dt != DT_INT16) return 0;
   aot_lstm_q_params p;
   lstm_prepare_q(g, op, &p);
   int32_t m[11], sh[11];
@@ -505,7 +507,8 @@ static int lstm_use_s8p(const ir_graph *g, const ir_op *op) {
   }
   m[8] = p.fc_mult, sh[8] = p.fc_shift, m[9] = p.ig_mult, sh[9] = p.ig_shift;
   m[10] = p.hid_mult, sh[10] = p.hid_shift;
-  for (int k = 0; k < 11; k++)
+  /* int16: the gate multipliers go through aot_mbqm64 */
+  for (int k = dt == DT_INT16 ? 8 : 0; k < 11; k++)
     if (m[k] < 0 || sh[k] < -31 || sh[k] > 31) return 0;
   return 1;
 }
@@ -516,7 +519,9 @@ static size_t lstm_scratch(const ir_graph *g, const ir_op *op) {
   if (lstm_shapes(g, op, &s, why, sizeof why)) return 0;
   if (ir_in(g, op, LSTM_IN)->dtype == DT_FLOAT32)
     return aot_lstm_f32_buffer_size(s.batch, s.state, s.output);
-  if (lstm_use_s8p(g, op)) return aot_lstm_s8p_buffer_size(s.input, s.state);
+  if (lstm_use_s8p(g, op))
+    return ir_in(g, op, LSTM_IN)->dtype == DT_INT8 ? aot_lstm_s8p_buffer_size(s.input, s.state)
+                                                  : aot_lstm_s16p_buffer_size(s.input, s.state);
   return aot_lstm_q_buffer_size(s.batch, s.state);
 }
 
@@ -527,7 +532,7 @@ static void emit_ptr_array(emit_ctx *e, const ir_op *op, const char *field, int 
   for (int gi = 0; gi < 4; gi++) free(v[gi]);
 }
 
-/* int8: the gates' weights packed gate-major with zero-padded rows and the
+/* int8 / int16: the gates' weights packed gate-major with zero-padded rows and the
  * zero points folded into the biases (aot_lstm_s8p_pack_gate), emitted as
  * the op's own arrays, for aot_lstm_s8p (after lstm_emit declared params). */
 static void lstm_emit_s8p(emit_ctx *e, const ir_graph *g, const ir_op *op, const char *nm,
@@ -536,7 +541,9 @@ static void lstm_emit_s8p(emit_ctx *e, const ir_graph *g, const ir_op *op, const
   aot_lstm_q_params p;
   lstm_prepare_q(g, op, &p);
   const int ni = p.input_size, ns = p.state_size;
+  const int is16 = ir_in(g, op, LSTM_IN)->dtype == DT_INT16;
   size_t nwi = (size_t)4 * ns * aot_lstm_pad4(ni), nwr = (size_t)4 * ns * aot_lstm_pad4(ns);
+  int64_t *b64 = xcalloc((size_t)4 * ns, sizeof(int64_t));
   int8_t *wi = xcalloc(nwi, 1), *wr = xcalloc(nwr, 1);
   int32_t *bi = xcalloc((size_t)4 * ns, sizeof(int32_t));
   int32_t *br = xcalloc((size_t)4 * ns, sizeof(int32_t));
@@ -544,7 +551,9 @@ static void lstm_emit_s8p(emit_ctx *e, const ir_graph *g, const ir_op *op, const
     const ir_tensor *ti = ir_in(g, op, LSTM_W_IN + gi), *tr = ir_in(g, op, LSTM_W_REC + gi);
     const ir_tensor *tb = ir_in(g, op, LSTM_BIAS + gi);
     int32_t *bias = NULL;
-    if (tb) {  /* copied: the tensor's bytes need not be int32-aligned */
+    if (tb && is16) { /* int64 biases, gate-major (copied: need not be aligned) */
+      memcpy(b64 + (size_t)gi * ns, tb->data, (size_t)ns * sizeof(int64_t));
+    } else if (tb) {  /* copied: the tensor's bytes need not be int32-aligned */
       bias = xcalloc((size_t)ns, sizeof(int32_t));
       memcpy(bias, tb->data, (size_t)ns * sizeof(int32_t));
     }
@@ -554,6 +563,23 @@ static void lstm_emit_s8p(emit_ctx *e, const ir_graph *g, const ir_op *op, const
   }
   char *swi = xstrdup(emit_array_i8(e, "w_in_packed", wi, nwi));
   char *swr = xstrdup(emit_array_i8(e, "w_rec_packed", wr, nwr));
+  if (is16) { /* zero points are 0: no folding, int64 biases */
+    char *sb = xstrdup(emit_array_i64(e, "bias_packed", b64, (size_t)4 * ns));
+    emit_stmt(e, "{");
+    emit_stmt(e, "  const aot_lstm_s16p_tensors %s_t = {", nm);
+    emit_stmt(e, "  .input = %s,", x);
+    emit_stmt(e, "  .w_in = %s,", swi);
+    emit_stmt(e, "  .w_rec = %s,", swr);
+    emit_stmt(e, "  .bias = %s,", sb);
+    emit_stmt(e, "  .hidden = %s,", h);
+    emit_stmt(e, "  .cell = %s,", c);
+    emit_stmt(e, "  .output = %s};", o);
+    emit_call(e, "aot_lstm_s16p(&%s_p, &%s_t, %s)", nm, nm, sc);
+    emit_stmt(e, "}");
+    emit_kernel(e, "RecurrentFunctions/aot_lstm_s8p.c");
+    free(sb), free(b64), free(wi), free(wr), free(bi), free(br), free(swi), free(swr);
+    return;
+  }
   char *sbi = xstrdup(emit_array_i32(e, "b_in_folded", bi, (size_t)4 * ns));
   char *sbr = xstrdup(emit_array_i32(e, "b_rec_folded", br, (size_t)4 * ns));
   emit_stmt(e, "{");
@@ -569,7 +595,7 @@ static void lstm_emit_s8p(emit_ctx *e, const ir_graph *g, const ir_op *op, const
   emit_call(e, "aot_lstm_s8p(&%s_p, &%s_t, %s)", nm, nm, sc);
   emit_stmt(e, "}");
   emit_kernel(e, "RecurrentFunctions/aot_lstm_s8p.c");
-  free(wi), free(wr), free(bi), free(br), free(swi), free(swr), free(sbi), free(sbr);
+  free(b64), free(wi), free(wr), free(bi), free(br), free(swi), free(swr), free(sbi), free(sbr);
 }
 
 static int lstm_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {

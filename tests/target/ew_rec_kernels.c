@@ -40,6 +40,7 @@ int32_t ref_svdf_s8_s16(const aot_svdf_params *p, const int8_t *input, const int
                         const int16_t *wt, const int32_t *bias, int16_t *state, int8_t *output,
                         int32_t *scratch);
 int32_t ref_lstm_s8(const aot_lstm_q_params *p, const aot_lstm_s8_tensors *t, int16_t *scratch);
+int32_t ref_lstm_s16(const aot_lstm_q_params *p, const aot_lstm_s16_tensors *t, int16_t *scratch);
 
 static uint32_t rng = 0x2545F491u;
 static uint32_t rnd(void) {
@@ -386,6 +387,75 @@ static void lstm_case(int c) {
   }
 }
 
+/* int16 LSTM (16x8): the packed kernel against the portable aot_lstm_s16. */
+static int16_t l16_in[512], l16_ha[128], l16_hp[128], l16_ca[128], l16_cp[128];
+static int16_t l16_oa[4096], l16_op[4096];
+static int64_t l16_bias[4][40], l16_bp[4 * 40];
+
+static void lstm16_case(int c) {
+  aot_lstm_q_params p;
+  aot_lstm_s16_tensors ta;
+  aot_lstm_s16p_tensors tp;
+  int32_t g, ns, ni, nb, nt, i, with_bias = (int32_t)(rnd() & 3);
+  size_t need;
+  memset(&p, 0, sizeof p);
+  p.batch = nb = rr(1, 2);
+  p.time_steps = nt = rr(1, 5);
+  p.input_size = ni = rr(1, 50);
+  p.state_size = ns = rr(1, 40);
+  if (nb * nt * ni > 512) return;
+  p.time_major = (int32_t)(rnd() & 1);
+  p.cell_act = (rnd() & 3) ? AOT_ACT_TANH : AOT_ACT_SIGMOID;
+  for (g = 0; g < 4; g++) {
+    rand_mult(&p.gate[g].in_mult, &p.gate[g].in_shift, -22, -6);
+    rand_mult(&p.gate[g].rec_mult, &p.gate[g].rec_shift, -22, -6);
+    fill8(lw_in[g], ns * ni);
+    fill8(lw_rec[g], ns * ns);
+    for (i = 0; i < ns; i++) l16_bias[g][i] = rr(-3000000, 3000000);
+  }
+  rand_mult(&p.fc_mult, &p.fc_shift, -16, -14);
+  rand_mult(&p.ig_mult, &p.ig_shift, -20, -16);
+  rand_mult(&p.hid_mult, &p.hid_shift, -20, -12);
+  p.cell_scale_power = -rr(9, 13);
+  p.cell_clip = (rnd() & 1) ? rr(1, 32767) : 0;
+  fill16(l16_in, nb * nt * ni);
+  fill16(l16_ha, nb * ns);
+  memcpy(l16_hp, l16_ha, sizeof l16_ha);
+  fill16(l16_ca, nb * ns);
+  memcpy(l16_cp, l16_ca, sizeof l16_ca);
+  memset(l16_oa, 0x5A, sizeof l16_oa);
+  memset(l16_op, 0x5A, sizeof l16_op);
+  memset(&ta, 0, sizeof ta);
+  ta.input = l16_in;
+  for (g = 0; g < 4; g++) {
+    ta.w_in[g] = lw_in[g];
+    ta.w_rec[g] = lw_rec[g];
+    ta.bias[g] = with_bias ? l16_bias[g] : 0;
+    aot_lstm_s8p_pack_gate(g, ns, ni, 0, lw_in[g], 0, lpw_in, lpb_in);
+    aot_lstm_s8p_pack_gate(g, ns, ns, 0, lw_rec[g], 0, lpw_rec, lpb_rec);
+    for (i = 0; i < ns; i++) l16_bp[g * ns + i] = with_bias ? l16_bias[g][i] : 0;
+  }
+  ta.hidden = l16_ha;
+  ta.cell = l16_ca;
+  ta.output = l16_oa;
+  tp.input = l16_in;
+  tp.w_in = lpw_in;
+  tp.w_rec = lpw_rec;
+  tp.bias = l16_bp;
+  tp.hidden = l16_hp;
+  tp.cell = l16_cp;
+  tp.output = l16_op;
+  need = aot_lstm_s16p_buffer_size(ni, ns);
+  memset(lpscr, 0xA5, sizeof lpscr);
+  check(need + 4 <= sizeof lpscr, "lstm_s16p scratch size", c);
+  ref_lstm_s16(&p, &ta, lscr_a);
+  aot_lstm_s16p(&p, &tp, lpscr);
+  check(((unsigned char *)lpscr)[need] == 0xA5, "lstm_s16p scratch overrun", c);
+  check(memcmp(l16_oa, l16_op, sizeof l16_oa) == 0, "lstm_s16p out", c);
+  check(memcmp(l16_ha, l16_hp, sizeof l16_ha) == 0, "lstm_s16p hidden", c);
+  check(memcmp(l16_ca, l16_cp, sizeof l16_ca) == 0, "lstm_s16p cell", c);
+}
+
 /* aot_rec_mbqm against aot_mbqm on random and edge values. */
 static void mbqm_cases(void) {
   static const int32_t edge[] = {0, 1, -1, 2, -2, 3, -3, 1 << 30, -(1 << 30), INT32_MAX, INT32_MIN,
@@ -431,6 +501,7 @@ int main(void) {
   for (c = 0; c < 150; c++) {
     svdf_case(c);
     lstm_case(c);
+    lstm16_case(c);
   }
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
