@@ -48,9 +48,29 @@
 #define AOT_SVDF_S8P_OUTPUT                                                              \
   for (u = 0; u < nu; u += 4) {                                                          \
     const mve_pred16_t pr = vctp32q((uint32_t)(nu - u));                                 \
-    int32x4_t v = aot_lstm_mve_mbqm(vldrwq_z_s32(acc + u, pr), q2.m, q2.lsh, q2.rsh);    \
+    const int32x4_t a = vaddq_s32(vldrwq_z_s32(acc + u, pr), vldrwq_z_s32(bias_eff + u, pr)); \
+    int32x4_t v = aot_lstm_mve_mbqm(a, q2.m, q2.lsh, q2.rsh);                            \
     v = vmaxq_s32(vminq_s32(vaddq_n_s32(v, ozp), vdupq_n_s32(127)), vdupq_n_s32(-128));  \
     vstrbq_p_s32(out + u, v, pr);                                                        \
+  }
+/* time reduction: a memory that fits one vector (16 int8 / 8 int16 values)
+ * takes one predicated load pair and VMLADAV per filter */
+#define AOT_SVDF_S8P_TIME(TDOT)                                                          \
+  if (sizeof(*st) == 1 && nm <= 16) {                                                    \
+    const mve_pred16_t pt = vctp8q((uint32_t)nm);                                        \
+    const int8_t *w8 = (const int8_t *)(const void *)weights_time;                       \
+    const int8_t *s8 = (const int8_t *)(const void *)st;                                 \
+    for (f = 0; f < nf; f++, w8 += nm, s8 += nm)                                         \
+      acc[f] = vmladavq_s8(vldrbq_z_s8(w8, pt), vldrbq_z_s8(s8, pt));                    \
+  } else if (sizeof(*st) == 2 && nm <= 8) {                                              \
+    const mve_pred16_t pt = vctp16q((uint32_t)nm);                                       \
+    const int16_t *w16 = (const int16_t *)(const void *)weights_time;                    \
+    const int16_t *s16 = (const int16_t *)(const void *)st;                              \
+    for (f = 0; f < nf; f++, w16 += nm, s16 += nm)                                       \
+      acc[f] = vmladavq_s16(vldrhq_z_s16(w16, pt), vldrhq_z_s16(s16, pt));               \
+  } else {                                                                               \
+    for (f = 0; f < nf; f++)                                                             \
+      acc[f] = TDOT(weights_time + (size_t)f * nm, st + (size_t)f * nm, nm);             \
   }
 #define AOT_SVDF_S8P_SCATTER8(base, offs, v, pr) vstrbq_scatter_offset_p_s32(base, offs, v, pr)
 #define AOT_SVDF_S8P_SCATTER16(base, offs, v, pr) \
@@ -61,9 +81,13 @@
     const int32_t v = aot_rec_qmul(acc[f], &q1) + szp;                                   \
     st[(size_t)f * nm + nm - 1] = (STATE_T)AOT_SVDF_S8P_SAT(v, (LO == -128 ? 8 : 16), LO, HI); \
   }
+#define AOT_SVDF_S8P_TIME(TDOT)                                                          \
+  for (f = 0; f < nf; f++) acc[f] = TDOT(weights_time + (size_t)f * nm, st + (size_t)f * nm, nm);
 #define AOT_SVDF_S8P_OUTPUT                                                              \
   for (u = 0; u < nu; u++) {                                                             \
-    const int32_t v = aot_rec_qmul(acc[u], &q2) + ozp;                                   \
+    const uint32_t a = (uint32_t)acc[u] + (uint32_t)bias_eff[u];                         \
+    const int32_t v = aot_rec_qmul(a <= (uint32_t)INT32_MAX ? (int32_t)a                 \
+                                   : (int32_t)(a - 2147483648u) + INT32_MIN, &q2) + ozp; \
     out[u] = (int8_t)AOT_SVDF_S8P_SAT(v, 8, -128, 127);                                  \
   }
 #endif
@@ -92,14 +116,15 @@
     for (f = 0; f < nf4; f += 4)                                                           \
       aot_rec_dot4p_s8(wf_packed + (size_t)(f / 4) * block, xp, ni, feat_bias + f, acc + f); \
     AOT_SVDF_S8P_FEATURE(STATE_T, STATE_MIN, STATE_MAX, SCATTER)                           \
-    /* time reduction per filter, rank sum onto the folded bias (in place: unit u reads   \
-       filters u * rank.. >= u) */                                                         \
-    for (f = 0; f < nf; f++) acc[f] = TDOT(weights_time + (size_t)f * nm, st + (size_t)f * nm, nm); \
-    for (u = 0; u < nu; u++) {                                                             \
-      uint32_t a = (uint32_t)bias_eff[u];                                                  \
-      for (r = 0; r < nr; r++) a += (uint32_t)acc[u * nr + r];                             \
-      acc[u] = a <= (uint32_t)INT32_MAX ? (int32_t)a : (int32_t)(a - 2147483648u) + INT32_MIN; \
-    }                                                                                      \
+    /* time reduction per filter, then the rank sum in place (unit u reads filters        \
+       u * rank.. >= u); the output pass adds the folded bias */                           \
+    AOT_SVDF_S8P_TIME(TDOT)                                                                \
+    if (nr > 1)                                                                            \
+      for (u = 0; u < nu; u++) {                                                           \
+        uint32_t a = 0;                                                                    \
+        for (r = 0; r < nr; r++) a += (uint32_t)acc[u * nr + r];                           \
+        acc[u] = a <= (uint32_t)INT32_MAX ? (int32_t)a : (int32_t)(a - 2147483648u) + INT32_MIN; \
+      }                                                                                    \
     AOT_SVDF_S8P_OUTPUT                                                                    \
   }                                                                                        \
   return AOT_KERNEL_OK
