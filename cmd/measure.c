@@ -24,6 +24,7 @@
 #include "litert/litert.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,22 @@ uint64_t measure_op_macs(const ir_graph *g, const ir_op *op) {
     case OP_TRANSPOSE_CONV: {
       const ir_tensor *x = ir_in(g, op, 2);
       return (x && w && w->rank == 4) ? ir_numel(x) * (uint64_t)w->shape[0] * w->shape[1] * w->shape[2] : 0;
+    }
+    case OP_SVDF: { /* feature matrix x input, then weights_time x memory */
+      const ir_tensor *x = ir_in(g, op, 0), *wt = ir_in(g, op, 2);
+      if (!x || !w || !wt || w->rank != 2 || wt->rank != 2 || x->rank < 1) return 0;
+      uint64_t batch = ir_numel(x) / (uint64_t)(w->shape[1] > 0 ? w->shape[1] : 1);
+      return batch * (uint64_t)w->shape[0] * (uint64_t)(w->shape[1] + wt->shape[1]);
+    }
+    case OP_UNIDIRECTIONAL_SEQUENCE_LSTM: { /* gates x (input + recurrent), projection */
+      const ir_tensor *x = ir_in(g, op, 0), *wi = ir_in(g, op, 4), *wr = ir_in(g, op, 8);
+      const ir_tensor *wp = op->nin > 16 ? ir_in(g, op, 16) : NULL;
+      if (!x || !wi || !wr || wi->rank != 2 || wr->rank != 2 || wi->shape[1] <= 0) return 0;
+      uint64_t steps = ir_numel(x) / (uint64_t)wi->shape[1]; /* time x batch */
+      uint64_t gates = ir_in(g, op, 1) ? 4u : 3u; /* CIFG: no input gate */
+      uint64_t per = gates * (uint64_t)wi->shape[0] * (uint64_t)(wi->shape[1] + wr->shape[1]);
+      if (wp && wp->rank == 2) per += (uint64_t)wp->shape[0] * (uint64_t)wp->shape[1];
+      return steps * per;
     }
     default:
       return 0;
@@ -144,6 +161,63 @@ static long long kv(const char *text, const char *key) {
   return -1;
 }
 
+/* 1 if text defines function name (a line that starts with a type, names
+ * name followed by '(' and is not a prototype ending in ';'). */
+static int defines_function(const char *text, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = text; (p = strstr(p, name)) != NULL; p += n) {
+    if (p[n] != '(' || p == text || (p[-1] != ' ' && p[-1] != '*')) continue;
+    const char *bol = p;
+    while (bol > text && bol[-1] != '\n') bol--;
+    if (*bol == ' ' || *bol == '\t' || *bol == '#' || *bol == '/') continue;
+    const char *eol = strchr(p, ')');
+    while (eol && eol[1] == ')') eol++;
+    if (!eol) continue;
+    const char *q = eol + 1;
+    while (*q == ' ' || *q == '\n' || *q == '\r' || *q == '\t') q++;
+    if (*q == '{') return 1;
+  }
+  return 0;
+}
+
+/* The SIMD variant kernel `name` compiles for the target: the module source
+ * file that defines it names the variant it builds with a macro
+ * <FILE>_MVE / <FILE>_DSP (runtime convention, e.g. AOT_SVDF_S8P_MVE in
+ * aot_svdf_s8p.c, renamed to the module prefix); "portable" otherwise. */
+static const char *kernel_variant(const char *moddir, const char *name, const char *target) {
+  const int mve = strcmp(target, "cortex-m55") == 0;
+  const char *var = "portable";
+  char *srcdir = xasprintf("%s/src", moddir);
+  DIR *dir = opendir(srcdir);
+  struct dirent *de;
+  while (dir && (de = readdir(dir)) != NULL) {
+    size_t l = strlen(de->d_name);
+    if (l < 3 || strcmp(de->d_name + l - 2, ".c") != 0) continue;
+    char *kf = xasprintf("%s/%s", srcdir, de->d_name);
+    uint8_t *kd;
+    size_t kl;
+    aotc_diag d = {0};
+    int found = 0;
+    if (read_file_all(kf, &kd, &kl, &d) == 0) {
+      char *kt = xstrndup((const char *)kd, kl);
+      free(kd);
+      if (defines_function(kt, name)) {
+        found = 1;
+        char *mac = xasprintf("#define %.*s_%s 1", (int)(l - 2), de->d_name, mve ? "MVE" : "DSP");
+        upper(mac + 8);
+        if (strstr(kt, mac)) var = mve ? "mve" : "dsp";
+        free(mac);
+      }
+      free(kt);
+    }
+    free(kf);
+    if (found) break;
+  }
+  if (dir) closedir(dir);
+  free(srcdir);
+  return var;
+}
+
 /* The kernel functions an op's lines in the model source call (identifiers
  * followed by '(' that start with the prefix, the callback macros and
  * aot_fail-like helpers excluded), and the SIMD variant its kernel file
@@ -183,21 +257,7 @@ static void find_kernels(measure_info *mi, const char *moddir, const char *prefi
       name[e - p] = 0;
       p = e;
       if (strstr(name, "_fail") || (k.s && strstr(k.s, name))) continue;
-      /* variant: the kernel file's <NAME>_MVE / <NAME>_DSP section */
-      const char *var = "portable";
-      char *kf = xasprintf("%s/src/%s.c", moddir, name);
-      uint8_t *kd;
-      size_t kl;
-      if (read_file_all(kf, &kd, &kl, &d) == 0) {
-        char *kt = xstrndup((const char *)kd, kl);
-        free(kd);
-        char *mac = xasprintf("%s_%s", name, strcmp(target, "cortex-m55") == 0 ? "MVE" : "DSP");
-        upper(mac);
-        if (strstr(kt, mac)) var = strcmp(target, "cortex-m55") == 0 ? "mve" : "dsp";
-        free(mac);
-        free(kt);
-      }
-      free(kf);
+      const char *var = kernel_variant(moddir, name, target);
       if (k.len) sb_putc(&k, ',');
       sb_printf(&k, "%s(%s)", name + pl + 1, var);
     }

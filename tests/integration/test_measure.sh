@@ -73,4 +73,17 @@ if [ -n "$s" ] && [ -n "$tot" ] && [ "$sum" = "$s" ] && [ "$rows" -ge 10 ] && [ 
 else
   bad "kws cortex-m55 profile: rows=$rows sum=$sum s='$s' total='$tot' missing=$norow: $line"
 fi
+# 4. the SVDF profile: the packed kernel's Helium variant is named (found from
+# the module file that defines the kernel), and the MACs of an SVDF op are
+# filters x (input + memory), by hand for op 3 of keyword_scrambled_8bit:
+# weights_feature [64,16], state [1,512] = 64 filters x memory 8 -> 64 x 24.
+SM="$SHARED/models/tflm/keyword_scrambled_8bit.tflite"; SG="$SHARED/goldens-tflm/tflm/keyword_scrambled_8bit.npz"
+if [ -f "$SM" ] && [ -f "$SG" ]; then
+  out=$("$AOTC" verify --model.path "$SM" --test.golden-data "$SG" --target cortex-m55 --profile 2>&1)
+  row=$(echo "$out" | awk '$1 == 3 && $2 == "SVDF"')
+  if echo "$row" | grep -q ' 1536 .*svdf_s8p_s8(mve)$'; then ok "svdf cortex-m55 profile: op 3 1536 MACs, svdf_s8p_s8(mve)"
+  else bad "svdf cortex-m55 profile row: '$row'"; fi
+else
+  echo "SKIP svdf profile: $SM not found"
+fi
 exit $fail
