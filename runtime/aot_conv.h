@@ -16,6 +16,7 @@
 #define AOT_CONV_H
 
 #include "aot_common.h"
+#include "aot_features.h"   /* the paths this module compiles */
 
 /* ---- convolutions: CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV ---------- */
 typedef struct aot_conv_params {

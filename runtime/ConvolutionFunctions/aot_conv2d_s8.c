@@ -433,6 +433,10 @@ int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
   per_group = out_c / groups;
 #ifdef AOT_CONV2D_S8_DSP
   if (fsize <= AOT_CONV2D_S8_COL) return aot_conv2d_s8_dsp(p, input, filter, bias, output);
+#if !AOT_F_CONV_S8_BIG
+  /* the module has no filter this large (aot_features.h) */
+  return AOT_KERNEL_BAD_PARAM;
+#endif
 #endif
 
   for (b = 0; b < p->batches; b++) {

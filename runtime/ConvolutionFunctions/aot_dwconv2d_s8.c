@@ -130,11 +130,18 @@ int32_t aot_dwconv2d_s8(const aot_conv_params *p, const int8_t *input,
     aot_dw_s8_dsp_dm1(p, input, filter, bias, output);
     return AOT_KERNEL_OK;
   }
+#if !AOT_F_DW_S8_DM && !AOT_F_DW_S8_BIG
+  /* the module has no such layer (aot_features.h) */
+  return AOT_KERNEL_BAD_PARAM;
+#endif
 #else
   if (dm == 1) {
     aot_dw_s8_dm1(p, input, filter, bias, output);
     return AOT_KERNEL_OK;
   }
+#if !AOT_F_DW_S8_DM
+  return AOT_KERNEL_BAD_PARAM;   /* no depth multiplier above 1 (aot_features.h) */
+#endif
 #endif
 
   for (b = 0; b < p->batches; b++) {

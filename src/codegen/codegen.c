@@ -552,7 +552,8 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
         write_text(dir, "src/aot_tensors.c", tcs.s, o->prefix, d) ||
         write_text(dir, "src/aot_model.c", model.s, o->prefix, d) ||
         write_text(dir, "src/aot_constants.c", consts.s, o->prefix, d) ||
-        write_text(dir, "src/aot_constants.h", consts_h.s, o->prefix, d) || copy_runtime_headers(o, dir, (const char *const *)e.kernels, e.nkernels, d) != 0;
+        write_text(dir, "src/aot_constants.h", consts_h.s, o->prefix, d) || copy_runtime_headers(o, dir, (const char *const *)e.kernels, e.nkernels, d) != 0 ||
+        cg_write_features(o, dir, (const char *const *)e.features, e.nfeatures, d) != 0;
     sb_free(&hm);
     sb_free(&ht);
     sb_free(&hc);
@@ -623,6 +624,7 @@ out:
   free(e.fn_names);
   free(e.fn_decls);
   free(e.kernels);
+  free(e.features);
   for (int i = 0; i < nsg; i++) free(e.const_used[i]);
   free(e.const_used);
   sb_free(&funcs);

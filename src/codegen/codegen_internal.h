@@ -94,6 +94,10 @@ void gen_tensors_c(const ir_graph *g, const cg_options *o, const cg_layout *L, s
 int copy_runtime_file(const cg_options *o, const char *rel, const char *dir, aotc_diag *d);
 /* Copies the runtime headers the kernel files (runtime-relative or absolute
  * user paths) need, and the module's aot_kernels.h. */
+/* Rewrites the module's src/aot_features.h (if it has one): the kernel
+ * paths not in features[] off (codegen_features.c). */
+int cg_write_features(const cg_options *o, const char *dir, const char *const *features,
+                      int nfeatures, aotc_diag *d);
 int copy_runtime_headers(const cg_options *o, const char *dir, const char *const *kernels,
                          int nkernels, aotc_diag *d);
 int cmp_str(const void *a, const void *b);

@@ -210,3 +210,13 @@ void emit_kernel(emit_ctx *e, const char *relpath) {
   }
   e->kernels[e->nkernels++] = pool_add(e, xstrdup(relpath));
 }
+
+void emit_feature(emit_ctx *e, const char *name) {
+  for (int i = 0; i < e->nfeatures; i++)
+    if (strcmp(e->features[i], name) == 0) return;
+  if (e->nfeatures == e->capfeatures) {
+    e->capfeatures = e->capfeatures ? 2 * e->capfeatures : 8;
+    e->features = xrealloc(e->features, (size_t)e->capfeatures * sizeof(char *));
+  }
+  e->features[e->nfeatures++] = pool_add(e, xstrdup(name));
+}

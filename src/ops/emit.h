@@ -19,6 +19,8 @@ struct emit_ctx {
   const ir_graph *main;
   const char **kernels;    /* runtime files needed */
   int nkernels, capkernels;
+  const char **features;   /* AOT_F_ kernel paths needed (emit_feature) */
+  int nfeatures, capfeatures;
   int failed;
   /* the C function being emitted (the run function or a called subgraph's):
    * the named pointers it declares ("int8_t *const t12_conv = (int8_t *)(S +

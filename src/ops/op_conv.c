@@ -352,6 +352,12 @@ static int conv_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   char path[96];
   snprintf(path, sizeof path, "ConvolutionFunctions/aot_%s.c", kn);
   emit_kernel(e, path);
+  /* the kernel paths of runtime/aot_features.h this layer can reach */
+  if (cp.kind == K_S8 && cp.ck == CK_CONV && p->filter_h * p->filter_w * p->filter_in_c > 1024)
+    emit_feature(e, "CONV_S8_BIG");
+  if (cp.kind == K_S8 && cp.ck == CK_DW && p->depth_multiplier != 1) emit_feature(e, "DW_S8_DM");
+  if (cp.kind == K_S8 && cp.ck == CK_DW && p->filter_h * p->filter_w > 49)
+    emit_feature(e, "DW_S8_BIG");
   conv_plan_free(&cp);
   return 0;
 }

@@ -92,6 +92,9 @@ const char *emit_array_f32(emit_ctx *e, const char *suffix, const float *v, size
 /* Requires runtime file (path relative to runtime/, e.g.
  * "ConvolutionFunctions/aot_conv2d_s8.c") to be copied into the module. */
 void emit_kernel(emit_ctx *e, const char *relpath);
+/* Requires the kernel path AOT_F_<name> of runtime/aot_features.h (e.g.
+ * "CONV_S8_BIG"): the module's copy of that header keeps it on. */
+void emit_feature(emit_ctx *e, const char *name);
 /* Float literal text that round-trips exactly (C99 hex float, or INFINITY/NAN
  * forms). */
 const char *emit_float(emit_ctx *e, float v);

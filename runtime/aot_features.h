@@ -1,0 +1,21 @@
+/* aot_features.h - the kernel paths a module compiles. Every AOT_F_<X> is 1
+ * here, so the runtime as shipped (host builds, the firmware kernel tests)
+ * compiles every path. aotc writes each module its own copy with the paths
+ * none of its layers can reach set to 0 (the operators name the paths they
+ * need, emit_feature; codegen_features.c), and the kernels leave those out:
+ * a call that would need a missing path returns AOT_KERNEL_BAD_PARAM. Only
+ * lines "#define AOT_F_<X> 1" are rewritten; the meaning of each is what
+ * the operator tests before naming it. */
+#ifndef AOT_FEATURES_H
+#define AOT_FEATURES_H
+
+/* int8 CONV_2D with more than 1024 filter taps (filter_h * filter_w *
+ * filter_in_c): the DSP build's portable fallback beyond its im2col */
+#define AOT_F_CONV_S8_BIG 1
+/* int8 DEPTHWISE_CONV_2D with depth multiplier above 1 */
+#define AOT_F_DW_S8_DM 1
+/* int8 DEPTHWISE_CONV_2D with more than 49 filter taps (the DSP build's
+ * limit, AOT_DW_S8_DSP_TAPS) */
+#define AOT_F_DW_S8_BIG 1
+
+#endif
