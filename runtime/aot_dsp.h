@@ -34,6 +34,14 @@
 
 #define AOT_DSP 1
 
+/* Whether an output position's window reaches outside the image (padding
+ * or a last window past the edge): the layer needs its clipped paths. */
+AOT_INLINE int aot_dsp_clips(const aot_conv_params *p) {
+  return p->pad_h > 0 || p->pad_w > 0 ||
+         (p->out_h - 1) * p->stride_h - p->pad_h + (p->filter_h - 1) * p->dilation_h >= p->in_h ||
+         (p->out_w - 1) * p->stride_w - p->pad_w + (p->filter_w - 1) * p->dilation_w >= p->in_w;
+}
+
 /* Sum of n int8 values: per word two SXTAB16 into 16-bit lane sums (bytes
  * 0, 2 and 1, 3), at most 256 words per lane sum (|sum| <= 256 * 128 fits
  * int16), then SMLAD with (1, 1) adds the lanes. */

@@ -169,12 +169,14 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
                        p->out_mult[c0 + c + i4], p->out_shift[c0 + c + i4], nt);
       }
     }
+#if AOT_F_DW_S8_TAIL
     for (c = n4; c < nch; c++) {
       uint32_t sw = 0;
       for (t = 0; t < nt; t++) sw += (uint32_t)filter[(size_t)t * ch + c0 + c];
       aot_dsp_kc_set(kc + c, (int32_t)((bias ? (uint32_t)bias[c0 + c] : 0u) + sw * in_off),
                      p->out_mult[c0 + c], p->out_shift[c0 + c], nt);
     }
+#endif
     for (b = 0; b < p->batches; b++) {
       const int8_t *in_b = input + (size_t)b * in_h * in_row + c0;
       for (oy = 0; oy < p->out_h; oy++) {
@@ -195,6 +197,7 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
             }
             prev = 1;
           } else {
+#if AOT_F_DW_S8_CLIP
             for (fy = 0, i = 0; fy < fh; fy++) {
               const int32_t iy = iy0 + fy * dh;
               const int row_in = iy >= 0 && iy < in_h;
@@ -204,14 +207,17 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
                 tab[i] = row_in && ix >= 0 && ix < in_w ? row + (size_t)ix * ch : zrow;
               }
             }
+#endif
             prev = 0;
           }
           if (n4 > 0) aot_dw_dsp_pos(&bk, out);
+#if AOT_F_DW_S8_TAIL
           for (c = n4; c < nch; c++) {
             int32_t acc = kc[c].ks;
             for (t = 0; t < nt; t++) acc += filter[(size_t)t * ch + c0 + c] * tab[t][c];
             out[c] = (int8_t)aot_clamp_i32(aot_dsp_rqk(acc, kc + c) + bk.out_off, bk.lo, bk.hi);
           }
+#endif
         }
       }
     }

@@ -12,6 +12,14 @@
 /* int8 CONV_2D with more than 1024 filter taps (filter_h * filter_w *
  * filter_in_c): the DSP build's portable fallback beyond its im2col */
 #define AOT_F_CONV_S8_BIG 1
+/* int8 CONV_2D whose windows need im2col with fill: padding (a window
+ * past the image edge, aot_dsp_clips), dilation_w above 1 or groups */
+#define AOT_F_CONV_S8_CLIP 1
+/* int8 DEPTHWISE_CONV_2D with a window past the image edge (padding) */
+#define AOT_F_DW_S8_CLIP 1
+/* int8 DEPTHWISE_CONV_2D with depth multiplier 1 and channels not a
+ * multiple of four */
+#define AOT_F_DW_S8_TAIL 1
 /* int8 DEPTHWISE_CONV_2D with depth multiplier above 1 */
 #define AOT_F_DW_S8_DM 1
 /* int8 DEPTHWISE_CONV_2D with more than 49 filter taps (the DSP build's

@@ -114,6 +114,7 @@ AOT_INLINE void aot_conv2d_s8_col(const aot_conv_params *p, const int8_t *in_b, 
   }
 }
 
+#if AOT_F_CONV_S8_BIG
 /* sum of w * (x + input_offset) over the clipped window, by runs */
 static int32x4_t aot_conv2d_s8_runs(const aot_conv_params *p, const int8_t *in_b, int32_t iy0,
                                     int32_t ix0, int32_t fy0, int32_t fy1, int32_t fx0,
@@ -151,6 +152,7 @@ static int32x4_t aot_conv2d_s8_runs(const aot_conv_params *p, const int8_t *in_b
   }
   return acc;
 }
+#endif
 
 static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
                                  const int8_t *filter, const int32_t *bias, int8_t *output) {
@@ -236,6 +238,9 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
         }
         continue;
       }
+#if !AOT_F_CONV_S8_BIG
+      return AOT_KERNEL_BAD_PARAM;   /* no filter this large (aot_features.h) */
+#else
       for (b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * in_h * in_row;
         for (oy = 0; oy < out_h; oy++) {
@@ -263,6 +268,7 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
           }
         }
       }
+#endif
     }
   }
   return AOT_KERNEL_OK;
@@ -293,6 +299,7 @@ AOT_INLINE void aot_conv2d_s8_cp(int8_t *d, const int8_t *s, int32_t n) {
   for (; n > 0; n--) *d++ = *s++;
 }
 
+#if AOT_F_CONV_S8_CLIP
 /* im2col of the window at (iy0, ix0), group g, into c (fsize bytes) */
 static void aot_conv2d_s8_dcol(const aot_conv_params *p, const int8_t *in_b, int32_t iy0,
                                int32_t ix0, int32_t fy0, int32_t fy1, int32_t fx0, int32_t fx1,
@@ -322,6 +329,7 @@ static void aot_conv2d_s8_dcol(const aot_conv_params *p, const int8_t *in_b, int
     if (fx1 < fw) memset(c + fx1 * fic, zp, (size_t)((fw - fx1) * fic));
   }
 }
+#endif
 
 static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
                                  const int8_t *filter, const int32_t *bias, int8_t *output) {
@@ -342,6 +350,10 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
 
   groups = in_c / fic;
   per_group = out_c / groups;
+#if !AOT_F_CONV_S8_CLIP
+  /* the module has no clipped window, dilation_w or groups (aot_features.h) */
+  if (dw != 1 || groups != 1 || aot_dsp_clips(p)) return AOT_KERNEL_BAD_PARAM;
+#endif
   gv.kc = kc;
   gv.out_off = p->output_offset;
   gv.lo = p->act_min;
@@ -384,7 +396,11 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
               xs[q] = col[q];
             }
           } else {
+#if AOT_F_CONV_S8_CLIP
             aot_conv2d_s8_dcol(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, zp, col[q]);
+#else
+            (void)zp;
+#endif
             xs[q] = col[q];
           }
           if (++ox == out_w) {

@@ -127,6 +127,9 @@ int32_t aot_dwconv2d_s8(const aot_conv_params *p, const int8_t *input,
 #endif
 #ifdef AOT_DWCONV2D_S8_DSP
   if (dm == 1 && fh * fw <= AOT_DW_S8_DSP_TAPS) {
+    /* paths the module left out (aot_features.h) */
+    if ((!AOT_F_DW_S8_TAIL && (in_c & 3) != 0) || (!AOT_F_DW_S8_CLIP && aot_dsp_clips(p)))
+      return AOT_KERNEL_BAD_PARAM;
     aot_dw_s8_dsp_dm1(p, input, filter, bias, output);
     return AOT_KERNEL_OK;
   }

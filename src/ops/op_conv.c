@@ -299,6 +299,14 @@ static int conv_check(const ir_graph *g, const ir_op *op, char *why, size_t whyl
   return r;
 }
 
+/* Whether an output position's window reaches outside the image (as
+ * aot_dsp_clips in runtime/aot_dsp.h): the layer needs the clipped paths. */
+static int conv_clips(const aot_conv_params *p) {
+  return p->pad_h > 0 || p->pad_w > 0 ||
+         (p->out_h - 1) * p->stride_h - p->pad_h + (p->filter_h - 1) * p->dilation_h >= p->in_h ||
+         (p->out_w - 1) * p->stride_w - p->pad_w + (p->filter_w - 1) * p->dilation_w >= p->in_w;
+}
+
 static int conv_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   conv_plan cp;
   char why[256];
@@ -355,6 +363,12 @@ static int conv_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   /* the kernel paths of runtime/aot_features.h this layer can reach */
   if (cp.kind == K_S8 && cp.ck == CK_CONV && p->filter_h * p->filter_w * p->filter_in_c > 1024)
     emit_feature(e, "CONV_S8_BIG");
+  if (cp.kind == K_S8 && cp.ck == CK_CONV &&
+      (conv_clips(p) || p->dilation_w != 1 || p->filter_in_c != p->in_c))
+    emit_feature(e, "CONV_S8_CLIP");
+  if (cp.kind == K_S8 && cp.ck == CK_DW && conv_clips(p)) emit_feature(e, "DW_S8_CLIP");
+  if (cp.kind == K_S8 && cp.ck == CK_DW && p->depth_multiplier == 1 && p->in_c % 4 != 0)
+    emit_feature(e, "DW_S8_TAIL");
   if (cp.kind == K_S8 && cp.ck == CK_DW && p->depth_multiplier != 1) emit_feature(e, "DW_S8_DM");
   if (cp.kind == K_S8 && cp.ck == CK_DW && p->filter_h * p->filter_w > 49)
     emit_feature(e, "DW_S8_BIG");
