@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# test_features.sh AOTC - the module's aot_features.h (the kernel paths it
+# compiles, runtime/aot_features.h). The runtime's copy has every path on
+# (the firmware kernel tests build it as it is, test_dsp.sh / test_mve.sh);
+# each module's copy must have exactly the paths its int8 convolutions can
+# reach, recomputed here independently from the layer parameters the module
+# emits (aot_model.c), for the shared int8 models. Fails when a path is
+# missing (the kernel would refuse the layer) or left on without a layer.
+# The models' outputs with these headers are checked on target by
+# test_dsp.sh, test_mve.sh and models.sh.
+set -u -o pipefail
+AOTC=$(realpath "$1")
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+S=${AOTC_SHARED:-$ROOT/../shared}
+W=$(mktemp -d /tmp/aotc-features-XXXXXX)
+trap 'rm -rf "$W"' EXIT
+fail=0
+n=$(grep -c '^#define AOT_F_[A-Z0-9_]* 1$' "$ROOT/runtime/aot_features.h")
+other=$(grep '^#define AOT_F_' "$ROOT/runtime/aot_features.h" | grep -vc ' 1$')
+if [ "$n" -lt 6 ] || [ "$other" -ne 0 ]; then
+  echo "FAIL: runtime/aot_features.h must define every AOT_F_ path as 1 ($n on, $other other)"
+  fail=1
+fi
+seen=""
+for m in mlperf-tiny/kws_ref_model mlperf-tiny/vww_96_int8 mlperf-tiny/pretrainedResnet_quant \
+         mlperf-tiny/ad01_int8; do
+  [ -f "$S/models/$m.tflite" ] || { echo "SKIP $m (no model)"; continue; }
+  d="$W/$(basename "$m")"
+  mkdir -p "$d"
+  if ! "$AOTC" convert --model.path "$S/models/$m.tflite" --module.path "$d" --module.name mod \
+      --force >/dev/null 2>"$d/err"; then
+    echo "FAIL: $m: convert: $(head -1 "$d/err")"; fail=1; continue
+  fi
+  out=$(python3 - "$d/mod/src/aot_model.c" "$d/mod/src/aot_features.h" <<'PY'
+import re, sys
+src = open(sys.argv[1]).read()
+try:
+    have = dict(re.findall(r"^#define AOT_F_(\w+) ([01])$", open(sys.argv[2]).read(), re.M))
+except FileNotFoundError:
+    have = None
+params = {}
+for m in re.finditer(r"static const aot_conv_params (op\d+_\w+)_p = \{(.*?)\};", src, re.S):
+    params[m.group(1)] = dict((k, int(v)) for k, v in re.findall(r"\.(\w+) = (-?\d+)\b", m.group(2)))
+want = set()
+for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p", src):
+    p = params[name]
+    clips = (p["pad_h"] > 0 or p["pad_w"] > 0 or
+             (p["out_h"] - 1) * p["stride_h"] - p["pad_h"] + (p["filter_h"] - 1) * p["dilation_h"] >= p["in_h"] or
+             (p["out_w"] - 1) * p["stride_w"] - p["pad_w"] + (p["filter_w"] - 1) * p["dilation_w"] >= p["in_w"])
+    taps = p["filter_h"] * p["filter_w"]
+    if kern == "aot_conv2d_s8":
+        if taps * p["filter_in_c"] > 1024: want.add("CONV_S8_BIG")
+        if clips or p["dilation_w"] != 1 or p["filter_in_c"] != p["in_c"]: want.add("CONV_S8_CLIP")
+    else:
+        if clips: want.add("DW_S8_CLIP")
+        if p["depth_multiplier"] != 1: want.add("DW_S8_DM")
+        elif p["in_c"] % 4: want.add("DW_S8_TAIL")
+        if taps > 49: want.add("DW_S8_BIG")
+if have is None:
+    # no kernel that includes the header: then no int8 convolution either
+    print("ok-none" if not re.search(r"\baot_(dw)?conv2d_s8\(", src) else "FAIL: no aot_features.h")
+    sys.exit(0)
+bad = [k for k, v in sorted(have.items()) if (v == "1") != (k in want)]
+unknown = sorted(want - set(have))
+if bad or unknown:
+    print("FAIL: " + " ".join("%s=%s (want %d)" % (k, have[k], k in want) for k in bad) +
+          (" not in the header: " + " ".join(unknown) if unknown else ""))
+else:
+    print("ok " + " ".join("%s=%s" % kv for kv in sorted(have.items())))
+PY
+  )
+  case $out in
+    ok*) echo "ok $m: ${out#ok }"; seen="$seen ${out#ok }" ;;
+    *) echo "FAIL $m: $out"; fail=1 ;;
+  esac
+done
+# the models must exercise both values of a path, or the check proves little
+for f in CONV_S8_CLIP DW_S8_CLIP; do
+  case "$seen" in *"$f=1"*) ;; *) echo "FAIL: no model with $f=1"; fail=1 ;; esac
+done
+case "$seen" in *"DW_S8_CLIP=0"*) ;; *) echo "FAIL: no model with DW_S8_CLIP=0"; fail=1 ;; esac
+[ $fail = 0 ] && echo "PASS test_features"
+exit $fail
