@@ -114,7 +114,6 @@ AOT_INLINE void aot_conv2d_s8_col(const aot_conv_params *p, const int8_t *in_b, 
   }
 }
 
-#if AOT_F_CONV_S8_BIG
 /* sum of w * (x + input_offset) over the clipped window, by runs */
 static int32x4_t aot_conv2d_s8_runs(const aot_conv_params *p, const int8_t *in_b, int32_t iy0,
                                     int32_t ix0, int32_t fy0, int32_t fy1, int32_t fx0,
@@ -152,7 +151,6 @@ static int32x4_t aot_conv2d_s8_runs(const aot_conv_params *p, const int8_t *in_b
   }
   return acc;
 }
-#endif
 
 static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
                                  const int8_t *filter, const int32_t *bias, int8_t *output) {
@@ -238,9 +236,6 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
         }
         continue;
       }
-#if !AOT_F_CONV_S8_BIG
-      return AOT_KERNEL_BAD_PARAM;   /* no filter this large (aot_features.h) */
-#else
       for (b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * in_h * in_row;
         for (oy = 0; oy < out_h; oy++) {
@@ -268,7 +263,6 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
           }
         }
       }
-#endif
     }
   }
   return AOT_KERNEL_OK;
