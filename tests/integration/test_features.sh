@@ -23,7 +23,8 @@ if [ "$n" -lt 6 ] || [ "$other" -ne 0 ]; then
 fi
 seen=""
 for m in mlperf-tiny/kws_ref_model mlperf-tiny/vww_96_int8 mlperf-tiny/pretrainedResnet_quant \
-         mlperf-tiny/ad01_int8; do
+         mlperf-tiny/ad01_int8 tflm/person_detect tflm/micro_speech_quantized \
+         streaming/okay_nabu_v2; do
   [ -f "$S/models/$m.tflite" ] || { echo "SKIP $m (no model)"; continue; }
   d="$W/$(basename "$m")"
   mkdir -p "$d"
@@ -75,7 +76,7 @@ PY
   esac
 done
 # the models must exercise both values of a path, or the check proves little
-for f in CONV_S8_CLIP DW_S8_CLIP; do
+for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG; do
   case "$seen" in *"$f=1"*) ;; *) echo "FAIL: no model with $f=1"; fail=1 ;; esac
 done
 case "$seen" in *"DW_S8_CLIP=0"*) ;; *) echo "FAIL: no model with DW_S8_CLIP=0"; fail=1 ;; esac
