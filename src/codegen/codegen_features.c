@@ -17,10 +17,12 @@ static int wanted(const char *name, size_t len, const char *const *features, int
 
 int cg_write_features(const cg_options *o, const char *dir, const char *const *features,
                       int nfeatures, aotc_diag *d) {
-  char *mod = xasprintf("%s/src/aot_features.h", dir);
+  char *rel = codegen_rename_prefix("src/aot_features.h", o->prefix);   /* as written */
+  char *mod = xasprintf("%s/%s", dir, rel);
   struct stat st;
   int have = stat(mod, &st) == 0;
   free(mod);
+  free(rel);
   if (!have) return 0;
   char *rpath = xasprintf("%s/aot_features.h", o->runtime_dir);
   uint8_t *data;

@@ -75,6 +75,22 @@ PY
     *) echo "FAIL $m: $out"; fail=1 ;;
   esac
 done
+# with a module prefix the header is <prefix>_features.h, rewritten the same way
+m=mlperf-tiny/kws_ref_model
+if [ -f "$S/models/$m.tflite" ]; then
+  d="$W/prefixed"
+  mkdir -p "$d"
+  "$AOTC" convert --model.path "$S/models/$m.tflite" --module.path "$d" --module.name mod \
+    --module.prefix kws --force >/dev/null 2>&1
+  a=$(sed -n 's/^#define AOT_F_\([A-Z0-9_]*\) \([01]\)$/\1=\2/p' "$W/kws_ref_model/mod/src/aot_features.h")
+  b=$(sed -n 's/^#define KWS_F_\([A-Z0-9_]*\) \([01]\)$/\1=\2/p' "$d/mod/src/kws_features.h" 2>/dev/null)
+  if [ -z "$a" ] || [ "$a" != "$b" ]; then
+    echo "FAIL: prefix kws: kws_features.h [$(echo $b)] differs from aot_features.h [$(echo $a)]"
+    fail=1
+  else
+    echo "ok prefix kws: kws_features.h as aot_features.h"
+  fi
+fi
 # the models must exercise both values of a path, or the check proves little
 for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG; do
   case "$seen" in *"$f=1"*) ;; *) echo "FAIL: no model with $f=1"; fail=1 ;; esac
