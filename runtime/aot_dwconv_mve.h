@@ -316,6 +316,114 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
       aot_dw_s8_mve_col8(p, input + c, fc, ox, be, bo, &rqe, &rqo, output + (size_t)ox * out_step);
 }
 
+/* One block of n (1..8) output channels from c over every output position,
+ * any depth multiplier (filters of at most AOT_DW_MVE_TAPS taps): lane i
+ * reads input channel (c + i) / dm with one gather load (VLDRB.S16 with
+ * offsets; lanes past n read input channel c / dm again and are not
+ * stored), the block's filter packed on the stack with zeros past n,
+ * VMULLB / VMULLT into int32 lanes. Windows inside the image start from
+ * kb = bias + input_offset * (filter sum) and add x * w; clipped windows add
+ * (x + input_offset) * w over their valid taps from the bias. */
+static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
+                                                       const int8_t *input,
+                                                       const int8_t *filter,
+                                                       const int32_t *bias, int32_t c,
+                                                       int32_t n, int8_t *output) {
+  const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c, out_c = p->out_c;
+  const int32_t fh = p->filter_h, fw = p->filter_w, dm = p->depth_multiplier;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w;
+  const size_t in_row = (size_t)in_w * in_c, x_step = (size_t)dw * in_c;
+  const size_t x_rs = (size_t)dh * in_row;
+  const int32_t ic = c / dm;
+  const mve_pred16_t pn = vctp16q((uint32_t)n);
+  const int16_t in_off = (int16_t)p->input_offset;
+  int8_t wpk[AOT_DW_MVE_TAPS * 8];   /* the block's filter, 8 bytes per tap */
+  int32_t mb[8], sb[8], bb[8];
+  uint16_t ob[8];
+  int32x4_t be, bo, se = vdupq_n_s32(0), so = se, kbe, kbo;
+  int32x4x2_t v;
+  aot_mve_rq rqe, rqo;
+  uint16x8_t offs;
+  int32_t i, b, oy, ox, fy, k;
+
+  for (i = 0; i < 8; i++) {
+    mb[i] = i < n ? p->out_mult[c + i] : 0;
+    sb[i] = i < n ? p->out_shift[c + i] : 0;
+    bb[i] = i < n && bias ? bias[c + i] : 0;
+    ob[i] = (uint16_t)(i < n ? (c + i) / dm - ic : 0);
+  }
+  offs = vld1q_u16(ob);
+  v = vld2q_s32(mb);
+  {
+    const int32x4x2_t sv = vld2q_s32(sb);
+    rqe = aot_mve_rq_make(v.val[0], sv.val[0]);
+    rqo = aot_mve_rq_make(v.val[1], sv.val[1]);
+  }
+  v = vld2q_s32(bb);
+  be = v.val[0];
+  bo = v.val[1];
+  for (k = 0; k < fh * fw; k++) {   /* packed filter (zeros past n) and its sums */
+    const int16x8_t w = vldrbq_z_s16(filter + (size_t)k * out_c + c, pn);
+    vstrbq_s16(wpk + 8 * k, w);
+    se = vaddq_s32(se, vmovlbq_s16(w));
+    so = vaddq_s32(so, vmovltq_s16(w));
+  }
+  kbe = vmlaq_n_s32(be, se, p->input_offset);
+  kbo = vmlaq_n_s32(bo, so, p->input_offset);
+  output += c;
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *in_b = input + (size_t)b * in_h * in_row + ic;
+    for (oy = 0; oy < p->out_h; oy++) {
+      const int32_t iy0 = oy * p->stride_h - p->pad_h;
+      int32_t fy0, fy1;
+      aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
+      for (ox = 0; ox < p->out_w; ox++, output += out_c) {
+        const int32_t ix0 = ox * p->stride_w - p->pad_w;
+        int32_t fx0, fx1;
+        int32x4_t ae, ao;
+        int16x8_t r;
+        aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+        if (fy0 == 0 && fy1 == fh && fx0 == 0 && fx1 == fw) {
+          const int8_t *ip = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c, *wp = wpk;
+          ae = kbe;
+          ao = kbo;
+          for (fy = fh; fy > 0; fy--, ip += x_rs) {
+            const int8_t *xp = ip;
+            for (k = fw; k > 0; k--, xp += x_step, wp += 8) {
+              const int16x8_t x = vldrbq_gather_offset_s16(xp, offs), w = vldrbq_s16(wp);
+              ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
+              ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
+            }
+          }
+        } else {
+          ae = be;
+          ao = bo;
+          if (fy1 > fy0 && fx1 > fx0) {
+            const int8_t *ip =
+                in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ix0 + fx0 * dw) * in_c;
+            const int8_t *wr = wpk + (size_t)(fy0 * fw + fx0) * 8;
+            for (fy = fy1 - fy0; fy > 0; fy--, ip += x_rs, wr += 8 * fw) {
+              const int8_t *xp = ip, *wp = wr;
+              for (k = fx1 - fx0; k > 0; k--, xp += x_step, wp += 8) {
+                const int16x8_t x = vaddq_n_s16(vldrbq_gather_offset_s16(xp, offs), in_off);
+                const int16x8_t w = vldrbq_s16(wp);
+                ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
+                ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
+              }
+            }
+          }
+        }
+        r = vqmovnbq_s32(vuninitializedq_s16(), aot_mve_mbqm(ae, rqe));
+        r = vqmovntq_s32(r, aot_mve_mbqm(ao, rqo));
+        r = vqaddq_n_s16(r, (int16_t)p->output_offset);
+        r = vmaxq_s16(r, vdupq_n_s16((int16_t)p->act_min));
+        r = vminq_s16(r, vdupq_n_s16((int16_t)p->act_max));
+        vstrbq_p_s16(output, r, pn);
+      }
+    }
+  }
+}
+
 /* depth multiplier 1: blocks of 8 channels, then the last 1..7 channels */
 static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
                               const int8_t *filter, const int32_t *bias, int8_t *output) {
@@ -330,6 +438,14 @@ static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
 
   for (c = 0; c < c8; c += 8) aot_dw_s8_mve_blk8(p, input, filter, bias, c, output);
   if (c8 == ch) return;
+  if (c8 > 0) {   /* the last 1..7 channels: a block of the last 8 (recomputes a few) */
+    aot_dw_s8_mve_blk8(p, input, filter, bias, ch - 8, output);
+    return;
+  }
+  if (fh * fw <= AOT_DW_MVE_TAPS) {   /* fewer than 8 channels */
+    aot_dw_s8_mve_g8(p, input, filter, bias, 0, ch, output);
+    return;
+  }
   for (b = 0; b < p->batches; b++) {
     const int8_t *in_b = input + (size_t)b * in_h * in_row;
     for (oy = 0; oy < p->out_h; oy++) {
@@ -370,6 +486,11 @@ static __attribute__((noinline)) void aot_dw_s8_mve_dm(const aot_conv_params *p,
   const int32_t w_rs = fw * out_c;
   int32_t b, oy, ox;
 
+  if (fh * fw <= AOT_DW_MVE_TAPS) {   /* blocks of 8 output channels, the last predicated */
+    for (b = 0; b < out_c; b += 8)
+      aot_dw_s8_mve_g8(p, input, filter, bias, b, out_c - b < 8 ? out_c - b : 8, output);
+    return;
+  }
   for (b = 0; b < p->batches; b++) {
     const int8_t *in_b = input + (size_t)b * in_h * in_row;
     for (oy = 0; oy < p->out_h; oy++) {

@@ -375,6 +375,10 @@ static void test_dwconv(int n_cases) {
       p.pad_w = rr(0, 2);
       p.out_h = out_dim(p.in_h, 3, p.stride_h, p.dilation_h, p.pad_h);
       p.out_w = out_dim(p.in_w, 3, p.stride_w, p.dilation_w, p.pad_w);
+    } else if (it % 11 == 4) {   /* first-layer style: 1..3 input channels, depth multiplier 6..24 */
+      p.depth_multiplier = rr(6, 24);
+      p.in_c = rr(1, 3);
+      p.out_c = p.in_c * p.depth_multiplier;
     } else if (it % 3 == 1 && rnd() % 2) {   /* large filters: fewer channels per DSP block */
       p.depth_multiplier = 1;
       p.filter_h = rr(4, 8);
