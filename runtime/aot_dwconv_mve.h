@@ -23,11 +23,15 @@
  *    over the valid taps from the bias.
  * Requantization (aot_dw_s8_mve_st8): aot_mve_mbqm per half, saturating
  * narrows that re-interleave the lanes, the clamp on 8 lanes;
- * stored as 8 bytes. Other channels (the last 1..7, and depth multiplier > 1)
- * use int32 lanes of four channels with lane predicates; with depth
- * multiplier > 1 lane i reads input channel (oc + i) / dm through a gather
- * load. tests/target/mve_kernels.c compares all of it with the portable
- * kernel under QEMU. */
+ * stored as 8 bytes. The last 1..7 channels of a layer of at least 8: one
+ * more block of the last 8 channels (the few recomputed channels get the
+ * same bytes again). Depth multiplier > 1, and fewer than 8 channels:
+ * aot_dw_s8_mve_g8, blocks of 8 output channels whose lane i reads input
+ * channel (c + i) / dm with one gather load, the last block predicated.
+ * Filters past AOT_DW_MVE_TAPS taps use int32 lanes of four channels with
+ * lane predicates (gather loads for depth multiplier > 1).
+ * tests/target/mve_kernels.c compares all of it with the portable kernel
+ * under QEMU. */
 #ifndef AOT_DWCONV_MVE_H
 #define AOT_DWCONV_MVE_H
 
