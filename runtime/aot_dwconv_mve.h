@@ -28,7 +28,8 @@
  * same bytes again). Depth multiplier > 1, and fewer than 8 channels:
  * aot_dw_s8_mve_g8, blocks of 8 output channels whose lane i reads input
  * channel (c + i) / dm with one gather load, the last block predicated.
- * Filters past AOT_DW_MVE_TAPS taps use int32 lanes of four channels with
+ * Filters past AOT_DW_MVE_TAPS taps (unless depth multiplier > 1 and the
+ * output channels are a multiple of 8) use int32 lanes of four channels with
  * lane predicates (gather loads for depth multiplier > 1).
  * tests/target/mve_kernels.c compares all of it with the portable kernel
  * under QEMU. */
@@ -321,7 +322,7 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
 }
 
 /* One block of n (1..8) output channels from c over every output position,
- * any depth multiplier (filters of at most AOT_DW_MVE_TAPS taps): lane i
+ * any depth multiplier (filters past AOT_DW_MVE_TAPS taps: n == 8): lane i
  * reads input channel (c + i) / dm with one gather load (VLDRB.S16 with
  * offsets; lanes past n read input channel c / dm again and are not
  * stored), the block's filter packed on the stack with zeros past n,
@@ -342,6 +343,10 @@ static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
   const mve_pred16_t pn = vctp16q((uint32_t)n);
   const int16_t in_off = (int16_t)p->input_offset;
   int8_t wpk[AOT_DW_MVE_TAPS * 8];   /* the block's filter, 8 bytes per tap */
+  /* larger filters (then n == 8): read in place, out_c bytes per tap */
+  const int packed = fh * fw <= AOT_DW_MVE_TAPS;
+  const size_t ws = packed ? 8 : (size_t)out_c;
+  const int8_t *const wf = packed ? wpk : filter + c;
   int32_t mb[8], sb[8], bb[8];
   uint16_t ob[8];
   int32x4_t be, bo, se = vdupq_n_s32(0), so = se, kbe, kbo;
@@ -368,7 +373,7 @@ static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
   bo = v.val[1];
   for (k = 0; k < fh * fw; k++) {   /* packed filter (zeros past n) and its sums */
     const int16x8_t w = vldrbq_z_s16(filter + (size_t)k * out_c + c, pn);
-    vstrbq_s16(wpk + 8 * k, w);
+    if (packed) vstrbq_s16(wpk + 8 * k, w);
     se = vaddq_s32(se, vmovlbq_s16(w));
     so = vaddq_s32(so, vmovltq_s16(w));
   }
@@ -388,12 +393,12 @@ static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
         int16x8_t r;
         aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
         if (fy0 == 0 && fy1 == fh && fx0 == 0 && fx1 == fw) {
-          const int8_t *ip = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c, *wp = wpk;
+          const int8_t *ip = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c, *wp = wf;
           ae = kbe;
           ao = kbo;
           for (fy = fh; fy > 0; fy--, ip += x_rs) {
             const int8_t *xp = ip;
-            for (k = fw; k > 0; k--, xp += x_step, wp += 8) {
+            for (k = fw; k > 0; k--, xp += x_step, wp += ws) {
               const int16x8_t x = vldrbq_gather_offset_s16(xp, offs), w = vldrbq_s16(wp);
               ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
               ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
@@ -405,10 +410,10 @@ static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
           if (fy1 > fy0 && fx1 > fx0) {
             const int8_t *ip =
                 in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ix0 + fx0 * dw) * in_c;
-            const int8_t *wr = wpk + (size_t)(fy0 * fw + fx0) * 8;
-            for (fy = fy1 - fy0; fy > 0; fy--, ip += x_rs, wr += 8 * fw) {
+            const int8_t *wr = wf + (size_t)(fy0 * fw + fx0) * ws;
+            for (fy = fy1 - fy0; fy > 0; fy--, ip += x_rs, wr += ws * fw) {
               const int8_t *xp = ip, *wp = wr;
-              for (k = fx1 - fx0; k > 0; k--, xp += x_step, wp += 8) {
+              for (k = fx1 - fx0; k > 0; k--, xp += x_step, wp += ws) {
                 const int16x8_t x = vaddq_n_s16(vldrbq_gather_offset_s16(xp, offs), in_off);
                 const int16x8_t w = vldrbq_s16(wp);
                 ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
@@ -490,7 +495,7 @@ static __attribute__((noinline)) void aot_dw_s8_mve_dm(const aot_conv_params *p,
   const int32_t w_rs = fw * out_c;
   int32_t b, oy, ox;
 
-  if (fh * fw <= AOT_DW_MVE_TAPS) {   /* blocks of 8 output channels, the last predicated */
+  if (fh * fw <= AOT_DW_MVE_TAPS || out_c % 8 == 0) {   /* blocks of 8, the last predicated */
     for (b = 0; b < out_c; b += 8)
       aot_dw_s8_mve_g8(p, input, filter, bias, b, out_c - b < 8 ? out_c - b : 8, output);
     return;

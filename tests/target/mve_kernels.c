@@ -378,6 +378,18 @@ static void test_dwconv(int n_cases) {
     } else if (it % 11 == 4) {   /* first-layer style: 1..3 input channels, depth multiplier 6..24 */
       p.depth_multiplier = rr(6, 24);
       p.in_c = rr(1, 3);
+      if (rnd() % 2) {   /* filters past AOT_DW_MVE_TAPS taps, 8k output channels */
+        p.depth_multiplier = 8 * rr(1, 2);
+        p.filter_h = rr(8, 10);
+        p.filter_w = 8;
+        p.dilation_h = p.dilation_w = 1;
+        p.in_h = rr(6, 14);
+        p.in_w = rr(6, 12);
+        p.pad_h = rr(0, 4);
+        p.pad_w = rr(0, 4);
+        p.out_h = out_dim(p.in_h, p.filter_h, p.stride_h, 1, p.pad_h);
+        p.out_w = out_dim(p.in_w, p.filter_w, p.stride_w, 1, p.pad_w);
+      }
       p.out_c = p.in_c * p.depth_multiplier;
     } else if (it % 3 == 1 && rnd() % 2) {   /* large filters: fewer channels per DSP block */
       p.depth_multiplier = 1;
