@@ -72,6 +72,12 @@ typedef struct aot_fc_params {
   int32_t per_channel;        /* 0: out_mult[0]/out_shift[0] for all rows */
   const int32_t *out_mult;
   const int32_t *out_shift;
+  /* int8, optional (NULL: unused): out_depth entries bias[c] + input_offset *
+   * (sum of weight row c), int32 wrap-around, computed by aotc at compile
+   * time; the SIMD kernels start their sums of w * x from it (same integer
+   * as the portable sum of w * (x + input_offset) + bias), the portable
+   * kernel ignores it */
+  const int32_t *kbias;
 } aot_fc_params;
 
 int32_t aot_fc_s8(const aot_fc_params *p, const int8_t *input,

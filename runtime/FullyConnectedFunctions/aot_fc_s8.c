@@ -28,7 +28,8 @@ AOT_INLINE int8_t aot_fc_s8_out(int32_t acc, const int32_t *bias, int32_t oc, in
  * bias + input_offset * sum w per output channel (int32 arithmetic is
  * modular: the same integer as the portable sum), computed for up to
  * AOT_FC_S8_OCB channels at a time and reused for every batch row (one
- * batch row: the weight sums come from the dot product loop instead).
+ * batch row: the weight sums come from the dot product loop instead), or
+ * taken from p->kbias (folded by aotc at compile time).
  * aot_mve_gemv_s8 (aot_mve.h) sums w * x four rows at a time with VMLADAVA
  * (exact) and requantizes with aot_mve_out_s8, bit-identical to
  * aot_conv_mbqm. */
@@ -52,7 +53,8 @@ static int32_t aot_fc_s8_mve(const aot_fc_params *p, const int8_t *input,
     const int8_t *w = weights + (size_t)c0 * depth;
     int32_t j, b;
     gv.bias = bias ? bias + c0 : NULL;
-    for (j = 0; gv.ksum && j < nc; j++) {
+    if (p->kbias) gv.ksum = p->kbias + c0;   /* folded at compile time */
+    for (j = 0; gv.ksum == ksum && j < nc; j++) {
       const uint32_t t = (uint32_t)aot_mve_sum_s8(w + (size_t)j * depth, depth);
       ksum[j] = (int32_t)((bias ? (uint32_t)bias[c0 + j] : 0u) + t * in_off);
     }

@@ -182,6 +182,28 @@ static size_t fc_scratch(const ir_graph *g, const ir_op *op) {
   return r;
 }
 
+/* int8 with constant weights (and bias): the folded bias
+ * kbias[c] = bias[c] + input_offset * (sum of weight row c), int32
+ * wrap-around as in the kernels, emitted beside the weights (the SIMD
+ * kernels start from it; see aot_fc_params). name stays "NULL" otherwise. */
+static void fc_kbias(const ir_graph *g, const fc_plan *fp, emit_ctx *e, char *name, size_t n) {
+  const ir_tensor *w = &g->t[ir_root(g, fp->w)];
+  const ir_tensor *b = fp->bias >= 0 ? &g->t[ir_root(g, fp->bias)] : NULL;
+  const int32_t od = fp->p.out_depth, id = fp->p.in_depth;
+  if (w->dtype != DT_INT8 || !w->data || w->data_bytes < (size_t)od * (size_t)id) return;
+  if (b && (b->dtype != DT_INT32 || !b->data || b->data_bytes < 4 * (size_t)od)) return;
+  int32_t *k = xmalloc((size_t)od * sizeof *k);
+  for (int32_t c = 0; c < od; c++) {
+    const int8_t *row = (const int8_t *)w->data + (size_t)c * (size_t)id;
+    uint32_t s = 0, bc = 0;
+    for (int32_t i = 0; i < id; i++) s += (uint32_t)(int32_t)row[i];
+    if (b) memcpy(&bc, b->data + 4 * (size_t)c, sizeof bc);
+    k[c] = (int32_t)(bc + s * (uint32_t)fp->p.input_offset);
+  }
+  cf_copy(name, n, emit_array_i32(e, "kbias", k, (size_t)od));
+  free(k);
+}
+
 static int fc_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   fc_plan fp;
   char why[256];
@@ -194,6 +216,8 @@ static int fc_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
     cf_copy(mult, sizeof mult, emit_array_i32(e, "mult", fp.mult, (size_t)fp.nmult));
     cf_copy(shift, sizeof shift, emit_array_i32(e, "shift", fp.shift, (size_t)fp.nmult));
   }
+  char kbias[128] = "NULL";
+  if (fp.kind == K_S8) fc_kbias(g, &fp, e, kbias, sizeof kbias);
   cf_copy(lo, sizeof lo, emit_float(e, p->act_min_f));
   cf_copy(hi, sizeof hi, emit_float(e, p->act_max_f));
   emit_decl(e,
@@ -201,11 +225,12 @@ static int fc_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
             "  .batches = %d, .in_depth = %d, .out_depth = %d,\n"
             "  .input_offset = %d, .output_offset = %d,\n"
             "  .act_min = %d, .act_max = %d, .act_min_f = %s, .act_max_f = %s,\n"
-            "  .per_channel = %d, .out_mult = %s, .out_shift = %s,\n"
+            "  .per_channel = %d, .out_mult = %s, .out_shift = %s,%s%s\n"
             "};",
             emit_opname(e), (int)p->batches, (int)p->in_depth, (int)p->out_depth,
             (int)p->input_offset, (int)p->output_offset, (int)p->act_min, (int)p->act_max, lo,
-            hi, (int)p->per_channel, mult, shift);
+            hi, (int)p->per_channel, mult, shift, fp.kind == K_S8 ? "\n  .kbias = " : "",
+            fp.kind == K_S8 ? kbias : "");
   cf_copy(pin, sizeof pin, emit_ptr(e, fp.in));
   cf_copy(pw, sizeof pw, emit_ptr(e, fp.w));
   if (fp.bias >= 0) cf_copy(pb, sizeof pb, emit_ptr(e, fp.bias));

@@ -184,6 +184,7 @@ static void test_conv_mbqm(void) {
 #define CH_MAX 256
 #define GUARD 64
 static int8_t in_buf[IN_MAX], filt_buf[FILT_MAX];
+static int32_t kbias_buf[CH_MAX];   /* test_fc: the folded bias */
 static int8_t out_a[OUT_MAX + GUARD], out_b[OUT_MAX + GUARD];
 static int32_t bias_buf[CH_MAX], mult_buf[CH_MAX], shift_buf[CH_MAX];
 
@@ -460,6 +461,16 @@ static void test_fc(int n_cases) {
       }
     }
     bias = rnd() % 5 == 0 ? NULL : bias_buf;
+    if (rnd() % 2) {   /* the bias folded by aotc: bias + input_offset * row sum, wrapped */
+      int32_t j, k;
+      for (j = 0; j < p.out_depth; j++) {
+        uint32_t t = bias ? (uint32_t)bias[j] : 0u;
+        for (k = 0; k < p.in_depth; k++)
+          t += (uint32_t)p.input_offset * (uint32_t)(int32_t)filt_buf[j * p.in_depth + k];
+        kbias_buf[j] = (int32_t)t;
+      }
+      p.kbias = kbias_buf;
+    }
     o_n = p.batches * p.out_depth;
     clear_out();
     ra = aot_fc_s8(&p, in_buf, filt_buf, bias, out_a);
