@@ -329,11 +329,9 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
  * VMULLB / VMULLT into int32 lanes. Windows inside the image start from
  * kb = bias + input_offset * (filter sum) and add x * w; clipped windows add
  * (x + input_offset) * w over their valid taps from the bias. */
-static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
-                                                       const int8_t *input,
-                                                       const int8_t *filter,
-                                                       const int32_t *bias, int32_t c,
-                                                       int32_t n, int8_t *output) {
+AOT_INLINE void aot_dw_s8_mve_g8_body(const aot_conv_params *p, const int8_t *input,
+                                      const int8_t *filter, const int32_t *bias, int32_t c,
+                                      int32_t n, int8_t *output, const int packed) {
   const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c, out_c = p->out_c;
   const int32_t fh = p->filter_h, fw = p->filter_w, dm = p->depth_multiplier;
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
@@ -343,8 +341,7 @@ static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
   const mve_pred16_t pn = vctp16q((uint32_t)n);
   const int16_t in_off = (int16_t)p->input_offset;
   int8_t wpk[AOT_DW_MVE_TAPS * 8];   /* the block's filter, 8 bytes per tap */
-  /* larger filters (then n == 8): read in place, out_c bytes per tap */
-  const int packed = fh * fw <= AOT_DW_MVE_TAPS;
+  /* packed == 0 (larger filters, then n == 8): read in place, out_c bytes per tap */
   const size_t ws = packed ? 8 : (size_t)out_c;
   const int8_t *const wf = packed ? wpk : filter + c;
   int32_t mb[8], sb[8], bb[8];
@@ -431,6 +428,18 @@ static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
       }
     }
   }
+}
+
+/* aot_dw_s8_mve_g8_body with the filter's tap stride a constant */
+static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
+                                                       const int8_t *input,
+                                                       const int8_t *filter,
+                                                       const int32_t *bias, int32_t c,
+                                                       int32_t n, int8_t *output) {
+  if (p->filter_h * p->filter_w <= AOT_DW_MVE_TAPS)
+    aot_dw_s8_mve_g8_body(p, input, filter, bias, c, n, output, 1);
+  else
+    aot_dw_s8_mve_g8_body(p, input, filter, bias, c, n, output, 0);
 }
 
 /* depth multiplier 1: blocks of 8 channels, then the last 1..7 channels */
