@@ -23,7 +23,10 @@
  *    over the valid taps from the bias.
  * Requantization (aot_dw_s8_mve_st8): aot_mve_mbqm per half, saturating
  * narrows that re-interleave the lanes, the clamp on 8 lanes;
- * stored as 8 bytes. The last 1..7 channels of a layer of at least 8: one
+ * stored as 8 bytes. Small padded images (aot_dw_s8_mve_small8: the zero-
+ * padded block of 8 channels fits AOT_DW_MVE_SMALL bytes on the stack): the
+ * block is copied with the padding set to the input zero point and every
+ * position takes the interior path. The last 1..7 channels of a layer of at least 8: one
  * more block of the last 8 channels (the few recomputed channels get the
  * same bytes again). Depth multiplier > 1, and fewer than 8 channels:
  * aot_dw_s8_mve_g8, blocks of 8 output channels whose lane i reads input
@@ -442,6 +445,89 @@ static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
     aot_dw_s8_mve_g8_body(p, input, filter, bias, c, n, output, 0);
 }
 
+/* small images: the padded block of 8 channels fits this many bytes */
+#define AOT_DW_MVE_SMALL 512
+
+/* Depth multiplier 1, one block of 8 channels from c of a small image (its
+ * zero-padded block, 8 bytes per position, at most AOT_DW_MVE_SMALL bytes):
+ * the block is copied into xp with the padding set to the input zero point
+ * (x + input_offset = 0 there, so those taps add nothing to
+ * sum w * (x + input_offset)), then every output position takes the
+ * interior path: kb = bias + input_offset * (sum of the filter) plus x * w
+ * over all taps, two positions at a time. The clipped-edge paths would
+ * otherwise cover most positions of such images. */
+static __attribute__((noinline)) void aot_dw_s8_mve_small8(const aot_conv_params *p,
+                                                           const int8_t *input,
+                                                           const int8_t *filter,
+                                                           const int32_t *bias, int32_t c,
+                                                           int32_t ph, int32_t pw,
+                                                           int8_t *output) {
+  const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
+  const int32_t fh = p->filter_h, fw = p->filter_w, sw = p->stride_w;
+  const int32_t out_w = p->out_w;
+  const size_t prow = (size_t)pw * 8, x_step = (size_t)p->dilation_w * 8;
+  const size_t x_rs = (size_t)p->dilation_h * prow, pos_step = (size_t)sw * 8;
+  const size_t out_step = (size_t)ch;
+  const int32x4x2_t m = vld2q_s32(p->out_mult + c), sh = vld2q_s32(p->out_shift + c);
+  const aot_mve_rq rqe = aot_mve_rq_make(m.val[0], sh.val[0]);
+  const aot_mve_rq rqo = aot_mve_rq_make(m.val[1], sh.val[1]);
+  const int8x16_t zp = vdupq_n_s8((int8_t)-p->input_offset);
+  int8_t wpk[AOT_DW_MVE_TAPS * 8];   /* the block's filter, 8 bytes per tap */
+  int8_t xpad[AOT_DW_MVE_SMALL];     /* the block's padded input, 8 bytes per position */
+  int32x4_t be = vdupq_n_s32(0), bo = be, se = be, so = be, kbe, kbo;
+  int32_t b, oy, ox, k, fy, iy, ix;
+
+  if (bias) {
+    const int32x4x2_t bv = vld2q_s32(bias + c);
+    be = bv.val[0];
+    bo = bv.val[1];
+  }
+  for (k = 0; k < fh * fw; k++) {
+    const int16x8_t w = vldrbq_s16(filter + c + (size_t)k * ch);
+    vstrbq_s16(wpk + 8 * k, w);
+    se = vaddq_s32(se, vmovlbq_s16(w));
+    so = vaddq_s32(so, vmovltq_s16(w));
+  }
+  kbe = vmlaq_n_s32(be, se, p->input_offset);
+  kbo = vmlaq_n_s32(bo, so, p->input_offset);
+  for (k = 0; k + 16 <= ph * pw * 8; k += 16) vst1q_s8(xpad + k, zp);
+  if (k < ph * pw * 8) vstrbq_p_s8(xpad + k, zp, vctp8q((uint32_t)(ph * pw * 8 - k)));
+  output += c;
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *in_b = input + (size_t)b * in_h * in_w * ch + c;
+    for (iy = 0; iy < in_h; iy++) {
+      int8_t *d = xpad + (size_t)(iy + p->pad_h) * prow + (size_t)p->pad_w * 8;
+      const int8_t *sp = in_b + (size_t)iy * in_w * ch;
+      for (ix = 0; ix < in_w; ix++, d += 8, sp += ch) vstrbq_s16(d, vldrbq_s16(sp));
+    }
+    for (oy = 0; oy < p->out_h; oy++, output += (size_t)out_w * ch) {
+      const int8_t *xr = xpad + (size_t)(oy * p->stride_h) * prow;
+      int8_t *out = output;
+      for (ox = 0; ox + 2 <= out_w; ox += 2, xr += 2 * pos_step, out += 2 * out_step) {
+        const int8_t *ip = xr, *wp = wpk;
+        int32x4_t ae0 = kbe, ao0 = kbo, ae1 = kbe, ao1 = kbo;
+        for (fy = fh; fy > 0; fy--, ip += x_rs, wp += 8 * fw)
+          aot_dw_s8_mve_row2(ip, ip + pos_step, wp, x_step, fw, &ae0, &ao0, &ae1, &ao1);
+        aot_dw_s8_mve_st8(p, ae0, ao0, &rqe, &rqo, out);
+        aot_dw_s8_mve_st8(p, ae1, ao1, &rqe, &rqo, out + out_step);
+      }
+      if (ox < out_w) {
+        const int8_t *ip = xr, *wp = wpk;
+        int32x4_t ae0 = kbe, ao0 = kbo;
+        for (fy = fh; fy > 0; fy--, ip += x_rs) {
+          const int8_t *xa = ip;
+          for (k = fw; k > 0; k--, xa += x_step, wp += 8) {
+            const int16x8_t w = vldrbq_s16(wp), x = vldrbq_s16(xa);
+            ae0 = vaddq_s32(ae0, vmullbq_int_s16(x, w));
+            ao0 = vaddq_s32(ao0, vmulltq_int_s16(x, w));
+          }
+        }
+        aot_dw_s8_mve_st8(p, ae0, ao0, &rqe, &rqo, out);
+      }
+    }
+  }
+}
+
 /* depth multiplier 1: blocks of 8 channels, then the last 1..7 channels */
 static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
                               const int8_t *filter, const int32_t *bias, int8_t *output) {
@@ -454,10 +540,22 @@ static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
   const uint32x4_t no_offs = vdupq_n_u32(0);
   int32_t b, oy, ox, c;
 
-  for (c = 0; c < c8; c += 8) aot_dw_s8_mve_blk8(p, input, filter, bias, c, output);
-  if (c8 == ch) return;
-  if (c8 > 0) {   /* the last 1..7 channels: a block of the last 8 (recomputes a few) */
-    aot_dw_s8_mve_blk8(p, input, filter, bias, ch - 8, output);
+  if (c8 > 0) {
+    /* the padded image's height and width (covering every window) */
+    const int32_t ph = aot_max_i32(in_h + p->pad_h, (p->out_h - 1) * p->stride_h + (fh - 1) * dh + 1);
+    const int32_t pw = aot_max_i32(in_w + p->pad_w, (p->out_w - 1) * p->stride_w + (fw - 1) * dw + 1);
+    const int small = (p->pad_h > 0 || p->pad_w > 0) && (int64_t)ph * pw * 8 <= AOT_DW_MVE_SMALL;
+    for (c = 0; c < c8; c += 8)
+      if (small)
+        aot_dw_s8_mve_small8(p, input, filter, bias, c, ph, pw, output);
+      else
+        aot_dw_s8_mve_blk8(p, input, filter, bias, c, output);
+    if (c8 == ch) return;
+    /* the last 1..7 channels: a block of the last 8 (recomputes a few) */
+    if (small)
+      aot_dw_s8_mve_small8(p, input, filter, bias, ch - 8, ph, pw, output);
+    else
+      aot_dw_s8_mve_blk8(p, input, filter, bias, ch - 8, output);
     return;
   }
   if (fh * fw <= AOT_DW_MVE_TAPS) {   /* fewer than 8 channels */
