@@ -230,22 +230,42 @@ static int svdf_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   return 0;
 }
 
+/* The host evaluation runs the portable kernels (the reference the packed
+ * ones are tested against), whose scratch may exceed what scratch() planned
+ * for the packed kernel of the module: a larger host buffer then (NULL when
+ * the planned one suffices; the caller frees it). */
+static void *eval_scratch(size_t planned, size_t need, void **scratch) {
+  if (need <= planned) return NULL;
+  void *tmp = xcalloc(1, need);
+  *scratch = tmp;
+  return tmp;
+}
+
 static int svdf_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scratch) {
   aot_svdf_params p;
   svdf_prepare(g, op, &p);
-  int b = in_id(op, 3);
+  int b = in_id(op, 3), rc;
   const void *bias = b >= 0 ? data[b] : NULL;
+  void *tmp = NULL;
   switch (svdf_kind(g, op)) {
     case SVDF_F32:
       return aot_svdf_f32(&p, data[op->in[0]], data[op->in[1]], data[op->in[2]], bias,
                           data[op->in[4]], data[op->out[0]], scratch);
     case SVDF_S8_S16:
-      return aot_svdf_s8_s16(&p, data[op->in[0]], data[op->in[1]], data[op->in[2]], bias,
-                             data[op->in[4]], data[op->out[0]], scratch);
+      tmp = eval_scratch(svdf_scratch(g, op),
+                         aot_svdf_s8_buffer_size(p.batch, p.num_filters, p.num_units), &scratch);
+      rc = aot_svdf_s8_s16(&p, data[op->in[0]], data[op->in[1]], data[op->in[2]], bias,
+                           data[op->in[4]], data[op->out[0]], scratch);
+      break;
     default:
-      return aot_svdf_s8_s8(&p, data[op->in[0]], data[op->in[1]], data[op->in[2]], bias,
-                            data[op->in[4]], data[op->out[0]], scratch);
+      tmp = eval_scratch(svdf_scratch(g, op),
+                         aot_svdf_s8_buffer_size(p.batch, p.num_filters, p.num_units), &scratch);
+      rc = aot_svdf_s8_s8(&p, data[op->in[0]], data[op->in[1]], data[op->in[2]], bias,
+                          data[op->in[4]], data[op->out[0]], scratch);
+      break;
   }
+  free(tmp);
+  return rc;
 }
 
 const op_impl op_svdf = {
@@ -709,6 +729,11 @@ static int lstm_eval(const ir_graph *g, const ir_op *op, void *const *data, void
   }
   aot_lstm_q_params p;
   lstm_prepare_q(g, op, &p);
+  lstm_shape s = {0};
+  char why[8];
+  if (lstm_shapes(g, op, &s, why, sizeof why)) return -1;
+  void *tmp = eval_scratch(lstm_scratch(g, op), aot_lstm_q_buffer_size(s.batch, s.state), &scratch);
+  int rc;
   if (dt == DT_INT8) {
     aot_lstm_s8_tensors t;
     memset(&t, 0, sizeof t);
@@ -721,7 +746,9 @@ static int lstm_eval(const ir_graph *g, const ir_op *op, void *const *data, void
     t.hidden = data[op->in[LSTM_HIDDEN]];
     t.cell = data[op->in[LSTM_CELL]];
     t.output = data[op->out[0]];
-    return aot_lstm_s8(&p, &t, scratch);
+    rc = aot_lstm_s8(&p, &t, scratch);
+    free(tmp);
+    return rc;
   }
   aot_lstm_s16_tensors t;
   memset(&t, 0, sizeof t);
@@ -734,7 +761,9 @@ static int lstm_eval(const ir_graph *g, const ir_op *op, void *const *data, void
   t.hidden = data[op->in[LSTM_HIDDEN]];
   t.cell = data[op->in[LSTM_CELL]];
   t.output = data[op->out[0]];
-  return aot_lstm_s16(&p, &t, scratch);
+  rc = aot_lstm_s16(&p, &t, scratch);
+  free(tmp);
+  return rc;
 }
 
 const op_impl op_unidirectional_sequence_lstm = {
