@@ -1,14 +1,5 @@
 /* aot_leaky_relu_s8.c - LEAKY_RELU int8 (reference_ops QuantizeLeakyRelu):
  * identity multiplier for x >= zero point, alpha multiplier below. */
-#include "aot_elementwise.h"
+#include "aot_act_q.h"
 
-int32_t aot_leaky_relu_s8(const aot_leaky_relu_q_params *p, const int8_t *in, int8_t *out) {
-  int32_t i;
-  for (i = 0; i < p->size; i++) {
-    const int32_t x = (int32_t)in[i] - p->in_zp;
-    const int32_t v = p->out_zp + (x >= 0 ? aot_mbqm(x, p->mult_identity, p->shift_identity)
-                                          : aot_mbqm(x, p->mult_alpha, p->shift_alpha));
-    out[i] = (int8_t)aot_clamp_i32(v, INT8_MIN, INT8_MAX);
-  }
-  return AOT_KERNEL_OK;
-}
+AOT_ACTQ_LEAKY_RELU(aot_leaky_relu_s8, int8_t, INT8_MIN, INT8_MAX)

@@ -1,14 +1,5 @@
 /* aot_relu_s16.c - RELU family int16_t (TFLite ReluQuantized): requantize to
  * the output scale, then clamp to [act_min, act_max]. */
-#include "aot_elementwise.h"
+#include "aot_act_q.h"
 
-int32_t aot_relu_s16(const aot_relu_q_params *p, const int16_t *in, int16_t *out) {
-  int32_t i;
-  for (i = 0; i < p->size; i++) {
-    int32_t v = p->out_zp + aot_mbqm((int32_t)in[i] - p->in_zp, p->mult, p->shift);
-    v = v < p->act_min ? p->act_min : v;
-    v = v > p->act_max ? p->act_max : v;
-    out[i] = (int16_t)v;
-  }
-  return AOT_KERNEL_OK;
-}
+AOT_ACTQ_RELU(aot_relu_s16, int16_t)

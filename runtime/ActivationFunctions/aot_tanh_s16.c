@@ -1,24 +1,15 @@
 /* aot_tanh_s16.c - TANH int16 (reference_integer_ops Tanh): tanh(x) =
  * 2 sigmoid(2x) - 1 from the sigmoid table, interpolated with 8 fractional
  * bits; output Q0.15. */
-#include "aot_elementwise.h"
+#include "aot_act_q.h"
 
 int32_t aot_tanh_s16(const aot_sigmoid_s16_params *p, const int16_t *in, int16_t *out) {
   const uint16_t *tab = aot_sigmoid_table_u16();
-  int32_t mult = p->mult, shift = p->left_shift;
-  int64_t round;
+  aot_sig16_in s;
   int32_t i;
-  if (shift < 0 || shift > 31 || mult < 0) return AOT_KERNEL_BAD_PARAM;
-  if (mult == 0) { /* power-of-two input scale */
-    if (shift > 1) return AOT_KERNEL_BAD_PARAM;
-    mult = 3 << shift;
-    shift = 0;
-  }
-  round = shift > 0 ? (int64_t)1 << (shift - 1) : 0;
+  if (!aot_sig16_setup(p, &s)) return AOT_KERNEL_BAD_PARAM;
   for (i = 0; i < p->size; i++) {
-    /* TFLM computes in * mult + round in int32: for multipliers above 2^16
-     * (input scale > ~5.33) that wraps, and the wrap is reproduced. */
-    const int32_t x = aot_asr_i32(aot_wrap_i64_i32((int64_t)in[i] * mult + round), shift);
+    const int32_t x = aot_sig16_x(&s, in[i]);
     const uint32_t ax = x < 0 ? (uint32_t)0 - (uint32_t)x : (uint32_t)x;
     const uint32_t uh = ax >> 8;
     int32_t r;

@@ -1,15 +1,5 @@
 /* aot_div_f32.c - DIV float32 with the activation clamp
  * (min(max(x, act_min), act_max) as TFLite ActivationFunctionWithMinMax). */
-#include "aot_elementwise.h"
+#include "aot_ew_kernels.h"
 
-AOT_INLINE float aot_div_f32_elem(const aot_arith_f32_params *p, float a, float b) {
-  float x = a / b;
-  x = x < p->act_min ? p->act_min : x;
-  return p->act_max < x ? p->act_max : x;
-}
-
-int32_t aot_div_f32(const aot_arith_f32_params *p, const float *in1, const float *in2,
-                   float *out) {
-  AOT_EW_BINARY(&p->bc, in1, in2, out, aot_div_f32_elem, p);
-  return AOT_KERNEL_OK;
-}
+AOT_EWK_ARITH_F32(aot_div_f32, /)

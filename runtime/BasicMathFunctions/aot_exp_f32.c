@@ -1,13 +1,6 @@
 /* aot_exp_f32.c - EXP float32: expf(x). */
 #include <math.h>
 
-#include "aot_elementwise.h"
+#include "aot_ew_kernels.h"
 
-int32_t aot_exp_f32(const aot_unary_params *p, const float *in, float *out) {
-  int32_t i;
-  for (i = 0; i < p->size; i++) {
-    const float x = in[i];
-    out[i] = expf(x);
-  }
-  return AOT_KERNEL_OK;
-}
+AOT_EWK_UNARY(aot_exp_f32, float, expf(x))
