@@ -1,14 +1,5 @@
 /* aot_dequantize_s16.c - DEQUANTIZE int16_t -> float32: scale * (x - zero
- * point). The product of a float and an integer below 2^24 is rounded once,
- * exactly as the reference's double product rounded to float. */
-#include "aot_elementwise.h"
+ * point), the template in aot_quant_k.h. */
+#include "aot_quant_k.h"
 
-int32_t aot_dequantize_s16(const aot_dequantize_params *p, const int16_t *in, float *out) {
-  const float scale = p->scale;
-  const int32_t zp = p->zero_point;
-  int32_t i;
-  /* x - zero point must not overflow int32 */
-  if (zp < INT16_MIN || zp > INT16_MAX) return AOT_KERNEL_BAD_PARAM;
-  for (i = 0; i < p->size; i++) out[i] = scale * (float)((int32_t)in[i] - zp);
-  return AOT_KERNEL_OK;
-}
+AOT_DEQUANTIZE_KERNEL(aot_dequantize_s16, int16_t, INT16_MIN, INT16_MAX)

@@ -1,22 +1,6 @@
 /* aot_quantize_f32_s8.c - QUANTIZE float32 -> int8_t (reference_ops
  * AffineQuantize): round(x / scale) half away from zero, plus the zero point,
  * clamped. Out-of-range conversions saturate (NaN gives the zero point). */
-#include <math.h>
+#include "aot_quant_k.h"
 
-#include "aot_elementwise.h"
-
-int32_t aot_quantize_f32_s8(const aot_quantize_params *p, const float *in, int8_t *out) {
-  const float scale = p->scale;
-  int32_t i;
-  for (i = 0; i < p->size; i++) {
-    const float r = roundf(in[i] / scale);
-    int64_t q;
-    if (r >= 2147483648.0f) q = INT32_MAX;
-    else if (r < -2147483648.0f) q = INT32_MIN;
-    else if (r == r) q = (int32_t)r;
-    else q = 0;
-    q += p->zero_point;
-    out[i] = (int8_t)(q < INT8_MIN ? INT8_MIN : (q > INT8_MAX ? INT8_MAX : q));
-  }
-  return AOT_KERNEL_OK;
-}
+AOT_QUANTIZE_KERNEL(aot_quantize_f32_s8, int8_t, INT8_MIN, INT8_MAX)
