@@ -1,49 +1,12 @@
 /* aot_batch_matmul_s8.c - BATCH_MATMUL int8, as the TFLite reference
  * BatchMatMul<int8_t, int32_t>: acc(int32) = sum (lhs - lhs_zp) * (rhs -
  * rhs_zp), one per-tensor multiplier, + output zero point, clamped. Batch
- * dimensions broadcast (stride 0). */
-#include "aot_conv.h"
-
-int32_t aot_batch_matmul_s8(const aot_bmm_params *p, const int8_t *lhs,
-                            const int8_t *rhs, int8_t *output) {
-  const int32_t m_n = p->m, k_n = p->k, n_n = p->n;
-  /* element strides of lhs[m][k] and rhs[k][n] */
-  const size_t lm = p->adj_x ? 1 : (size_t)k_n, lk = p->adj_x ? (size_t)m_n : 1;
-  const size_t rk = p->adj_y ? 1 : (size_t)n_n, rn = p->adj_y ? (size_t)k_n : 1;
-  const int32_t loff = p->lhs_offset, roff = p->rhs_offset, ooff = p->output_offset;
-  int32_t idx[AOT_BMM_MAX_BATCH_DIMS] = {0, 0, 0, 0, 0};
-  size_t lbase = 0, rbase = 0;
-  int32_t d;
-
-  for (d = 0; d < AOT_BMM_MAX_BATCH_DIMS; d++)
-    if (p->batch_dims[d] <= 0) return AOT_KERNEL_OK;
-  for (;;) {
-    int32_t i, j;
-    for (i = 0; i < m_n; i++) {
-      for (j = 0; j < n_n; j++) {
-        const int8_t *l = lhs + lbase + (size_t)i * lm;
-        const int8_t *r = rhs + rbase + (size_t)j * rn;
-        int32_t acc = 0, k;
-        for (k = 0; k < k_n; k++) {
-          acc += (*l + loff) * (*r + roff);
-          l += lk;
-          r += rk;
-        }
-        acc = aot_conv_mbqm(acc, p->out_mult, p->out_shift) + ooff;
-        *output++ = (int8_t)aot_clamp_i32(acc, p->act_min, p->act_max);
-      }
-    }
-    /* next batch index (odometer over the output batch dims) */
-    for (d = AOT_BMM_MAX_BATCH_DIMS - 1; d >= 0; d--) {
-      idx[d]++;
-      lbase += (size_t)p->lhs_bstride[d];
-      rbase += (size_t)p->rhs_bstride[d];
-      if (idx[d] < p->batch_dims[d]) break;
-      lbase -= (size_t)p->lhs_bstride[d] * (size_t)idx[d];
-      rbase -= (size_t)p->rhs_bstride[d] * (size_t)idx[d];
-      idx[d] = 0;
-    }
-    if (d < 0) break;
-  }
-  return AOT_KERNEL_OK;
-}
+ * dimensions broadcast (stride 0); the template aot_bmm_k.h. */
+#define AOT_BMM_NAME aot_batch_matmul_s8
+#define AOT_BMM_T int8_t
+#define AOT_BMM_ACC int32_t
+#define AOT_BMM_MAC(l, r) ((l) + p->lhs_offset) * ((r) + p->rhs_offset)
+#define AOT_BMM_OUT(acc)                                                              \
+  (int8_t)aot_clamp_i32(aot_conv_mbqm(acc, p->out_mult, p->out_shift) + p->output_offset, \
+                        p->act_min, p->act_max)
+#include "aot_bmm_k.h"
