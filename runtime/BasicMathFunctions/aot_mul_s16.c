@@ -1,29 +1,6 @@
 /* aot_mul_s16.c - MUL int16_t (reference_integer_ops MulElementwise): the product
- * of the offset inputs is rescaled with one multiplier. Unless AOT_NO_SIMD is
- * defined, rows with inner strides 0 or 1 run the fast paths of
- * aot_ew_simd.h (Helium: four lanes per step), bit-identical to
- * aot_mul_s16_elem. */
-#include "aot_ew_simd.h"
+ * of the offset inputs is rescaled with one multiplier; the template in
+ * aot_ew_q.h, with the fast rows of aot_ew_simd.h. */
+#include "aot_ew_q.h"
 
-AOT_INLINE int16_t aot_mul_s16_elem(const aot_mul_q_params *p, int16_t a, int16_t b) {
-  const int32_t x1 = p->in1_offset + a;
-  const int32_t x2 = p->in2_offset + b;
-  const int32_t raw = p->out_offset + aot_mbqm(x1 * x2, p->out_mult, p->out_shift);
-  return (int16_t)aot_clamp_i32(raw, p->act_min, p->act_max);
-}
-
-#ifdef AOT_EWS
-AOT_EWS_MUL_ROW(aot_mul_s16_row, int16_t, vldrhq_z_s32, vstrhq_p_s32)
-#endif
-
-int32_t aot_mul_s16(const aot_mul_q_params *p, const int16_t *in1, const int16_t *in2, int16_t *out) {
-#ifdef AOT_EWS
-  aot_ews_mul q;
-  if (aot_ews_mul_setup(p, &q)) {
-    AOT_EWS_ROWS(&p->bc, in1, in2, out, aot_mul_s16_row, &q, aot_mul_s16_elem, p);
-    return AOT_KERNEL_OK;
-  }
-#endif
-  AOT_EW_BINARY(&p->bc, in1, in2, out, aot_mul_s16_elem, p);
-  return AOT_KERNEL_OK;
-}
+AOT_EWQ_MUL(aot_mul_s16, int16_t, vldrhq_z_s32, vstrhq_p_s32)

@@ -1,0 +1,103 @@
+/* aot_ew_q.h - internal templates of the quantized (int8 / int16) ADD, SUB,
+ * MUL and SQUARED_DIFFERENCE kernels, which differ per type only in the
+ * element type, its Helium loads / stores and its range: each macro defines
+ * the element function NAME_elem (the TFLite reference arithmetic), the fast
+ * row functions of aot_ew_simd.h where they exist, and the exported kernel
+ * NAME (prototypes in aot_elementwise.h). Unless AOT_NO_SIMD is defined, rows
+ * with inner strides 0 or 1 run those fast paths (Helium: four lanes per
+ * step; Arm DSP: SMMULR requantization), bit-identical to NAME_elem; other
+ * rows, and parameters the fast paths cannot take, use NAME_elem.
+ * Invocations take no trailing ';'. */
+#ifndef AOT_EW_Q_H
+#define AOT_EW_Q_H
+
+#include "aot_ew_simd.h"
+
+#ifdef AOT_EWS
+#define AOT_EWQ_ADDSUB_ROWS(NAME, T, OPR, VOP, LD, ST, BOUNDED)                 \
+  AOT_EWS_ADDSUB_ROW(NAME##_row, T, OPR, VOP, LD, ST, BOUNDED)
+/* the fast path of an ADD / SUB kernel body; RANGE and BITS as
+ * aot_ews_addsub_setup, PREFER 1 for a commutative operator */
+#define AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER)                           \
+  {                                                                             \
+    aot_ews_addsub q;                                                           \
+    if (aot_ews_addsub_setup(p, RANGE, BITS, &q)) {                             \
+      if (PREFER) aot_ews_prefer_fast(&q);                                      \
+      q.fast = aot_ews_is_fast(&q);                                             \
+      AOT_EWS_ROWS(&p->bc, in1, in2, out, NAME##_row, &q, NAME##_elem, p);      \
+      return AOT_KERNEL_OK;                                                     \
+    }                                                                           \
+  }
+#define AOT_EWQ_MUL_ROWS(NAME, T, LD, ST) AOT_EWS_MUL_ROW(NAME##_row, T, LD, ST)
+#define AOT_EWQ_MUL_TRY(NAME)                                                   \
+  {                                                                             \
+    aot_ews_mul q;                                                              \
+    if (aot_ews_mul_setup(p, &q)) {                                             \
+      AOT_EWS_ROWS(&p->bc, in1, in2, out, NAME##_row, &q, NAME##_elem, p);      \
+      return AOT_KERNEL_OK;                                                     \
+    }                                                                           \
+  }
+#else
+#define AOT_EWQ_ADDSUB_ROWS(NAME, T, OPR, VOP, LD, ST, BOUNDED)
+#define AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER)
+#define AOT_EWQ_MUL_ROWS(NAME, T, LD, ST)
+#define AOT_EWQ_MUL_TRY(NAME)
+#endif
+
+/* ADD (OPR +) / SUB (OPR -), TFLite general quantized path (reference_ops
+ * AddElementwise / SubElementwise): both inputs are rescaled to a common
+ * scale with left_shift headroom, then combined and rescaled to the output.
+ * VOP, LD, ST, BOUNDED, RANGE, BITS, PREFER: see AOT_EWS_ADDSUB_ROW. */
+#define AOT_EWQ_ADDSUB(NAME, T, OPR, VOP, LD, ST, BOUNDED, RANGE, BITS, PREFER)  \
+  AOT_INLINE T NAME##_elem(const aot_addsub_q_params *p, T a, T b) {            \
+    const int32_t x1 = aot_shl_i32(p->in1_offset + a, p->left_shift);           \
+    const int32_t x2 = aot_shl_i32(p->in2_offset + b, p->left_shift);           \
+    const int32_t s1 = aot_mbqm_lt1(x1, p->in1_mult, p->in1_shift);             \
+    const int32_t s2 = aot_mbqm_lt1(x2, p->in2_mult, p->in2_shift);             \
+    const int32_t raw = aot_mbqm_lt1(s1 OPR s2, p->out_mult, p->out_shift) + p->out_offset; \
+    return (T)aot_clamp_i32(raw, p->act_min, p->act_max);                       \
+  }                                                                             \
+  AOT_EWQ_ADDSUB_ROWS(NAME, T, OPR, VOP, LD, ST, BOUNDED)                       \
+  int32_t NAME(const aot_addsub_q_params *p, const T *in1, const T *in2, T *out) { \
+    AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER)                               \
+    AOT_EW_BINARY(&p->bc, in1, in2, out, NAME##_elem, p);                       \
+    return AOT_KERNEL_OK;                                                       \
+  }
+
+/* MUL (reference_integer_ops MulElementwise): the product of the offset
+ * inputs rescaled with one multiplier. LD, ST: see AOT_EWS_MUL_ROW. */
+#define AOT_EWQ_MUL(NAME, T, LD, ST)                                            \
+  AOT_INLINE T NAME##_elem(const aot_mul_q_params *p, T a, T b) {               \
+    const int32_t x1 = p->in1_offset + a;                                       \
+    const int32_t x2 = p->in2_offset + b;                                       \
+    const int32_t raw = p->out_offset + aot_mbqm(x1 * x2, p->out_mult, p->out_shift); \
+    return (T)aot_clamp_i32(raw, p->act_min, p->act_max);                       \
+  }                                                                             \
+  AOT_EWQ_MUL_ROWS(NAME, T, LD, ST)                                             \
+  int32_t NAME(const aot_mul_q_params *p, const T *in1, const T *in2, T *out) { \
+    AOT_EWQ_MUL_TRY(NAME)                                                       \
+    AOT_EW_BINARY(&p->bc, in1, in2, out, NAME##_elem, p);                       \
+    return AOT_KERNEL_OK;                                                       \
+  }
+
+/* SQUARED_DIFFERENCE (TFLM): both inputs rescaled to a common scale
+ * (left_shift headroom), the difference squared (saturated to INT32_MAX) and
+ * rescaled to the output with a general multiplier; clamped to [act_min,
+ * act_max]. No fast path. */
+#define AOT_EWQ_SQUARED_DIFF(NAME, T)                                           \
+  AOT_INLINE T NAME##_elem(const aot_addsub_q_params *p, T a, T b) {            \
+    const int32_t x1 = aot_shl_i32(p->in1_offset + a, p->left_shift);           \
+    const int32_t x2 = aot_shl_i32(p->in2_offset + b, p->left_shift);           \
+    const int32_t d = aot_mbqm_lt1(x1, p->in1_mult, p->in1_shift) -             \
+                      aot_mbqm_lt1(x2, p->in2_mult, p->in2_shift);              \
+    const uint32_t sq = (uint32_t)d * (uint32_t)d;                              \
+    const int32_t sq32 = sq <= (uint32_t)INT32_MAX ? (int32_t)sq : INT32_MAX;   \
+    const int32_t raw = aot_mbqm(sq32, p->out_mult, p->out_shift) + p->out_offset; \
+    return (T)aot_clamp_i32(raw, p->act_min, p->act_max);                       \
+  }                                                                             \
+  int32_t NAME(const aot_addsub_q_params *p, const T *in1, const T *in2, T *out) { \
+    AOT_EW_BINARY(&p->bc, in1, in2, out, NAME##_elem, p);                       \
+    return AOT_KERNEL_OK;                                                       \
+  }
+
+#endif /* AOT_EW_Q_H */
