@@ -105,15 +105,17 @@
     return AOT_KERNEL_OK;                                                       \
   }
 
-/* The input stage of the int16 LOGISTIC / TANH kernels: the multiplier and
- * shift of p (a zero multiplier is a power-of-two input scale, multiplier 3 <<
+/* The input stage of the int16 LOGISTIC / TANH kernels: the table, the
+ * multiplier and shift of p (a zero multiplier is a power-of-two input scale, multiplier 3 <<
  * shift) and the rounding term. Returns 0 for parameters the kernels reject. */
 typedef struct aot_sig16_in {
+  const uint16_t *tab; /* aot_sigmoid_table_u16() */
   int32_t mult, shift;
   int64_t round;
 } aot_sig16_in;
 
 AOT_INLINE int aot_sig16_setup(const aot_sigmoid_s16_params *p, aot_sig16_in *s) {
+  s->tab = aot_sigmoid_table_u16();
   s->mult = p->mult;
   s->shift = p->left_shift;
   if (s->shift < 0 || s->shift > 31 || s->mult < 0) return 0;
@@ -131,5 +133,31 @@ AOT_INLINE int aot_sig16_setup(const aot_sigmoid_s16_params *p, aot_sig16_in *s)
 AOT_INLINE int32_t aot_sig16_x(const aot_sig16_in *s, int16_t in) {
   return aot_asr_i32(aot_wrap_i64_i32((int64_t)in * s->mult + s->round), s->shift);
 }
+
+/* The sigmoid table interpolated at |x| with FRAC fractional bits (the
+ * table's step is 2^FRAC), SAT at and beyond its last entry. */
+AOT_INLINE uint32_t aot_sig16_interp(const aot_sig16_in *s, int32_t x, int frac, uint32_t sat) {
+  const uint32_t ax = x < 0 ? (uint32_t)0 - (uint32_t)x : (uint32_t)x;
+  const uint32_t uh = ax >> frac;
+  uint32_t ua, ub;
+  if (uh >= 255) return sat;
+  ua = s->tab[uh];
+  ub = s->tab[uh + 1];
+  return (ua << frac) + (ax & ((1u << frac) - 1u)) * (ub - ua);
+}
+
+/* int16 LOGISTIC / TANH (reference_integer_ops): per element the scaled input
+ * x, the table value r = aot_sig16_interp(x, FRAC, SAT), the output OUT(x, r). */
+#define AOT_ACTQ_SIGMOID_S16(NAME, FRAC, SAT, OUT)                              \
+  int32_t NAME(const aot_sigmoid_s16_params *p, const int16_t *in, int16_t *out) { \
+    aot_sig16_in s;                                                             \
+    int32_t i;                                                                  \
+    if (!aot_sig16_setup(p, &s)) return AOT_KERNEL_BAD_PARAM;                   \
+    for (i = 0; i < p->size; i++) {                                             \
+      const int32_t x = aot_sig16_x(&s, in[i]);                                 \
+      out[i] = OUT(x, aot_sig16_interp(&s, x, FRAC, SAT));                      \
+    }                                                                           \
+    return AOT_KERNEL_OK;                                                       \
+  }
 
 #endif /* AOT_ACT_Q_H */

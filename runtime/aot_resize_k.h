@@ -8,6 +8,15 @@
  * element from the four neighbour values), then includes this file. */
 #include "aot_movement.h"
 
+/* The integer kernels' blend (reference ResizeBilinearInteger): int64
+ * products of 10-bit weights, rounded half away from zero at 2^20. */
+AOT_INLINE int64_t aot_rb_blend_q(int64_t a, int64_t b, int64_t c, int64_t d, int64_t wy,
+                                  int64_t wx) {
+  const int64_t o = a * (1024 - wy) * (1024 - wx) + b * wy * (1024 - wx) + c * (1024 - wy) * wx +
+                    d * wy * wx;
+  return (o + (o > 0 ? ((int64_t)1 << 19) : -((int64_t)1 << 19))) / ((int64_t)1 << 20);
+}
+
 int32_t AOT_RB_NAME(const aot_resize_bilinear_params *p, const AOT_RB_T *input,
                     AOT_RB_T *output) {
   int32_t b, y, x, c;
