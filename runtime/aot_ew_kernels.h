@@ -57,21 +57,21 @@ AOT_INLINE int32_t aot_ewk_wrap_u32(uint32_t u) {
   }                                                                             \
   AOT_EWK_BINARY(NAME, aot_arith_s32_params, int32_t, int32_t, NAME##_elem)
 
-/* aot_maximum_SUF and aot_minimum_SUF on raw T values (TFLite
- * MaximumMinimumBroadcastSlow: std::max / std::min). */
-#define AOT_EWK_MAXMIN(SUF, T)                                                  \
-  AOT_INLINE T aot_max_##SUF##_elem(const aot_bcast_params *p, T a, T b) {       \
+/* MAXNAME and MINNAME on raw T values (TFLite MaximumMinimumBroadcastSlow:
+ * std::max / std::min). */
+#define AOT_EWK_MAXMIN(MAXNAME, MINNAME, T)                                     \
+  AOT_INLINE T MAXNAME##_elem(const aot_bcast_params *p, T a, T b) {            \
     (void)p;                                                                    \
     return a < b ? b : a;                                                       \
   }                                                                             \
-  AOT_INLINE T aot_min_##SUF##_elem(const aot_bcast_params *p, T a, T b) {       \
+  AOT_INLINE T MINNAME##_elem(const aot_bcast_params *p, T a, T b) {            \
     (void)p;                                                                    \
     return b < a ? b : a;                                                       \
   }                                                                             \
-  AOT_EWK_BINARY(aot_maximum_##SUF, aot_bcast_params, T, T, aot_max_##SUF##_elem) \
-  AOT_EWK_BINARY(aot_minimum_##SUF, aot_bcast_params, T, T, aot_min_##SUF##_elem)
+  AOT_EWK_BINARY(MAXNAME, aot_bcast_params, T, T, MAXNAME##_elem)               \
+  AOT_EWK_BINARY(MINNAME, aot_bcast_params, T, T, MINNAME##_elem)
 
-/* One comparison element function: (uint8_t)(KEY(p, a) OPR KEY2(p, b)). */
+/* One comparison element function: (uint8_t)(KA OPR KB). */
 #define AOT_EWK_CMP_ELEM(NAME, T, KA, KB, OPR)                                  \
   AOT_INLINE uint8_t NAME(const aot_compare_params *p, T a, T b) {              \
     (void)p;                                                                    \

@@ -2,4 +2,4 @@
  * MaximumMinimumBroadcastSlow: std::max / std::min, no requantization). */
 #include "aot_ew_kernels.h"
 
-AOT_EWK_MAXMIN(f32, float)
+AOT_EWK_MAXMIN(aot_maximum_f32, aot_minimum_f32, float)

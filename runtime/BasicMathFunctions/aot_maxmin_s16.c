@@ -2,4 +2,4 @@
  * MaximumMinimumBroadcastSlow: std::max / std::min, no requantization). */
 #include "aot_ew_kernels.h"
 
-AOT_EWK_MAXMIN(s16, int16_t)
+AOT_EWK_MAXMIN(aot_maximum_s16, aot_minimum_s16, int16_t)

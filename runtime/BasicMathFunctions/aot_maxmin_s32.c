@@ -2,4 +2,4 @@
  * MaximumMinimumBroadcastSlow: std::max / std::min, no requantization). */
 #include "aot_ew_kernels.h"
 
-AOT_EWK_MAXMIN(s32, int32_t)
+AOT_EWK_MAXMIN(aot_maximum_s32, aot_minimum_s32, int32_t)

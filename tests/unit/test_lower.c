@@ -35,11 +35,24 @@ static char *slurp(const char *rel) {
 }
 
 /* 1 if the file defines function name: "int32_t name(" or, for a file
- * made from a template header, "#define <macro> name". */
+ * made from a template header, "#define <macro> name" or a line invoking a
+ * kernel-defining macro, "AOT_<MACRO>(name, ..." / "AOT_<MACRO>(x, name, ...". */
 static int defines(const char *src, const char *name) {
   char def[128];
   snprintf(def, sizeof def, "int32_t %s(", name);
   if (strstr(src, def)) return 1;
+  for (const char *p = strstr(src, "\nAOT_"); p; p = strstr(p + 1, "\nAOT_")) {
+    const char *q = p + 1;
+    while ((*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_') q++;
+    if (*q != '(') continue;
+    const char *nl = strchr(q, '\n');
+    for (const char *a = q; a && a < (nl ? nl : a + strlen(a)); a = strchr(a + 1, ',')) {
+      a++;
+      while (*a == ' ') a++;
+      const size_t n = strlen(name);
+      if (strncmp(a, name, n) == 0 && (a[n] == ',' || a[n] == ')')) return 1;
+    }
+  }
   for (const char *p = strstr(src, "#define "); p; p = strstr(p + 1, "#define ")) {
     const char *sp = strchr(p + 8, ' ');
     const char *nl = strchr(p, '\n');
