@@ -18,6 +18,18 @@ static int64_t aot_cast_f2i(float f) {
   return (int64_t)f;
 }
 
+/* 1 for the element types CAST converts. */
+static int aot_cast_type_ok(int32_t t) {
+  switch (t) {
+    case AOT_MV_FLOAT32: case AOT_MV_FLOAT16: case AOT_MV_INT8: case AOT_MV_UINT8:
+    case AOT_MV_BOOL: case AOT_MV_INT16: case AOT_MV_UINT16: case AOT_MV_INT32:
+    case AOT_MV_UINT32: case AOT_MV_INT64:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
 #define AOT_LOAD(T, expr)                                       \
   do {                                                          \
     const T *s_ = (const T *)input + base;                      \
@@ -35,22 +47,8 @@ int32_t aot_cast(const aot_cast_params *p, const void *input, void *output) {
   float fv[AOT_CAST_CHUNK];
   int32_t base, n, k;
   const int in_f = p->in_type == AOT_MV_FLOAT32 || p->in_type == AOT_MV_FLOAT16;
-  switch (p->in_type) {
-    case AOT_MV_FLOAT32: case AOT_MV_FLOAT16: case AOT_MV_INT8: case AOT_MV_UINT8:
-    case AOT_MV_BOOL: case AOT_MV_INT16: case AOT_MV_UINT16: case AOT_MV_INT32:
-    case AOT_MV_UINT32: case AOT_MV_INT64:
-      break;
-    default:
-      return AOT_KERNEL_BAD_PARAM;
-  }
-  switch (p->out_type) {
-    case AOT_MV_FLOAT32: case AOT_MV_FLOAT16: case AOT_MV_INT8: case AOT_MV_UINT8:
-    case AOT_MV_BOOL: case AOT_MV_INT16: case AOT_MV_UINT16: case AOT_MV_INT32:
-    case AOT_MV_UINT32: case AOT_MV_INT64:
-      break;
-    default:
-      return AOT_KERNEL_BAD_PARAM;
-  }
+  if (!aot_cast_type_ok(p->in_type) || !aot_cast_type_ok(p->out_type))
+    return AOT_KERNEL_BAD_PARAM;
   if (p->count < 0) return AOT_KERNEL_BAD_PARAM;
   for (base = 0; base < p->count; base += AOT_CAST_CHUNK) {
     n = p->count - base < AOT_CAST_CHUNK ? p->count - base : AOT_CAST_CHUNK;

@@ -3,6 +3,14 @@
 
 #include "aot_movement.h"
 
+/* the n elements of type T set to the value's bytes */
+#define AOT_FILL_N(T)                                           \
+  do {                                                          \
+    T v_, *o_ = (T *)output;                                    \
+    memcpy(&v_, value, sizeof v_);                              \
+    for (i = 0; i < n; i++) o_[i] = v_;                         \
+  } while (0)
+
 int32_t aot_fill(const aot_fill_params *p, const void *value, void *output) {
   int32_t i, n = p->count;
   if (n < 0) return AOT_KERNEL_BAD_PARAM;
@@ -13,24 +21,9 @@ int32_t aot_fill(const aot_fill_params *p, const void *value, void *output) {
       memset(output, v, (size_t)n);
       break;
     }
-    case 2: {
-      uint16_t v, *o = (uint16_t *)output;
-      memcpy(&v, value, 2);
-      for (i = 0; i < n; i++) o[i] = v;
-      break;
-    }
-    case 4: {
-      uint32_t v, *o = (uint32_t *)output;
-      memcpy(&v, value, 4);
-      for (i = 0; i < n; i++) o[i] = v;
-      break;
-    }
-    case 8: {
-      uint64_t v, *o = (uint64_t *)output;
-      memcpy(&v, value, 8);
-      for (i = 0; i < n; i++) o[i] = v;
-      break;
-    }
+    case 2: AOT_FILL_N(uint16_t); break;
+    case 4: AOT_FILL_N(uint32_t); break;
+    case 8: AOT_FILL_N(uint64_t); break;
     default:
       return AOT_KERNEL_BAD_PARAM;
   }
