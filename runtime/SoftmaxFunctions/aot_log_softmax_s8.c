@@ -2,7 +2,7 @@
  * TFLM): row differences to the maximum in Q5.26, sum of gemmlowp exps in
  * Q12.19, its logarithm in Q5.26 (TFLite log_x_for_x_greater_than_or_equal_to_1),
  * output scale 16/256 with zero point 127. */
-#include "aot_elementwise.h"
+#include "aot_softmax_q.h"
 
 AOT_INLINE int32_t aot_ls_sat_add(int32_t a, int32_t b) {
   const int64_t s = (int64_t)a + b;
@@ -52,9 +52,7 @@ int32_t aot_log_softmax_s8(const aot_softmax_params *p, const int8_t *in, int8_t
   for (r = 0; r < p->outer; r++) {
     const int8_t *x = in + (size_t)r * (size_t)depth;
     int8_t *y = out + (size_t)r * (size_t)depth;
-    int32_t max_in_row = INT8_MIN, sum = 0, log_sum, adjusted_diff_min, lim;
-    for (c = 0; c < depth; c++)
-      if (x[c] > max_in_row) max_in_row = x[c];
+    int32_t max_in_row = aot_row_max_s8(x, depth), sum = 0, log_sum, adjusted_diff_min, lim;
     for (c = 0; c < depth; c++) {
       const int32_t diff = (int32_t)x[c] - max_in_row;
       if (diff >= p->diff_min) {

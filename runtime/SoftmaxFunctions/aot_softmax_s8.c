@@ -3,7 +3,7 @@
  * rescaled to Q5.26, exponentiated with gemmlowp exp_on_negative_values,
  * summed in Q12.19, and multiplied by the fixed-point reciprocal of the sum.
  * Output zero point is the type minimum (-128 / -32768). */
-#include "aot_elementwise.h"
+#include "aot_softmax_q.h"
 
 static int32_t aot_softmax_s8_core(const aot_softmax_params *p, const int8_t *in, int8_t *out8,
                                    int16_t *out16) {
@@ -15,10 +15,8 @@ static int32_t aot_softmax_s8_core(const aot_softmax_params *p, const int8_t *in
   for (r = 0; r < p->outer; r++) {
     const int8_t *x = in + (size_t)r * (size_t)depth;
     const size_t base = (size_t)r * (size_t)depth;
-    int32_t max_in_row = INT8_MIN, sum = 0, shifted_scale;
+    int32_t max_in_row = aot_row_max_s8(x, depth), sum = 0, shifted_scale;
     int nbits, exponent;
-    for (c = 0; c < depth; c++)
-      if (x[c] > max_in_row) max_in_row = x[c];
     for (c = 0; c < depth; c++) {
       const int32_t diff = (int32_t)x[c] - max_in_row;
       if (diff >= p->diff_min) {
