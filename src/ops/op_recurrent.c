@@ -514,10 +514,14 @@ static void lstm_prepare_q(const ir_graph *g, const ir_op *op, aot_lstm_q_params
 /* Integer LSTMs run the packed kernels (aot_lstm_s8p / aot_lstm_s16p) when
  * every multiplier they requantize with aot_rec_qmul suits it (m >= 0, shift
  * in [-31, 31]; quantize_multiplier gives that for all but extreme scales),
- * else aot_lstm_s8 / aot_lstm_s16. */
+ * else aot_lstm_s8 / aot_lstm_s16. Test hook, not a user option: the
+ * environment variable AOTC_LSTM_PORTABLE=1 forces the portable kernels (the
+ * tests compare both paths bit for bit). */
 static int lstm_use_s8p(const ir_graph *g, const ir_op *op) {
   int dt = ir_in(g, op, LSTM_IN)->dtype;
   if (dt != DT_INT8 && dt != DT_INT16) return 0;
+  const char *force = getenv("AOTC_LSTM_PORTABLE");
+  if (force && strcmp(force, "1") == 0) return 0;
   aot_lstm_q_params p;
   lstm_prepare_q(g, op, &p);
   int32_t m[11], sh[11];
