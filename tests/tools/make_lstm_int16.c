@@ -22,7 +22,8 @@
  * scale = input scale * input weight scale; cell scale 2^-11 (range 16).
  * Cases: 0: batch 1, 4 steps, input 5, units 8; 1: batch 2, 3 steps,
  * input 7, units 6; 2: time-major, batch 2, 3 steps, input 4, units 12;
- * 3: batch 1, 2 steps, input 16, units 20, cell_clip 3.
+ * 3: batch 1, 2 steps, input 16, units 20, cell_clip 3; 4: batch 2, 2 steps,
+ * input 33, units 40 (several vector blocks, odd tails).
  * Used by tests/integration/test_lstm_int16.sh. */
 #include <math.h>
 #include <stdio.h>
@@ -37,7 +38,8 @@ enum { NG = 4 }; /* gates I, F, C(g), O in TFLite's input order */
 
 typedef struct { int batch, time, input, units, time_major; float clip; } lcase;
 static const lcase cases[] = {
-    {1, 4, 5, 8, 0, 0.0f}, {2, 3, 7, 6, 0, 0.0f}, {2, 3, 4, 12, 1, 0.0f}, {1, 2, 16, 20, 0, 3.0f}};
+    {1, 4, 5, 8, 0, 0.0f}, {2, 3, 7, 6, 0, 0.0f}, {2, 3, 4, 12, 1, 0.0f}, {1, 2, 16, 20, 0, 3.0f},
+    {2, 2, 33, 40, 0, 0.0f}};
 
 static uint32_t rng = 12345u;
 static double urand(void) { /* uniform [-1, 1) */
