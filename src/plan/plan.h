@@ -64,4 +64,9 @@ int plan_const_placement(const struct aotc_config *c, const ir_graph *g, const c
 /* plan_memory with the config's operator scratch placement applied. */
 int plan_memory_config(const struct aotc_config *c, ir_graph *g, aotc_diag *d);
 
+/* Builds, transforms and plans every subgraph reachable from main through
+ * control flow, stacks their scratch regions above their callers' and lays
+ * out the persistent arena (variable tensors, then resource variables). */
+int plan_program(const struct aotc_config *c, ir_graph *main, aotc_diag *d);
+
 #endif

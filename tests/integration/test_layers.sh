@@ -3,7 +3,7 @@
 #
 # Stages, in order: base (src/aotc.h, src/util.c, src/config, src/io) ->
 # litert -> ir -> ops -> passes -> plan -> codegen -> ref -> driver
-# (src/compile.c) -> cmd. Two checks over the built objects and the sources:
+# (src/compile.c, src/compile_*.c) -> cmd. Two checks over the built objects and the sources:
 #   1. every symbol an object of stage S uses from another object of the
 #      compiler is defined in a stage <= S (nm over the aotc_core objects);
 #   2. every #include "..." of a source of stage S names a header of a stage
@@ -29,7 +29,7 @@ rank() {  # stage rank of a path relative to src/ (or "cmd/...")
     plan/*) echo 5 ;;
     codegen/*) echo 6 ;;
     ref/*) echo 7 ;;
-    compile.c|compile.h) echo 8 ;;
+    compile.c|compile.h|compile_*.c|compile_*.h) echo 8 ;;
     cmd/*) echo 9 ;;
     *) echo 99 ;;
   esac
