@@ -37,6 +37,16 @@
   static int32_t w_##K(const void *p, const void *a, const void *b, const void *c, void *y) {    \
     return K(p, a, b, c, y);                                                                     \
   }
+/* wide kernels: a is the argument vector (void *const *) */
+#define LOWER_WIDE_HEAD(K)                                                                       \
+  static int32_t w_##K(const void *p, const void *a, const void *b, const void *c, void *y) {    \
+    void *const *v = (void *const *)a;                                                           \
+    (void)b;                                                                                     \
+    (void)c;                                                                                     \
+    (void)y;
+#define LOWER_WRAP_9(K) LOWER_WIDE_HEAD(K) return K(p, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]); }
+#define LOWER_WRAP_11(K)                                                                         \
+  LOWER_WIDE_HEAD(K) return K(p, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]); }
 #define AOT_KERNEL(NAME, FILE, KIND, NIN) LOWER_WRAP_##NIN(NAME)
 #include "kernels.def"
 #undef AOT_KERNEL
@@ -150,6 +160,10 @@ static const struct {
                     FLD(rd, stride, 'a'), FI(rd, num_reduced), FI(rd, input_zp),
                     FI(rd, output_zp), FI(rd, mult), FLD_LAST(rd, shift, 'i')}},
     [LP_STEP] = {NULL, {{0}}},
+    [LP_GRU] = {"aot_gru_params",
+                {FI(gru, time_steps), FI(gru, features), FI(gru, units), FI(gru, reset_after),
+                 FI(gru, gate_act), FI(gru, cand_act), FI(gru, go_backwards),
+                 FI(gru, return_sequences), FLD_LAST(gru, proj_steps, 'i')}},
     [LP_ARG] = {"aot_arg_minmax_params",
                 {FI(arg, outer), FI(arg, axis_size), FI(arg, inner), FI(arg, is_min),
                  FI(arg, in_type), FLD_LAST(arg, out_is_64, 'i')}},
@@ -251,9 +265,46 @@ static const void *arg_data(void *const *data, void *scratch, int t) {
   return t >= 0 ? data[t] : t == LOWER_SCRATCH ? scratch : NULL;
 }
 
+/* A wide call: the params, the constant arrays in argument order, the call
+ * with each argument's cast. */
+static int emit_wide(emit_ctx *e, lower_call *pl, const char *pname) {
+  int na = pl->k->nin;
+  if (na > LOWER_MAX_ARGS) return -1;
+  strbuf sb = {0};
+  sb_printf(&sb, "static const %s %s = {\n", lp_params[pl->k->kind].ctype, pname);
+  print_params(&sb, e, pl, NULL, NULL, NULL);
+  sb_puts(&sb, "};");
+  emit_decl(e, "%s", sb.s);
+  sb_free(&sb);
+  char *text[LOWER_MAX_ARGS] = {0};
+  for (int i = 0; i < na; i++) {
+    const lower_arg *a = &pl->arg[i];
+    if (!a->adt || !a->data) continue;
+    switch (a->adt) {
+      case 'f': text[i] = xstrdup(emit_array_f32(e, a->name, a->data, a->n)); break;
+      case 'b': text[i] = xstrdup(emit_array_i8(e, a->name, a->data, a->n)); break;
+      case 'h': text[i] = xstrdup(emit_array_i16(e, a->name, a->data, a->n)); break;
+      default: text[i] = xstrdup(emit_array_i32(e, a->name, a->data, a->n)); break;
+    }
+  }
+  for (int i = 0; i < na; i++)
+    if (!text[i]) text[i] = xstrdup(pl->arg[i].adt ? "NULL" : arg_text(e, pl->arg[i].t));
+  sb_printf(&sb, "%s(&%s", pl->k->name, pname);
+  for (int i = 0; i < na; i++) {
+    sb_printf(&sb, ", %s%s", pl->arg[i].cast ? pl->arg[i].cast : "", text[i]);
+    free(text[i]);
+  }
+  sb_puts(&sb, ")");
+  emit_call(e, "%s", sb.s);
+  sb_free(&sb);
+  emit_kernel(e, pl->k->file);
+  return 0;
+}
+
 static int emit_one(emit_ctx *e, lower_call *pl, const char *pname) {
   const char *lut_a = NULL, *lut_b = NULL;
   if (!pl->k || !lp_params[pl->k->kind].ctype) return -1;
+  if (pl->k->nin > 3) return emit_wide(e, pl, pname);
   if (pl->nlut16 >= 1) lut_a = emit_array_i16(e, "exp_lut", pl->lut16[0], 513);
   if (pl->nlut16 >= 2) lut_b = emit_array_i16(e, "recip_lut", pl->lut16[1], 513);
   if (pl->nlut8) lut_a = emit_array_i8(e, "lut", pl->lut8, 256);
@@ -299,6 +350,15 @@ int lower_emit(emit_ctx *e, lower_list *L) {
 
 static int eval_one(lower_call *pl, void *const *data, void *scratch) {
   if (!pl->k) return -1;
+  if (pl->k->nin > 3) {
+    void *argv[LOWER_MAX_ARGS];
+    if (pl->k->nin > LOWER_MAX_ARGS) return -1;
+    for (int i = 0; i < pl->k->nin; i++) {
+      const lower_arg *a = &pl->arg[i];
+      argv[i] = a->adt ? a->data : (void *)arg_data(data, scratch, a->t);
+    }
+    return (int)pl->k->fn(&pl->u, argv, NULL, NULL, NULL);
+  }
   if (pl->nlut8) pl->u.lut.table = pl->lut8;
   if (pl->nchan) {
     pl->u.dpc.scales = pl->chan_scale;
@@ -336,6 +396,10 @@ void lower_release(lower_list *L) {
     c->chan_scale = NULL;
     c->chan_zp = NULL;
     c->nchan = 0;
+    for (int a = 0; a < LOWER_MAX_ARGS; a++) {
+      free(c->arg[a].data);
+      c->arg[a].data = NULL;
+    }
   }
   L->n = 0;
 }

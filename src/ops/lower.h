@@ -20,6 +20,7 @@
 #include "aot_conv.h"
 #include "aot_elementwise.h"
 #include "aot_movement.h"
+#include "aot_recurrent.h"
 #include "ops.h"
 
 /* Params struct kinds (which member of lower_call.u a kernel reads). */
@@ -27,7 +28,7 @@ enum {
   LP_ADDSUB, LP_POT, LP_MUL, LP_ARITH_F32, LP_ARITH_S32, LP_BCAST, LP_COMPARE, LP_SELECT,
   LP_UNARY, LP_ACT_CLAMP_F32, LP_ACT_CLAMP_Q, LP_RELU_Q, LP_LEAKY_Q, LP_LEAKY_F32, LP_SIG_S8,
   LP_SIG_S16, LP_HSWISH, LP_PRELU_Q, LP_LUT_S8, LP_SOFTMAX, LP_QUANTIZE, LP_REQUANT, LP_DEQUANT,
-  LP_DEQUANT_PC, LP_POOL, LP_REDUCE, LP_ARG,
+  LP_DEQUANT_PC, LP_POOL, LP_REDUCE, LP_ARG, LP_GRU,
   LP_STEP /* a movement step: the step engine (mv_engine.c) prints its params */
 };
 
@@ -43,14 +44,17 @@ enum {
 #define LK(NAME) LK_##NAME
 
 /* Uniform host call of a kernel: f(params, in0, in1, in2, out), the inputs
- * past the kernel's count ignored. */
+ * past the kernel's count ignored. A wide kernel (more than 3 tensor
+ * arguments, as the GRU's) is called f(params, argv, NULL, NULL, NULL) with
+ * argv its nin arguments in order (void *const *). */
 typedef int32_t (*lower_fn)(const void *p, const void *a, const void *b, const void *c, void *y);
 
 typedef struct lower_kernel {
   const char *name;      /* C function, e.g. "aot_add_s8" */
   const char *file;      /* runtime file relative to runtime/ */
   int kind;              /* LP_*: params struct type and printed fields */
-  int nin;               /* tensor inputs of the call (1..3) */
+  int nin;               /* tensor inputs of the call (1..3), or more than 3:
+                            a wide call, its arguments in lower_call.arg */
   lower_fn fn;           /* calls the function `name` itself */
 } lower_kernel;
 
@@ -61,6 +65,22 @@ const char *lower_params_ctype(int kind);
 
 /* Entries of one int32 array argument. */
 #define LOWER_MAX_IA 16
+
+/* Arguments of a wide call. */
+#define LOWER_MAX_ARGS 12
+
+/* One argument of a wide call: a tensor (t: its id, LOWER_SCRATCH, or -1 for
+ * NULL) or, when adt is set, a constant array of the op computed at compile
+ * time (repacked weights), emitted as "<opname>_<name>". cast, when set,
+ * prints before the argument: "(const float *)". */
+typedef struct lower_arg {
+  int t;
+  const char *cast;
+  char adt;         /* 0 tensor; 'f' float, 'b' int8, 'h' int16, 'w' int32 array */
+  const char *name; /* array name suffix ("w_packed") */
+  void *data;       /* the array (heap; released by lower_release) */
+  size_t n;         /* its elements */
+} lower_arg;
 
 typedef struct lower_call {
   const lower_kernel *k;
@@ -95,6 +115,7 @@ typedef struct lower_call {
     aot_pool_params pool;
     aot_reduce_params rd;
     aot_arg_minmax_params arg;
+    aot_gru_params gru;
   } u;
   /* constant tables the params point to (softmax int16, LUT activations),
    * emitted as arrays of the op */
@@ -111,6 +132,9 @@ typedef struct lower_call {
   int nchan;
   float *chan_scale;
   int32_t *chan_zp;
+  /* a wide call's arguments (k->nin of them): the params print first, then
+   * the arrays in argument order, then the call */
+  lower_arg arg[LOWER_MAX_ARGS];
 } lower_call;
 
 /* An input argument that is the op's scratch buffer (its scratch() bytes). */

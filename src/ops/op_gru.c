@@ -2,10 +2,12 @@
  * (src/litert/fuse_gru.c) writes in place of a Keras rolled-GRU WHILE loop.
  *
  * gru_check() validates the tensors and the 24-byte options; gru_prepare()
- * computes the kernel parameters shared by emit() and eval(). The weights are
- * repacked at compile time into the kernels' layout (runtime/aot_recurrent.h):
- * float32, binary16 words, or (hybrid, int8 weights) int8 rows with per-row
- * scales. */
+ * computes the kernel parameters. gru_lower() lowers the op to one wide
+ * kernel call (kernels.def, src/ops/lower.h) that op_emit prints and op_eval
+ * runs: the weights are repacked at compile time into the kernels' layout
+ * (runtime/aot_recurrent.h) - float32, binary16 words, or (hybrid, int8
+ * weights) int8 rows with per-row scales - and passed as constant arrays of
+ * the call. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,12 +15,10 @@
 #include <string.h>
 
 #include "aot_recurrent.h"
+#include "lower.h"
 #include "ops.h"
 
 static int in_id(const ir_op *op, int i) { return i < op->nin ? op->in[i] : -1; }
-
-/* Owned copy of emit_ptr (or "NULL" for an absent tensor). */
-static char *ptr_dup(emit_ctx *e, int t) { return xstrdup(t >= 0 ? emit_ptr(e, t) : "NULL"); }
 
 static int why_set(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int why_set(char *why, size_t n, const char *fmt, ...) {
@@ -27,11 +27,6 @@ static int why_set(char *why, size_t n, const char *fmt, ...) {
   vsnprintf(why, n, fmt, ap);
   va_end(ap);
   return -1;
-}
-
-static const void *opt_data(void *const *data, const ir_op *op, int i) {
-  int t = in_id(op, i);
-  return t >= 0 ? data[t] : NULL;
 }
 
 /* Inputs: 0 x [1, T, F], 1 h0 [1, U], 2 W [3U, F], 3 U [3U, U], 4 bias_x [3U]
@@ -238,8 +233,6 @@ static void gru_pack_all(const aot_gru_params *p, int kind, const void *w, const
   }
 }
 
-static void gru_packed_free(gru_packed *k) { free(k->w), free(k->u), free(k->bx), free(k->bh); }
-
 static const void *gru_const(const ir_graph *g, const ir_op *op, int i) {
   const ir_tensor *t = ir_in(g, op, i);
   return t ? t->data : NULL;
@@ -286,133 +279,66 @@ static void gru_pack_s8_all(const ir_graph *g, const ir_op *op, const aot_gru_pa
   k->bh = gru_pack(bh, p->units, 1, 0);
 }
 
-static void gru_packed_s8_free(gru_packed_s8 *k) {
-  free(k->w), free(k->u), free(k->ws), free(k->us), free(k->bx), free(k->bh);
+/* Argument i of call c: a tensor (with its cast) or a constant array. */
+static void arg_t(lower_call *c, int i, int t, const char *cast) {
+  c->arg[i] = (lower_arg){.t = t, .cast = cast};
+}
+static void arg_a(lower_call *c, int i, char adt, const char *name, void *data, size_t n,
+                  const char *cast) {
+  c->arg[i] = (lower_arg){.t = -1, .cast = cast, .adt = adt, .name = name, .data = data, .n = n};
 }
 
-static int gru_emit_s8(emit_ctx *e, const ir_graph *g, const ir_op *op, const aot_gru_params *p,
-                       const char *nm) {
-  gru_packed_s8 k;
-  gru_pack_s8_all(g, op, p, gru_const(g, op, 2), gru_const(g, op, 3), gru_const(g, op, 4),
-                  gru_const(g, op, 5), &k);
-  char *w = xstrdup(emit_array_i8(e, "w_packed", k.w, k.nw));
-  char *ws = xstrdup(emit_array_f32(e, "w_scale", k.ws, k.nb));
-  char *u = xstrdup(emit_array_i8(e, "u_packed", k.u, k.nu));
-  char *us = xstrdup(emit_array_f32(e, "u_scale", k.us, k.nb));
-  char *bx = k.bx ? xstrdup(emit_array_f32(e, "bx_packed", k.bx, k.nb)) : xstrdup("NULL");
-  char *bh = k.bh ? xstrdup(emit_array_f32(e, "bh_packed", k.bh, k.nb)) : xstrdup("NULL");
-  gru_packed_s8_free(&k);
-  char *x = ptr_dup(e, in_id(op, 0)), *h0 = ptr_dup(e, in_id(op, 1));
-  char *so = ptr_dup(e, op->out[0]), *ho = ptr_dup(e, op->nout > 1 ? op->out[1] : -1);
-  char *sc = xstrdup(emit_scratch_ptr(e));
-  emit_call(e,
-            "aot_gru_f32_s8w(&%s_p, (const float *)%s, (const float *)%s, %s, %s, %s, %s, "
-            "%s, %s, (float *)%s, (float *)%s, (float *)%s)",
-            nm, x, h0, w, ws, u, us, bx, bh, so, ho, sc);
-  emit_kernel(e, "RecurrentFunctions/aot_gru_s8w.c");
-  free(x), free(h0), free(w), free(ws), free(u), free(us), free(bx), free(bh), free(so),
-      free(ho), free(sc);
-  return 0;
-}
-
-
-static char *gru_emit_words(emit_ctx *e, const char *sfx, const uint32_t *v, size_t n) {
-  int32_t *s = xcalloc(n ? n : 1, sizeof(int32_t));
-  memcpy(s, v, n * sizeof(int32_t));
-  char *name = xstrdup(emit_array_i32(e, sfx, s, n));
-  free(s);
-  return name;
-}
-
-static char *gru_emit_bias(emit_ctx *e, const char *sfx, const void *v, size_t n, int f16) {
-  if (!v) return xstrdup("NULL");
-  if (!f16) return xstrdup(emit_array_f32(e, sfx, v, n));
-  int16_t *s = xcalloc(n, sizeof(int16_t));
-  memcpy(s, v, n * sizeof(int16_t));
-  char *name = xstrdup(emit_array_i16(e, sfx, s, n));
-  free(s);
-  return name;
-}
-
-static int gru_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
+/* One wide call (kernels.def, LP_GRU): the params, then x, h0, the packed
+ * weights (and, with int8 weights, their per-row scales), the biases, the
+ * sequence and state outputs and the scratch. */
+static int gru_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *why, size_t n) {
+  if (gru_check(g, op, why, n)) return -1;
   aot_gru_params p;
   gru_prepare(g, op, &p);
-  int kind = gru_kind(g, op);
-  const char *nm = emit_opname(e);
-  emit_decl(e,
-            "static const aot_gru_params %s_p = {\n"
-            "  .time_steps = %d,\n  .features = %d,\n  .units = %d,\n  .reset_after = %d,\n"
-            "  .gate_act = %d,\n  .cand_act = %d,\n  .go_backwards = %d,\n"
-            "  .return_sequences = %d,\n  .proj_steps = %d\n};",
-            nm, p.time_steps, p.features, p.units, p.reset_after, p.gate_act, p.cand_act,
-            p.go_backwards, p.return_sequences, p.proj_steps);
-  if (kind == GRU_F32_S8W) return gru_emit_s8(e, g, op, &p, nm);
-  gru_packed k;
-  gru_pack_all(&p, kind, gru_const(g, op, 2), gru_const(g, op, 3), gru_const(g, op, 4),
-               gru_const(g, op, 5), &k);
-  char *w, *u;
-  if (kind == GRU_F32) {
-    w = xstrdup(emit_array_f32(e, "w_packed", k.w, k.nw));
-    u = xstrdup(emit_array_f32(e, "u_packed", k.u, k.nu));
-  } else {
-    w = gru_emit_words(e, "w_packed", k.w, k.nw);
-    u = gru_emit_words(e, "u_packed", k.u, k.nu);
-  }
-  char *bx = gru_emit_bias(e, "bx_packed", k.bx, k.nb, kind != GRU_F32);
-  char *bh = gru_emit_bias(e, "bh_packed", k.bh, k.nb, kind != GRU_F32);
-  gru_packed_free(&k);
-  char *x = ptr_dup(e, in_id(op, 0)), *h0 = ptr_dup(e, in_id(op, 1));
-  char *so = ptr_dup(e, op->out[0]), *ho = ptr_dup(e, op->nout > 1 ? op->out[1] : -1);
-  char *sc = xstrdup(emit_scratch_ptr(e));
-  const char *at = kind == GRU_F16 ? "uint16_t" : "float";
-  const char *wt = kind == GRU_F32 ? "float" : "uint32_t";
-  const char *bt = kind == GRU_F32 ? "float" : "uint16_t";
-  const char *fn = kind == GRU_F32 ? "aot_gru_f32" : kind == GRU_F32_F16W ? "aot_gru_f32_f16w"
-                                                                         : "aot_gru_f16";
-  emit_call(e,
-            "%s(&%s_p, (const %s *)%s, (const %s *)%s, (const %s *)%s, (const %s *)%s, "
-            "(const %s *)%s, (const %s *)%s, (%s *)%s, (%s *)%s, (float *)%s)",
-            fn, nm, at, x, at, h0, wt, w, wt, u, bt, bx, bt, bh, at, so, at, ho, sc);
-  emit_kernel(e, kind == GRU_F16 ? "RecurrentFunctions/aot_gru_f16.c"
-                                 : "RecurrentFunctions/aot_gru_f32.c");
-  free(x), free(h0), free(w), free(u), free(bx), free(bh), free(so), free(ho), free(sc);
-  return 0;
-}
-
-static int gru_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scratch) {
-  aot_gru_params p;
-  gru_prepare(g, op, &p);
-  int kind = gru_kind(g, op);
-  void *ho = op->nout > 1 && op->out[1] >= 0 ? data[op->out[1]] : NULL;
+  int kind = gru_kind(g, op), ho = op->nout > 1 ? op->out[1] : -1;
+  const void *w = gru_const(g, op, 2), *u = gru_const(g, op, 3);
+  const void *bx = gru_const(g, op, 4), *bh = gru_const(g, op, 5);
+  lower_call *c = &L->call[L->n++];
   if (kind == GRU_F32_S8W) {
-    gru_packed_s8 q;
-    gru_pack_s8_all(g, op, &p, data[op->in[2]], data[op->in[3]], opt_data(data, op, 4),
-                    opt_data(data, op, 5), &q);
-    int32_t st = aot_gru_f32_s8w(&p, data[op->in[0]], data[op->in[1]], q.w, q.ws, q.u, q.us,
-                                 q.bx, q.bh, data[op->out[0]], ho, scratch);
-    gru_packed_s8_free(&q);
-    return st;
+    lower_call_init(c, LK(aot_gru_f32_s8w), -1, -1, -1, op->out[0]);
+    c->u.gru = p;
+    gru_packed_s8 k;
+    gru_pack_s8_all(g, op, &p, w, u, bx, bh, &k);
+    const char *f = "(const float *)";
+    arg_t(c, 0, in_id(op, 0), f);
+    arg_t(c, 1, in_id(op, 1), f);
+    arg_a(c, 2, 'b', "w_packed", k.w, k.nw, NULL);
+    arg_a(c, 3, 'f', "w_scale", k.ws, k.nb, NULL);
+    arg_a(c, 4, 'b', "u_packed", k.u, k.nu, NULL);
+    arg_a(c, 5, 'f', "u_scale", k.us, k.nb, NULL);
+    arg_a(c, 6, 'f', "bx_packed", k.bx, k.nb, NULL);
+    arg_a(c, 7, 'f', "bh_packed", k.bh, k.nb, NULL);
+    arg_t(c, 8, op->out[0], "(float *)");
+    arg_t(c, 9, ho, "(float *)");
+    arg_t(c, 10, LOWER_SCRATCH, "(float *)");
+    return 0;
   }
+  int lk = kind == GRU_F32 ? LK(aot_gru_f32) : kind == GRU_F32_F16W ? LK(aot_gru_f32_f16w)
+                                                                    : LK(aot_gru_f16);
+  lower_call_init(c, lk, -1, -1, -1, op->out[0]);
+  c->u.gru = p;
   gru_packed k;
-  gru_pack_all(&p, kind, data[op->in[2]], data[op->in[3]], opt_data(data, op, 4),
-               opt_data(data, op, 5), &k);
-  int32_t st;
-  switch (kind) {
-    case GRU_F32:
-      st = aot_gru_f32(&p, data[op->in[0]], data[op->in[1]], k.w, k.u, k.bx, k.bh,
-                       data[op->out[0]], ho, scratch);
-      break;
-    case GRU_F32_F16W:
-      st = aot_gru_f32_f16w(&p, data[op->in[0]], data[op->in[1]], k.w, k.u, k.bx, k.bh,
-                            data[op->out[0]], ho, scratch);
-      break;
-    default:
-      st = aot_gru_f16(&p, data[op->in[0]], data[op->in[1]], k.w, k.u, k.bx, k.bh,
-                       data[op->out[0]], ho, scratch);
-      break;
-  }
-  gru_packed_free(&k);
-  return st;
+  gru_pack_all(&p, kind, w, u, bx, bh, &k);
+  const char *ca = kind == GRU_F16 ? "(const uint16_t *)" : "(const float *)";
+  const char *oa = kind == GRU_F16 ? "(uint16_t *)" : "(float *)";
+  const char *cw = kind == GRU_F32 ? "(const float *)" : "(const uint32_t *)";
+  const char *cb = kind == GRU_F32 ? "(const float *)" : "(const uint16_t *)";
+  char wa = kind == GRU_F32 ? 'f' : 'w', ba = kind == GRU_F32 ? 'f' : 'h';
+  arg_t(c, 0, in_id(op, 0), ca);
+  arg_t(c, 1, in_id(op, 1), ca);
+  arg_a(c, 2, wa, "w_packed", k.w, k.nw, cw);
+  arg_a(c, 3, wa, "u_packed", k.u, k.nu, cw);
+  arg_a(c, 4, ba, "bx_packed", k.bx, k.nb, cb);
+  arg_a(c, 5, ba, "bh_packed", k.bh, k.nb, cb);
+  arg_t(c, 6, op->out[0], oa);
+  arg_t(c, 7, ho, oa);
+  arg_t(c, 8, LOWER_SCRATCH, "(float *)");
+  return 0;
 }
 
 const op_impl op_gru = {
@@ -428,6 +354,5 @@ const op_impl op_gru = {
     .check = gru_check,
     .scratch = gru_scratch,
     .inplace = 0,
-    .emit = gru_emit,
-    .eval = gru_eval,
+    .lower = gru_lower,
 };
