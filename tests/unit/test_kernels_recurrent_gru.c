@@ -406,7 +406,7 @@ static void test_op_gru(void **state) {
   for (int i = 0; i < 48; i++) dU[i] = U[i];
   for (int i = 0; i < 12; i++) dbx[i] = bx[i], dbh[i] = bh[i];
   void *scratch = malloc(op_gru.scratch(&G.g, op));
-  assert_int_equal(op_gru.eval(&G.g, op, data, scratch), 0);
+  assert_int_equal(op_eval(&op_gru, &G.g, op, data, scratch), 0);
   gru_case c = {nt, nf, nu, 1, AOT_GRU_SIGMOID, AOT_GRU_TANH, 0, 1, 1, 1};
   ref_gru(&c, x, h0, dW, dU, dbx, dbh, rseq, rh);
   for (int i = 0; i < 20; i++) assert_true(fabs(((float *)data[ts])[i] - rseq[i]) < 1e-5);
@@ -471,7 +471,7 @@ static void test_op_gru_blocks(void **state) {
   for (int i = 0; i < NT * NF; i++) x[i] = ((float *)data[tx])[i] = (float)(rng_unit() * 2 - 1);
   for (int i = 0; i < NU; i++) h0[i] = ((float *)data[th])[i] = (float)(rng_unit() - 0.5);
   void *scratch = malloc(op_gru.scratch(&G.g, op));
-  assert_int_equal(op_gru.eval(&G.g, op, data, scratch), 0);
+  assert_int_equal(op_eval(&op_gru, &G.g, op, data, scratch), 0);
   gru_case c = {NT, NF, NU, 0, AOT_GRU_SIGMOID, AOT_GRU_TANH, 1, 1, 1, 1};
   ref_gru(&c, x, h0, dW, dU, dbx, dbh, rseq, rh);
   double worst = 0;
