@@ -34,7 +34,7 @@ for m in $MODELS; do
   t1=$(date +%s%N)
   ms=$(( (t1 - t0) / 1000000 ))
   ratio=$(awk -v a="${arena:-0}" -v b="${lb:-0}" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')
-  code="-"; i4="-"; i55="-"
+  code="-"; code55="-"; i4="-"; i55="-"
   if [ $have_arm = 1 ]; then
     for t in cortex-m4 cortex-m55; do
       out="$WORK/$name-$t"
@@ -42,12 +42,29 @@ for m in $MODELS; do
            --count-insns --out "$out" -q >/dev/null 2>&1; then
         n=$(grep -o 'insns_region=[0-9]*' "$out/insn_count.txt" | cut -d= -f2)
       else n="fail"; fi
-      if [ $t = cortex-m4 ]; then i4=$n; code=$(grep -o 'module_text=[0-9]*' "$out/size.txt" 2>/dev/null | cut -d= -f2); else i55=$n; fi
+      if [ $t = cortex-m4 ]; then i4=$n; code=$(grep -o 'module_text=[0-9]*' "$out/size.txt" 2>/dev/null | cut -d= -f2)
+      else i55=$n; code55=$(grep -o 'module_text=[0-9]*' "$out/size.txt" 2>/dev/null | cut -d= -f2); fi
     done
   fi
+  printf '%s\t%s\t%s\t%s\t%s\n' "$m" "$i4" "$i55" "${code:--}" "${code55:--}" >> "$WORK/aotc.tsv"
   printf '%-34s %9s %9s %6s %9s %10s %9s %8s %12s %12s\n' "$m" "${arena:--}" "${lb:--}" "$ratio" "${pers:--}" "${cb:--}" "${code:--}" "$ms" "$i4" "$i55"
 done
 echo "arena = scratch arena bytes; lower_bd = largest sum of live tensor bytes at any op; code_m4 = module .text for cortex-m4 (constants excluded)"
+
+# aotc against TFLM + CMSIS-NN (bench/tflm_reference.tsv): instructions and
+# ratios per core, instructions per MAC, code bytes and their ratio.
+if [ -s "$WORK/aotc.tsv" ]; then
+  echo
+  echo "against TFLM + CMSIS-NN (bench/tflm_reference.tsv; ratio = aotc / TFLM, goal <= 0.8; code goal <= 0.25)"
+  awk -F'\t' 'NR == FNR { if ($0 !~ /^#/ && NF >= 5) { macs[$1] = $2; t4[$1] = $3; t55[$1] = $4; tc[$1] = $5 }; next }
+    function r(a, b) { return (a ~ /^[0-9]+$/ && b > 0) ? sprintf("%.3f", a / b) : "-" }
+    function ipm(a, m) { return (a ~ /^[0-9]+$/ && m > 0) ? sprintf("%.2f", a / m) : "-" }
+    BEGIN { printf "%-34s %12s %12s %6s %6s %12s %12s %6s %6s %9s %9s %6s\n", "model", "aotc_m4", "tflm_m4", "ratio", "i/MAC",
+            "aotc_m55", "tflm_m55", "ratio", "i/MAC", "code_m4", "tflm_code", "ratio" }
+    ($1 in t4) { printf "%-34s %12s %12s %6s %6s %12s %12s %6s %6s %9s %9s %6s\n", $1, $2, t4[$1], r($2, t4[$1]), ipm($2, macs[$1]),
+                 $3, t55[$1], r($3, t55[$1]), ipm($3, macs[$1]), $4, tc[$1], r($4, tc[$1]) }' \
+    "$HERE/tflm_reference.tsv" "$WORK/aotc.tsv"
+fi
 
 # Rolled GRU: fused GRU operator vs the WHILE loop compiled to C, and the
 # flash bytes of the constants with float32, FP16 (PTQ) and fully-FP16 weights.
