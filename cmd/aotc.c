@@ -37,6 +37,9 @@ static void usage(FILE *f) {
         "  run       run the host reference interpreter:\n"
         "            aotc run --model.path M --input in.npz --output out.npz [--iterations N]\n"
         "                     [--state-feedback O:I ...]\n"
+        "  runtime   write a shared kernel library for several modules of one firmware:\n"
+        "            aotc runtime --module.path PARENT --module.name N --module.prefix P (--all | MODEL ...)\n"
+        "            (then: aotc convert ... --module.runtime PARENT/N)\n"
         "  fp16      rewrite a float32 model to a fully-FP16 model: aotc fp16 IN OUT [--io fp16]\n\n"
         "'aotc convert --help' lists every option.\n",
         f);
@@ -580,6 +583,7 @@ static int cmd_verify(int argc, char **argv) {
 
 int cmd_run(int argc, char **argv);  /* run.c */
 int cmd_fp16(int argc, char **argv) __attribute__((weak));  /* fp16.c */
+int cmd_runtime(int argc, char **argv);                      /* runtime.c */
 
 int main(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
@@ -590,6 +594,7 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (strcmp(cmd, "convert") == 0) return cmd_convert(argc - 2, argv + 2);
   if (strcmp(cmd, "verify") == 0) return cmd_verify(argc - 2, argv + 2);
+  if (strcmp(cmd, "runtime") == 0) return cmd_runtime(argc - 2, argv + 2);
   if (strcmp(cmd, "inspect") == 0) return cmd_inspect(argc - 2, argv + 2);
   if (strcmp(cmd, "operators") == 0) return cmd_operators(argc - 2, argv + 2);
   if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);

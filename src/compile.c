@@ -140,6 +140,8 @@ int compile_write_module(const aotc_config *c, const compiled *cm, const char *d
   o.name = c->module_name ? c->module_name : "helia_aot_nn";
   o.model_path = c->model_path;
   o.runtime_dir = compile_runtime_dir();
+  o.shared_runtime = c->module_runtime;
+  o.module_parent = c->module_path;
   cg_strings keep;
   if (codegen_options_from_config(c, &o, &keep, d) != 0) return -1;
   /* placement by id and scratch_placement (as plan_memory_config planned them) */

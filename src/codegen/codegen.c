@@ -102,7 +102,7 @@ int write_text(const char *dir, const char *rel, const char *text, const char *p
   char *rrel = codegen_rename_prefix(rel, prefix);
   char *path = xasprintf("%s/%s", dir, rrel);
   free(rrel);
-  char *out = subst_name(codegen_rename_prefix(text, prefix));
+  char *out = subst_name(cg_shared_active() ? cg_shared_rename(text, prefix) : codegen_rename_prefix(text, prefix));
   int rc = write_file_all(path, out, strlen(out), d);
   free(out);
   free(path);
@@ -350,6 +350,7 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
   if (oo.min_alignment < 16) oo.min_alignment = 16;
   const cg_options *o = &oo;
   g_module_name = o->name;
+  if (o->shared_runtime && cg_shared_begin(o, d) != 0) return -1;
   emit_ctx e = {0};
   e.g = g;
   e.main = g;
@@ -552,7 +553,9 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
         write_text(dir, "src/aot_tensors.c", tcs.s, o->prefix, d) ||
         write_text(dir, "src/aot_model.c", model.s, o->prefix, d) ||
         write_text(dir, "src/aot_constants.c", consts.s, o->prefix, d) ||
-        write_text(dir, "src/aot_constants.h", consts_h.s, o->prefix, d) || copy_runtime_headers(o, dir, (const char *const *)e.kernels, e.nkernels, d) != 0 ||
+        write_text(dir, "src/aot_constants.h", consts_h.s, o->prefix, d) ||
+        (o->shared_runtime ? cg_shared_check_kernels(o, (const char *const *)e.kernels, e.nkernels, d) != 0
+                           : copy_runtime_headers(o, dir, (const char *const *)e.kernels, e.nkernels, d) != 0) ||
         cg_write_features(o, dir, (const char *const *)e.features, e.nfeatures, d) != 0;
     sb_free(&hm);
     sb_free(&ht);
@@ -566,8 +569,9 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
     }
   }
   if (e.nkernels > 0) qsort(e.kernels, (size_t)e.nkernels, sizeof(char *), cmp_str);
+  for (int i = 0; i < e.nkernels; i++) cg_collect_kernel(e.kernels[i]);
   for (int i = 0; i < e.nkernels; i++)
-    if (copy_runtime_file(o, e.kernels[i], dir, d) != 0) {
+    if ((!o->shared_runtime || e.kernels[i][0] == '/') && copy_runtime_file(o, e.kernels[i], dir, d) != 0) {
       cg_layout_free(&L);
       goto out;
     }
@@ -619,6 +623,7 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
   cg_layout_free(&L);
   rc = 0;
 out:
+  if (o->shared_runtime) cg_shared_end();
   for (int i = 0; i < e.npool; i++) free(e.pool[i]);
   free(e.pool);
   free(e.fn_names);

@@ -52,6 +52,9 @@ typedef struct cg_options {
   long long mem_sizes[8];
   const char *mem_source;     /* "platform X" / "memory.constraints": for the error */
   const char *runtime_dir;    /* where runtime/ kernels are */
+  const char *shared_runtime; /* module.runtime: the kernel library's directory, or NULL */
+  const char *module_parent;  /* module.path (for the library's relative path) */
+  int runtime_library;        /* writing the kernel library itself (aotc runtime) */
   cg_test test;
   int dump_residency_json;
   int fused_gru_loops;        /* for the README */
@@ -108,6 +111,17 @@ int codegen_check_supported(const ir_graph *g, aotc_diag *d);
 /* Renames the runtime prefix aot_/AOT_ at identifier starts in text to
  * prefix_/PREFIX_. Returns a malloc'd string. */
 char *codegen_rename_prefix(const char *text, const char *prefix);
+
+/* Writes the shared kernel library (aotc runtime; codegen_shared.c) into dir:
+ * the kernels (runtime-relative paths), every runtime header, the manifest
+ * and the build glue of o->module_type, all with prefix o->prefix. */
+int codegen_runtime_library(const cg_options *o, const char *const *kernels, int nkernels, const char *dir,
+                            aotc_diag *d);
+
+/* While on, codegen_module() records the runtime kernels each module needs
+ * (sorted, no duplicates; off frees the list). */
+void codegen_collect_kernels(int on);
+int codegen_collected_kernels(const char *const **out);
 
 /* Total bytes of constants the module will hold in flash (used consts). */
 size_t codegen_const_bytes(const ir_graph *g);

@@ -15,7 +15,7 @@
  * runtime file is in src/) and the kernels' aot_common.h included as
  * aot_kernel_common.h (<prefix>_common.h is the public header helia-aot's
  * callers include). Returns a malloc'd string. */
-static char *module_text(const char *text) {
+char *cg_module_text(const char *text) {
   strbuf b = {0};
   for (const char *p = text; *p;) {
     if (strncmp(p, "#include \"", 10) == 0) {
@@ -53,7 +53,7 @@ int copy_runtime_file(const cg_options *o, const char *rel, const char *dir, aot
   free(src);
   char *text = xstrndup((const char *)data, len);
   free(data);
-  char *m = module_text(text);
+  char *m = cg_module_text(text);
   const char *base = strrchr(rel, '/');
   base = base ? base + 1 : rel;
   if (strcmp(base, "aot_common.h") == 0) base = "aot_kernel_common.h";
@@ -174,7 +174,7 @@ int copy_runtime_headers(const cg_options *o, const char *dir, const char *const
     if (strcmp(used.v[i], "aot_kernels.h") != 0 && copy_runtime_file(o, used.v[i], dir, d) != 0)
       rc = -1;
   if (rc == 0) {
-    char *m = module_text(mk);
+    char *m = cg_module_text(mk);
     if (write_text(dir, "src/aot_kernels.h", m, o->prefix, d) != 0) rc = -1;
     free(m);
   }
@@ -205,9 +205,10 @@ static void upper(char *s) {
 static void list_sources(const cg_options *o, const char *const *kernels, int nkernels, const char *pre,
                          const char *post, strbuf *b) {
   const char *fixed[] = {"src/aot_model.c", "src/aot_tensors.c", "src/aot_constants.c"};
-  for (int i = 0; i < 3; i++) sb_printf(b, "%s%s%s", pre, fixed[i], post);
+  for (int i = 0; i < 3 && !o->runtime_library; i++) sb_printf(b, "%s%s%s", pre, fixed[i], post);
   if (o->test.enabled) sb_printf(b, "%ssrc/aot_test_case.c%s", pre, post);
   for (int i = 0; i < nkernels; i++) {
+    if (o->shared_runtime && kernels[i][0] != '/') continue; /* in the library */
     const char *k = strrchr(kernels[i], '/');
     sb_printf(b, "%ssrc/%s%s", pre, k ? k + 1 : kernels[i], post);
   }
@@ -223,7 +224,8 @@ static void gen_cmake(const cg_options *o, const char *const *kernels, int nkern
   upper(up);
   int nsx = o->module_type == AOTC_MODULE_NSX;
   cg_banner_hash(cm, o, "CMakeLists.txt");
-  if (nsx) sb_printf(cm, "# NSX module '%s': static library %s, alias nsx::%s.\n", o->name, t, t);
+  if (o->runtime_library) sb_printf(cm, "# Shared runtime library '%s' of aotc kernels: static library %s.\n", o->name, t);
+  else if (nsx) sb_printf(cm, "# NSX module '%s': static library %s, alias nsx::%s.\n", o->name, t, t);
   else sb_printf(cm, "# CMake module '%s': static library %s.\n", o->name, t);
   sb_printf(cm, "cmake_minimum_required(VERSION 3.13)\nproject(%s C)\n\nadd_library(%s STATIC\n", t, t);
   list_sources(o, kernels, nkernels, "  ${CMAKE_CURRENT_LIST_DIR}/", "\n", cm);
@@ -235,6 +237,18 @@ static void gen_cmake(const cg_options *o, const char *const *kernels, int nkern
                 "  target_compile_options(%s PRIVATE -Wall -Wextra -pedantic)\nendif()\n"
                 "find_library(AOT_LIBM m)\nif(AOT_LIBM)\n  target_link_libraries(%s PUBLIC ${AOT_LIBM})\nendif()\n",
             t, t, t, t, t);
+  if (o->shared_runtime) {
+    char *rel = cg_shared_relpath(o);
+    char lt[128];
+    snprintf(lt, sizeof lt, "%s", cg_shared_name());
+    for (char *p = lt; *p; p++)
+      if (*p == '-' || *p == '.') *p = '_';
+    sb_printf(cm, "# the kernels: the shared runtime library '%s' (prefix %s), built once\n"
+                  "if(NOT TARGET %s)\n  add_subdirectory(${CMAKE_CURRENT_LIST_DIR}/%s ${CMAKE_BINARY_DIR}/%s)\nendif()\n"
+                  "target_link_libraries(%s PUBLIC %s)\n",
+              cg_shared_name(), cg_shared_prefix(), lt, rel, lt, t, lt);
+    free(rel);
+  }
   if (nsx)
     sb_printf(cm, "add_library(nsx::%s ALIAS %s)\nif(DEFINED NSX_BOARD_FLAGS_TARGET)\n"
                   "  target_link_libraries(%s PUBLIC ${NSX_BOARD_FLAGS_TARGET})\nendif()\n",
@@ -273,6 +287,16 @@ static void gen_module_mk(const cg_options *o, const char *const *kernels, int n
                 "sources += $(%s_SOURCES)\nincludes_api += $(%s_DIR)/includes-api\n"
                 "local_includes += $(%s_DIR)/src\n",
             up, up, up, up, up, up);
+  if (o->shared_runtime) {
+    char *rel = cg_shared_relpath(o);
+    char lu[128];
+    snprintf(lu, sizeof lu, "%s", cg_shared_name());
+    for (char *p = lu; *p; p++) *p = (*p == '-' || *p == '.') ? '_' : (char)toupper((unsigned char)*p);
+    sb_printf(mk, "# the kernels: the shared runtime library '%s' (prefix %s), included once\n"
+                  "ifndef %s_DIR\ninclude $(%s_DIR)/%s/module.mk\nendif\n",
+              cg_shared_name(), cg_shared_prefix(), lu, up, rel);
+    free(rel);
+  }
 }
 
 static void gen_zephyr(const cg_options *o, const char *const *kernels, int nkernels, strbuf *yml, strbuf *cm,

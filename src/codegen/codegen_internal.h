@@ -106,6 +106,23 @@ int cmp_str(const void *a, const void *b);
 int gen_build_glue(const ir_graph *g, const cg_options *o, const char *const *kernels, int nkernels,
                    const char *dir, aotc_diag *d);
 
+/* A runtime file's text as a module holds it (includes flattened). */
+char *cg_module_text(const char *text);
+
+/* codegen_shared.c: a module against a shared kernel library (module.runtime) */
+int cg_shared_begin(const cg_options *o, aotc_diag *d);  /* reads the manifest */
+void cg_shared_end(void);
+int cg_shared_active(void);
+/* The rename while active: runtime identifiers and library headers take the
+ * library prefix, the rest prefix. */
+char *cg_shared_rename(const char *text, const char *prefix);
+/* Refuses a kernel the library lacks or holds in another version. */
+int cg_shared_check_kernels(const cg_options *o, const char *const *kernels, int n, aotc_diag *d);
+const char *cg_shared_name(void);
+const char *cg_shared_prefix(void);
+char *cg_shared_relpath(const cg_options *o); /* malloc'd */
+void cg_collect_kernel(const char *rel);
+
 /* codegen_test.c: the test case */
 void gen_test_case(const ir_graph *g, const cg_options *o, strbuf *c, strbuf *h);
 

@@ -126,6 +126,7 @@ typedef struct aotc_config {
   char *module_path;               /* module.path (parent directory of the module, or .zip) */
   char *module_name;               /* module.name, default "helia_aot_nn" */
   char *module_prefix;             /* module.prefix, default "aot"; a C identifier */
+  char *module_runtime;            /* module.runtime: directory of a shared kernel library, or NULL */
   int test_enabled;                /* test.enabled, default 0 */
   char *test_golden_data;          /* test.golden_data (.npz) */
   double test_tolerance;           /* test.tolerance, default 1 */

@@ -41,6 +41,8 @@ const opt_def cfg_opts[] = {
      "prefix of every generated C symbol; a C identifier, lower case recommended", NULL},
     {"module.type", T_ENUM, F(module_type), 0, "neuralspot|zephyr|cmake|nsx|cmsis_pack", "neuralspot", NULL,
      "build glue of the module: neuralspot (module.mk), zephyr, cmake, nsx, cmsis_pack", NULL},
+    {"module.runtime", T_STRING, F(module_runtime), 0, NULL, NULL, NULL,
+     "a shared kernel library written by `aotc runtime`: the module calls its kernels and copies none", NULL},
     {"test.enabled", T_BOOL, F(test_enabled), 0, NULL, "false", NULL,
      "also generate a test that runs the module on golden data", NULL},
     {"test.golden_data", T_STRING, F(test_golden_data), 0, NULL, NULL, NULL,
