@@ -264,7 +264,7 @@ int cg_shared_check_kernels(const cg_options *o, const char *const *kernels, int
     for (int j = 0; j < S.n; j++)
       if (!S.e[j].header && !strcmp(S.e[j].rel, kernels[i])) found = j;
     if (found < 0)
-      return diag_error(d, "module.runtime '%s' lacks the kernel %s this model needs; regenerate the library with this model among --models (or with --all)",
+      return diag_error(d, "module.runtime '%s' lacks the kernel %s this model needs; regenerate the library with this model among its models (or with --all)",
                         o->shared_runtime, kernels[i]);
     char *rp = xasprintf("%s/%s", o->runtime_dir, kernels[i]);
     char hh[65];
