@@ -13,6 +13,8 @@
  * from this aotc's (another kernel version), is refused in one line. */
 #include "codegen_internal.h"
 
+#include "config/config.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
@@ -190,6 +192,11 @@ static int bad_manifest(const char *path, int line, aotc_diag *d) {
 
 int cg_shared_begin(const cg_options *o, aotc_diag *d) {
   shared_free();
+  if (o->module_type == AOTC_MODULE_ZEPHYR || o->module_type == AOTC_MODULE_CMSIS_PACK)
+    return diag_error(d, "module.runtime: the %s build glue cannot link a shared runtime library; use module.type cmake, nsx or neuralspot, or leave module.runtime out",
+                      o->module_type == AOTC_MODULE_ZEPHYR ? "zephyr" : "cmsis_pack");
+  if (o->module_parent && codegen_export_is_zip(o->module_parent))
+    return diag_error(d, "module.runtime: module.path '%s' is an archive, which cannot refer to the library beside it; give a directory", o->module_parent);
   char *path = xasprintf("%s/%s", o->shared_runtime, MANIFEST);
   uint8_t *data;
   size_t len;

@@ -126,5 +126,21 @@ refuse "no library" "no aotc-runtime.txt" convert --model.path "$KWS" --module.p
 refuse "same prefix" "prefix of the runtime library" convert --model.path "$KWS" --module.path "$W/r" --module.name x --module.prefix rt --module.runtime "$W/s/rt"
 refuse "no models" "no models" runtime --module.path "$W/r" --module.name rt --module.prefix rt
 refuse "zephyr library" "writes cmake, nsx or neuralspot" runtime --module.path "$W/r" --module.name rt --module.type zephyr --all
-[ ! -e "$W/r" ] || fail "a refusal wrote files"
+refuse "zephyr module" "zephyr build glue cannot link" convert --model.path "$KWS" --module.path "$W/r" --module.name x --module.prefix x --module.type zephyr --module.runtime "$W/s/rt"
+refuse "archive module" "is an archive" convert --model.path "$KWS" --module.path "$W/r.zip" --module.name x --module.prefix x --module.runtime "$W/s/rt"
+[ ! -e "$W/r" ] && [ ! -e "$W/r.zip" ] || fail "a refusal wrote files"
+
+# ---- --all: every runtime kernel; a float model runs against it ----
+"$AOTC" runtime --module.path "$W/all" --module.name rta --module.prefix rta --all >/dev/null
+nk=$(grep -c '^kernel ' "$W/all/rta/aotc-runtime.txt"); nr=$(ls "$W/all/rta/src" | wc -l)
+[ "$nk" -gt 50 ] && [ "$nk" = "$nr" ] || fail "--all: $nk kernels in the manifest, $nr sources"
+HW=$S/models/tflm/hello_world_float.tflite
+"$AOTC" convert --model.path "$HW" --module.path "$W/all" --module.name hw --module.prefix hw --test.enabled --module.runtime "$W/all/rta" >/dev/null 2>&1
+# the kernels it needs: those a standalone module of it copies
+"$AOTC" convert --model.path "$HW" --module.path "$W/all" --module.name hw0 --module.prefix hw0 >/dev/null
+ks=$(cd "$W/all/hw0/src" && ls hw0_*.c | grep -v -E '^hw0_(model|tensors|constants)\.c$' | sed "s|^hw0_|$W/all/rta/src/rta_|")
+[ -n "$ks" ] || fail "--all: the standalone module copied no kernels"
+cc -std=c99 -O1 -Wall -Wextra -Werror -pedantic -I"$W/all/hw/includes-api" -I"$W/all/hw/src" -I"$W/all/rta/includes-api" \
+  "$W/all/hw/src/"*.c $ks -lm -o "$W/all/hw_test" || fail "--all: building a float module against the library"
+"$W/all/hw_test" >/dev/null || fail "--all: the float module's test"
 echo "PASS shared runtime"
