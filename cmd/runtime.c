@@ -148,7 +148,7 @@ int cmd_runtime(int argc, char **argv) {
     rc = codegen_export(c.module_path, j.o.name, c.force, write_lib, &j, &d);
     if (rc == 0) {
       char *t = codegen_export_target(c.module_path, j.o.name);
-      printf("aotc: wrote runtime library (%d kernels) to %s\n", nk, t);
+      printf("aotc: wrote runtime library (%d kernel%s) to %s\n", nk, nk == 1 ? "" : "s", t);
       free(t);
     }
   }

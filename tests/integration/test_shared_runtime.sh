@@ -7,7 +7,7 @@
 # with its own kernels, the neuralspot build glue (module.mk) builds the same
 # program, a Cortex-M4 build links when arm-none-eabi-gcc is there, and a
 # library without a kernel the model needs, of another version, or of another
-# aotc is refused in one line.
+# aotc is refused in one line; --all and a user kernel (custom_operators) work.
 set -eu
 AOTC=$(realpath "$1")
 S=${AOTC_SHARED:-../shared}
@@ -143,4 +143,19 @@ ks=$(cd "$W/all/hw0/src" && ls hw0_*.c | grep -v -E '^hw0_(model|tensors|constan
 cc -std=c99 -O1 -Wall -Wextra -Werror -pedantic -I"$W/all/hw/includes-api" -I"$W/all/hw/src" -I"$W/all/rta/includes-api" \
   "$W/all/hw/src/"*.c $ks -lm -o "$W/all/hw_test" || fail "--all: building a float module against the library"
 "$W/all/hw_test" >/dev/null || fail "--all: the float module's test"
+# ---- a user kernel (custom_operators) stays in the module, on the library's types ----
+GEN=$(dirname "$AOTC")/aotc_make_refusal_models
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+if [ -x "$GEN" ]; then
+  mkdir -p "$W/c" && "$GEN" "$W/c" >/dev/null
+  K=(--custom-operators.AOTC_TEST_AXPB.source "$ROOT/tests/data/custom_axpb.c" --custom-operators.AOTC_TEST_AXPB.function axpb_run
+     --custom-operators.AOTC_TEST_AXPB.scratch-bytes 16)
+  "$AOTC" runtime --module.path "$W/c" --module.name rt --module.prefix rt "${K[@]}" "$W/c/custom.tflite" >/dev/null
+  "$AOTC" convert --model.path "$W/c/custom.tflite" "${K[@]}" --module.path "$W/c" --module.name cm --module.prefix cm \
+    --module.runtime "$W/c/rt" --test.enabled --test.golden-data "$W/c/custom.npz" >/dev/null
+  grep -q 'rt_custom_args' "$W/c/cm/src/custom_axpb.c" || fail "the user kernel does not use the library's types"
+  cc -std=c99 -Wall -Wextra -Werror -pedantic -I"$W/c/cm/includes-api" -I"$W/c/cm/src" -I"$W/c/rt/includes-api" \
+    "$W/c/cm/src/"*.c "$W/c/rt/src/"*.c -lm -o "$W/c/t" || fail "building the module with a user kernel"
+  "$W/c/t" >/dev/null || fail "the module with a user kernel"
+fi
 echo "PASS shared runtime"
