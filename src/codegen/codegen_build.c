@@ -244,7 +244,7 @@ static void gen_cmake(const cg_options *o, const char *const *kernels, int nkern
     for (char *p = lt; *p; p++)
       if (*p == '-' || *p == '.') *p = '_';
     sb_printf(cm, "# the kernels: the shared runtime library '%s' (prefix %s), built once\n"
-                  "if(NOT TARGET %s)\n  add_subdirectory(${CMAKE_CURRENT_LIST_DIR}/%s ${CMAKE_BINARY_DIR}/%s)\nendif()\n"
+                  "if(NOT TARGET %s)\n  add_subdirectory(\"${CMAKE_CURRENT_LIST_DIR}/%s\" \"${CMAKE_BINARY_DIR}/%s\")\nendif()\n"
                   "target_link_libraries(%s PUBLIC %s)\n",
               cg_shared_name(), cg_shared_prefix(), lt, rel, lt, t, lt);
     free(rel);
