@@ -44,6 +44,14 @@
 
 #ifdef AOT_MVE
 
+/* 1 if a window leaves the image (padding, or the last window past the
+ * edge): the paths of AOT_F_DW_S8_CLIP */
+AOT_INLINE int aot_dw_s8_mve_clips(const aot_conv_params *p) {
+  return p->pad_h > 0 || p->pad_w > 0 ||
+         (p->out_h - 1) * p->stride_h - p->pad_h + (p->filter_h - 1) * p->dilation_h >= p->in_h ||
+         (p->out_w - 1) * p->stride_w - p->pad_w + (p->filter_w - 1) * p->dilation_w >= p->in_w;
+}
+
 /* requantize four channels (bias already added) */
 AOT_INLINE int32x4_t aot_dw_s8_mve_rq(const aot_conv_params *p, int32x4_t acc, int32x4_t mult,
                                       int32x4_t shift) {
@@ -93,6 +101,7 @@ AOT_INLINE void aot_dw_s8_mve_st8(const aot_conv_params *p, int32x4_t e, int32x4
   vstrbq_s16(out, r);
 }
 
+#if AOT_F_DW_S8_CLIP   /* windows that leave the image (aot_features.h) */
 /* One window of 8 channels that leaves the image: (x + input_offset) * w
  * over its valid taps, from the bias (be, bo). in_b points at the batch's
  * input + c, fc at the filter + c. */
@@ -213,6 +222,7 @@ static __attribute__((noinline)) void aot_dw_s8_mve_prow8(
     aot_dw_s8_mve_st8(p, ae, ao, rqe, rqo, out + (size_t)ox * ch);
   }
 }
+#endif /* AOT_F_DW_S8_CLIP */
 
 /* One filter row of two windows (inputs xa, xb; packed filter wp): x * w
  * added to the even / odd lanes of both. */
@@ -286,9 +296,11 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
       const int32_t iy0 = oy * p->stride_h - p->pad_h;
       const int rows_in = iy0 >= 0 && iy0 + (fh - 1) * dh < in_h;
       const int32_t hi = rows_in ? ox_hi : ox_lo;
+#if AOT_F_DW_S8_CLIP
       /* the clipped columns ox < ox_lo, ox >= ox_hi: aot_dw_s8_mve_col8 */
       if (!rows_in && ox_lo < ox_hi)
         aot_dw_s8_mve_prow8(p, in_b, wpk, iy0, ox_lo, ox_hi, be, bo, &rqe, &rqo, output);
+#endif
       ox = ox_lo;
       if (ox < hi) {   /* the windows inside the image, two at a time */
         const int8_t *xr = in_b + (size_t)iy0 * in_row + (size_t)(ox * sw - p->pad_w) * ch;
@@ -318,10 +330,12 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
       }
     }
   }
+#if AOT_F_DW_S8_CLIP
   output -= (size_t)p->batches * p->out_h * out_w * ch;
   for (ox = 0; ox < out_w; ox = ox + 1 == ox_lo ? ox_hi : ox + 1)
     if (ox < ox_lo || ox >= ox_hi)
       aot_dw_s8_mve_col8(p, input + c, fc, ox, be, bo, &rqe, &rqo, output + (size_t)ox * out_step);
+#endif
 }
 
 /* One block of n (1..8) output channels from c over every output position,
@@ -433,6 +447,7 @@ AOT_INLINE void aot_dw_s8_mve_g8_body(const aot_conv_params *p, const int8_t *in
   }
 }
 
+#if AOT_F_DW_S8_DM || AOT_F_DW_S8_FEW   /* the gather path (aot_features.h) */
 /* aot_dw_s8_mve_g8_body with the filter's tap stride a constant */
 static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
                                                        const int8_t *input,
@@ -444,7 +459,9 @@ static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
   else
     aot_dw_s8_mve_g8_body(p, input, filter, bias, c, n, output, 0);
 }
+#endif
 
+#if AOT_F_DW_S8_CLIP   /* small padded images */
 /* small images: the padded block of 8 channels fits this many bytes */
 #define AOT_DW_MVE_SMALL 512
 
@@ -527,41 +544,23 @@ static __attribute__((noinline)) void aot_dw_s8_mve_small8(const aot_conv_params
     }
   }
 }
+#endif /* AOT_F_DW_S8_CLIP */
 
-/* depth multiplier 1: blocks of 8 channels, then the last 1..7 channels */
-static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
-                              const int8_t *filter, const int32_t *bias, int8_t *output) {
+#if AOT_F_DW_S8_BIG
+/* depth multiplier 1, filters past AOT_DW_MVE_TAPS taps: int32 lanes of
+ * four channels with lane predicates */
+static __attribute__((noinline)) void aot_dw_s8_mve_dm1_big(const aot_conv_params *p,
+                                                            const int8_t *input,
+                                                            const int8_t *filter,
+                                                            const int32_t *bias, int8_t *output) {
   const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
   const int32_t fh = p->filter_h, fw = p->filter_w;
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
   const size_t in_row = (size_t)in_w * ch, x_step = (size_t)dw * ch, x_rs = (size_t)dh * in_row;
-  const int32_t w_rs = fw * ch;
-  const int32_t c8 = fh * fw <= AOT_DW_MVE_TAPS ? ch & ~7 : 0;
+  const int32_t w_rs = fw * ch, c8 = 0;
   const uint32x4_t no_offs = vdupq_n_u32(0);
   int32_t b, oy, ox, c;
 
-  if (c8 > 0) {
-    /* the padded image's height and width (covering every window) */
-    const int32_t ph = aot_max_i32(in_h + p->pad_h, (p->out_h - 1) * p->stride_h + (fh - 1) * dh + 1);
-    const int32_t pw = aot_max_i32(in_w + p->pad_w, (p->out_w - 1) * p->stride_w + (fw - 1) * dw + 1);
-    const int small = (p->pad_h > 0 || p->pad_w > 0) && (int64_t)ph * pw * 8 <= AOT_DW_MVE_SMALL;
-    for (c = 0; c < c8; c += 8)
-      if (small)
-        aot_dw_s8_mve_small8(p, input, filter, bias, c, ph, pw, output);
-      else
-        aot_dw_s8_mve_blk8(p, input, filter, bias, c, output);
-    if (c8 == ch) return;
-    /* the last 1..7 channels: a block of the last 8 (recomputes a few) */
-    if (small)
-      aot_dw_s8_mve_small8(p, input, filter, bias, ch - 8, ph, pw, output);
-    else
-      aot_dw_s8_mve_blk8(p, input, filter, bias, ch - 8, output);
-    return;
-  }
-  if (fh * fw <= AOT_DW_MVE_TAPS) {   /* fewer than 8 channels */
-    aot_dw_s8_mve_g8(p, input, filter, bias, 0, ch, output);
-    return;
-  }
   for (b = 0; b < p->batches; b++) {
     const int8_t *in_b = input + (size_t)b * in_h * in_row;
     for (oy = 0; oy < p->out_h; oy++) {
@@ -590,7 +589,54 @@ static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
     }
   }
 }
+#endif /* AOT_F_DW_S8_BIG */
 
+/* depth multiplier 1: blocks of 8 channels, then the last 1..7 channels.
+ * The module's left-out paths (aot_features.h) were refused by the caller. */
+static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
+                              const int8_t *filter, const int32_t *bias, int8_t *output) {
+  const int32_t ch = p->in_c, c8 = ch & ~7;
+  int32_t c;
+#if AOT_F_DW_S8_CLIP
+  const int32_t fh = p->filter_h, fw = p->filter_w;
+  /* the padded image's height and width (covering every window) */
+  const int32_t ph = aot_max_i32(p->in_h + p->pad_h,
+                                 (p->out_h - 1) * p->stride_h + (fh - 1) * p->dilation_h + 1);
+  const int32_t pw = aot_max_i32(p->in_w + p->pad_w,
+                                 (p->out_w - 1) * p->stride_w + (fw - 1) * p->dilation_w + 1);
+  const int small = (p->pad_h > 0 || p->pad_w > 0) && (int64_t)ph * pw * 8 <= AOT_DW_MVE_SMALL;
+#endif
+
+#if AOT_F_DW_S8_BIG
+  if (p->filter_h * p->filter_w > AOT_DW_MVE_TAPS) {
+    aot_dw_s8_mve_dm1_big(p, input, filter, bias, output);
+    return;
+  }
+#endif
+#if AOT_F_DW_S8_FEW
+  if (c8 == 0) {   /* fewer than 8 channels */
+    aot_dw_s8_mve_g8(p, input, filter, bias, 0, ch, output);
+    return;
+  }
+#endif
+  for (c = 0; c < c8; c += 8)
+#if AOT_F_DW_S8_CLIP
+    if (small)
+      aot_dw_s8_mve_small8(p, input, filter, bias, c, ph, pw, output);
+    else
+#endif
+      aot_dw_s8_mve_blk8(p, input, filter, bias, c, output);
+  if (c8 == ch) return;
+  /* the last 1..7 channels: a block of the last 8 (recomputes a few) */
+#if AOT_F_DW_S8_CLIP
+  if (small)
+    aot_dw_s8_mve_small8(p, input, filter, bias, ch - 8, ph, pw, output);
+  else
+#endif
+    aot_dw_s8_mve_blk8(p, input, filter, bias, ch - 8, output);
+}
+
+#if AOT_F_DW_S8_DM   /* depth multiplier above 1 (aot_features.h) */
 /* depth multiplier > 1 (not inlined: keeps its registers) */
 static __attribute__((noinline)) void aot_dw_s8_mve_dm(const aot_conv_params *p, const int8_t *input,
                              const int8_t *filter, const int32_t *bias, int8_t *output) {
@@ -641,6 +687,7 @@ static __attribute__((noinline)) void aot_dw_s8_mve_dm(const aot_conv_params *p,
     }
   }
 }
+#endif /* AOT_F_DW_S8_DM */
 
 #endif /* AOT_MVE */
 

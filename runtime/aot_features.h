@@ -20,6 +20,9 @@
 /* int8 DEPTHWISE_CONV_2D with depth multiplier 1 and channels not a
  * multiple of four */
 #define AOT_F_DW_S8_TAIL 1
+/* int8 DEPTHWISE_CONV_2D with depth multiplier 1 and fewer than 8
+ * channels (the Helium build's gather path, aot_dw_s8_mve_g8) */
+#define AOT_F_DW_S8_FEW 1
 /* int8 DEPTHWISE_CONV_2D with depth multiplier above 1 */
 #define AOT_F_DW_S8_DM 1
 /* int8 DEPTHWISE_CONV_2D with more than 49 filter taps (the DSP build's

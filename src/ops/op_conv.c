@@ -369,6 +369,8 @@ static int conv_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   if (cp.kind == K_S8 && cp.ck == CK_DW && conv_clips(p)) emit_feature(e, "DW_S8_CLIP");
   if (cp.kind == K_S8 && cp.ck == CK_DW && p->depth_multiplier == 1 && p->in_c % 4 != 0)
     emit_feature(e, "DW_S8_TAIL");
+  if (cp.kind == K_S8 && cp.ck == CK_DW && p->depth_multiplier == 1 && p->in_c < 8)
+    emit_feature(e, "DW_S8_FEW");
   if (cp.kind == K_S8 && cp.ck == CK_DW && p->depth_multiplier != 1) emit_feature(e, "DW_S8_DM");
   if (cp.kind == K_S8 && cp.ck == CK_DW && p->filter_h * p->filter_w > 49)
     emit_feature(e, "DW_S8_BIG");

@@ -55,7 +55,9 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
     else:
         if clips: want.add("DW_S8_CLIP")
         if p["depth_multiplier"] != 1: want.add("DW_S8_DM")
-        elif p["in_c"] % 4: want.add("DW_S8_TAIL")
+        else:
+            if p["in_c"] % 4: want.add("DW_S8_TAIL")
+            if p["in_c"] < 8: want.add("DW_S8_FEW")
         if taps > 49: want.add("DW_S8_BIG")
 if have is None:
     # no kernel that includes the header: then no int8 convolution either
