@@ -37,6 +37,14 @@ typedef struct aot_conv_params {
   const int32_t *out_shift;   /* out_c entries */
 } aot_conv_params;
 
+/* 1 if a window leaves the image (padding, or the last window reaching past
+ * the edge): the paths of AOT_F_CONV_S8_CLIP / AOT_F_DW_S8_CLIP */
+AOT_INLINE int aot_conv_clips(const aot_conv_params *p) {
+  return p->pad_h > 0 || p->pad_w > 0 ||
+         (p->out_h - 1) * p->stride_h - p->pad_h + (p->filter_h - 1) * p->dilation_h >= p->in_h ||
+         (p->out_w - 1) * p->stride_w - p->pad_w + (p->filter_w - 1) * p->dilation_w >= p->in_w;
+}
+
 int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
                       const int8_t *filter, const int32_t *bias, int8_t *output);
 int32_t aot_conv2d_s16(const aot_conv_params *p, const int16_t *input,

@@ -44,14 +44,6 @@
 
 #ifdef AOT_MVE
 
-/* 1 if a window leaves the image (padding, or the last window past the
- * edge): the paths of AOT_F_DW_S8_CLIP */
-AOT_INLINE int aot_dw_s8_mve_clips(const aot_conv_params *p) {
-  return p->pad_h > 0 || p->pad_w > 0 ||
-         (p->out_h - 1) * p->stride_h - p->pad_h + (p->filter_h - 1) * p->dilation_h >= p->in_h ||
-         (p->out_w - 1) * p->stride_w - p->pad_w + (p->filter_w - 1) * p->dilation_w >= p->in_w;
-}
-
 /* requantize four channels (bias already added) */
 AOT_INLINE int32x4_t aot_dw_s8_mve_rq(const aot_conv_params *p, int32x4_t acc, int32x4_t mult,
                                       int32x4_t shift) {
@@ -591,9 +583,9 @@ static __attribute__((noinline)) void aot_dw_s8_mve_dm1_big(const aot_conv_param
 }
 #endif /* AOT_F_DW_S8_BIG */
 
-/* depth multiplier 1: blocks of 8 channels, then the last 1..7 channels.
- * The module's left-out paths (aot_features.h) were refused by the caller. */
-static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
+/* depth multiplier 1: blocks of 8 channels, then the last 1..7 channels;
+ * AOT_KERNEL_BAD_PARAM for a path the module left out (aot_features.h) */
+static int32_t aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
                               const int8_t *filter, const int32_t *bias, int8_t *output) {
   const int32_t ch = p->in_c, c8 = ch & ~7;
   int32_t c;
@@ -607,18 +599,22 @@ static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
   const int small = (p->pad_h > 0 || p->pad_w > 0) && (int64_t)ph * pw * 8 <= AOT_DW_MVE_SMALL;
 #endif
 
-#if AOT_F_DW_S8_BIG
   if (p->filter_h * p->filter_w > AOT_DW_MVE_TAPS) {
+#if AOT_F_DW_S8_BIG
     aot_dw_s8_mve_dm1_big(p, input, filter, bias, output);
-    return;
-  }
+    return AOT_KERNEL_OK;
+#else
+    return AOT_KERNEL_BAD_PARAM;
 #endif
-#if AOT_F_DW_S8_FEW
+  }
   if (c8 == 0) {   /* fewer than 8 channels */
+#if AOT_F_DW_S8_FEW
     aot_dw_s8_mve_g8(p, input, filter, bias, 0, ch, output);
-    return;
-  }
+    return AOT_KERNEL_OK;
+#else
+    return AOT_KERNEL_BAD_PARAM;
 #endif
+  }
   for (c = 0; c < c8; c += 8)
 #if AOT_F_DW_S8_CLIP
     if (small)
@@ -626,7 +622,7 @@ static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
     else
 #endif
       aot_dw_s8_mve_blk8(p, input, filter, bias, c, output);
-  if (c8 == ch) return;
+  if (c8 == ch) return AOT_KERNEL_OK;
   /* the last 1..7 channels: a block of the last 8 (recomputes a few) */
 #if AOT_F_DW_S8_CLIP
   if (small)
@@ -634,6 +630,7 @@ static void aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
   else
 #endif
     aot_dw_s8_mve_blk8(p, input, filter, bias, ch - 8, output);
+  return AOT_KERNEL_OK;
 }
 
 #if AOT_F_DW_S8_DM   /* depth multiplier above 1 (aot_features.h) */

@@ -119,19 +119,15 @@ int32_t aot_dwconv2d_s8(const aot_conv_params *p, const int8_t *input,
 
   if (dm <= 0 || out_c != in_c * dm) return AOT_KERNEL_BAD_PARAM;
 #ifdef AOT_DWCONV2D_S8_MVE
-  /* paths the module left out (aot_features.h) */
-  if ((!AOT_F_DW_S8_DM && dm != 1) || (!AOT_F_DW_S8_BIG && fh * fw > AOT_DW_MVE_TAPS) ||
-      (!AOT_F_DW_S8_FEW && dm == 1 && in_c < 8 && fh * fw <= AOT_DW_MVE_TAPS) ||
-      (!AOT_F_DW_S8_CLIP && aot_dw_s8_mve_clips(p)))
-    return AOT_KERNEL_BAD_PARAM;
+  /* a path the module left out (aot_features.h): AOT_KERNEL_BAD_PARAM */
+  if (!AOT_F_DW_S8_CLIP && aot_conv_clips(p)) return AOT_KERNEL_BAD_PARAM;
+  if (dm == 1) return aot_dw_s8_mve_dm1(p, input, filter, bias, output);
 #if AOT_F_DW_S8_DM
-  if (dm != 1) {
-    aot_dw_s8_mve_dm(p, input, filter, bias, output);
-    return AOT_KERNEL_OK;
-  }
-#endif
-  aot_dw_s8_mve_dm1(p, input, filter, bias, output);
+  aot_dw_s8_mve_dm(p, input, filter, bias, output);
   return AOT_KERNEL_OK;
+#else
+  return AOT_KERNEL_BAD_PARAM;
+#endif
 #endif
 #ifdef AOT_DWCONV2D_S8_DSP
   if (dm == 1 && fh * fw <= AOT_DW_S8_DSP_TAPS) {
