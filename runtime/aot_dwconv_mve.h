@@ -93,7 +93,7 @@ AOT_INLINE void aot_dw_s8_mve_st8(const aot_conv_params *p, int32x4_t e, int32x4
   vstrbq_s16(out, r);
 }
 
-#if AOT_F_DW_S8_CLIP   /* windows that leave the image (aot_features.h) */
+#if AOT_F_DW_S8_CLIP && AOT_F_DW_S8_DM1   /* windows that leave the image (aot_features.h) */
 /* One window of 8 channels that leaves the image: (x + input_offset) * w
  * over its valid taps, from the bias (be, bo). in_b points at the batch's
  * input + c, fc at the filter + c. */
@@ -237,6 +237,7 @@ AOT_INLINE void aot_dw_s8_mve_row2(const int8_t *xa, const int8_t *xb, const int
  * block's filter packed on the stack, 8 bytes per tap) */
 #define AOT_DW_MVE_TAPS 64
 
+#if AOT_F_DW_S8_DM1   /* depth multiplier 1 (aot_features.h) */
 /* Depth multiplier 1, one block of 8 channels from c over every output
  * position (the block's constants stay out of the position loop):
  * kb = bias + input_offset * (sum of the filter over all taps); windows
@@ -329,6 +330,7 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
       aot_dw_s8_mve_col8(p, input + c, fc, ox, be, bo, &rqe, &rqo, output + (size_t)ox * out_step);
 #endif
 }
+#endif /* AOT_F_DW_S8_DM1 */
 
 /* One block of n (1..8) output channels from c over every output position,
  * any depth multiplier (filters past AOT_DW_MVE_TAPS taps: n == 8): lane i
@@ -453,7 +455,7 @@ static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
 }
 #endif
 
-#if AOT_F_DW_S8_CLIP   /* small padded images */
+#if AOT_F_DW_S8_CLIP && AOT_F_DW_S8_DM1   /* small padded images */
 /* small images: the padded block of 8 channels fits this many bytes */
 #define AOT_DW_MVE_SMALL 512
 
@@ -538,7 +540,7 @@ static __attribute__((noinline)) void aot_dw_s8_mve_small8(const aot_conv_params
 }
 #endif /* AOT_F_DW_S8_CLIP */
 
-#if AOT_F_DW_S8_BIG
+#if AOT_F_DW_S8_BIG && AOT_F_DW_S8_DM1
 /* depth multiplier 1, filters past AOT_DW_MVE_TAPS taps: int32 lanes of
  * four channels with lane predicates */
 static __attribute__((noinline)) void aot_dw_s8_mve_dm1_big(const aot_conv_params *p,
@@ -583,6 +585,7 @@ static __attribute__((noinline)) void aot_dw_s8_mve_dm1_big(const aot_conv_param
 }
 #endif /* AOT_F_DW_S8_BIG */
 
+#if AOT_F_DW_S8_DM1   /* depth multiplier 1 (aot_features.h) */
 /* depth multiplier 1: blocks of 8 channels, then the last 1..7 channels;
  * AOT_KERNEL_BAD_PARAM for a path the module left out (aot_features.h) */
 static int32_t aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
@@ -632,6 +635,7 @@ static int32_t aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
     aot_dw_s8_mve_blk8(p, input, filter, bias, ch - 8, output);
   return AOT_KERNEL_OK;
 }
+#endif /* AOT_F_DW_S8_DM1 */
 
 #if AOT_F_DW_S8_DM   /* depth multiplier above 1 (aot_features.h) */
 /* depth multiplier > 1 (not inlined: keeps its registers) */

@@ -20,6 +20,9 @@
 /* int8 DEPTHWISE_CONV_2D with depth multiplier 1 and channels not a
  * multiple of four */
 #define AOT_F_DW_S8_TAIL 1
+/* int8 DEPTHWISE_CONV_2D with depth multiplier 1 (the Helium build's
+ * 8-channel blocks; the DSP build compiles its paths regardless) */
+#define AOT_F_DW_S8_DM1 1
 /* int8 DEPTHWISE_CONV_2D with depth multiplier 1 and fewer than 8
  * channels (the Helium build's gather path, aot_dw_s8_mve_g8) */
 #define AOT_F_DW_S8_FEW 1

@@ -369,6 +369,7 @@ static int conv_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   if (cp.kind == K_S8 && cp.ck == CK_DW && conv_clips(p)) emit_feature(e, "DW_S8_CLIP");
   if (cp.kind == K_S8 && cp.ck == CK_DW && p->depth_multiplier == 1 && p->in_c % 4 != 0)
     emit_feature(e, "DW_S8_TAIL");
+  if (cp.kind == K_S8 && cp.ck == CK_DW && p->depth_multiplier == 1) emit_feature(e, "DW_S8_DM1");
   if (cp.kind == K_S8 && cp.ck == CK_DW && p->depth_multiplier == 1 && p->in_c < 8)
     emit_feature(e, "DW_S8_FEW");
   if (cp.kind == K_S8 && cp.ck == CK_DW && p->depth_multiplier != 1) emit_feature(e, "DW_S8_DM");

@@ -56,6 +56,7 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
         if clips: want.add("DW_S8_CLIP")
         if p["depth_multiplier"] != 1: want.add("DW_S8_DM")
         else:
+            want.add("DW_S8_DM1")
             if p["in_c"] % 4: want.add("DW_S8_TAIL")
             if p["in_c"] < 8: want.add("DW_S8_FEW")
         if taps > 49: want.add("DW_S8_BIG")
@@ -94,9 +95,10 @@ if [ -f "$S/models/$m.tflite" ]; then
   fi
 fi
 # the models must exercise both values of a path, or the check proves little
-for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG; do
+for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG DW_S8_DM1; do
   case "$seen" in *"$f=1"*) ;; *) echo "FAIL: no model with $f=1"; fail=1 ;; esac
 done
 case "$seen" in *"DW_S8_CLIP=0"*) ;; *) echo "FAIL: no model with DW_S8_CLIP=0"; fail=1 ;; esac
+case "$seen" in *"DW_S8_DM=1 DW_S8_DM1=0"*) ;; *) echo "FAIL: no model with DW_S8_DM=1 DW_S8_DM1=0"; fail=1 ;; esac
 [ $fail = 0 ] && echo "PASS test_features"
 exit $fail

@@ -1,9 +1,12 @@
 /* mve_refuse.c - Cortex-M55 (QEMU) check that the Helium int8 convolution
- * kernels, built with an aot_features.h whose every AOT_F_<X> is 0 (a module
- * none of whose layers needs the optional paths), refuse each layer that
+ * kernels, built with an aot_features.h whose every AOT_F_<X> is 0 but
+ * AOT_F_DW_S8_DM1 (a module none of whose layers needs the optional paths),
+ * refuse each layer that
  * would need a left-out path with AOT_KERNEL_BAD_PARAM and leave the output
  * untouched, and still run the layers that need none (compared with the
- * TFLite reference formula computed here). Built and run by
+ * TFLite reference formula computed here). With -DREFUSE_DM1 (built with
+ * AOT_F_DW_S8_DM1 0 too) the depth multiplier 1 layers must be refused as
+ * well. Built and run by
  * tests/integration/test_mve_refuse.sh on a copy of runtime/. */
 #include <stdio.h>
 #include <string.h>
@@ -56,8 +59,12 @@ static void refused(const char *what, int dw, const aot_conv_params *p) {
 
 /* depthwise, depth multiplier 1, no padding: the reference formula */
 static void runs_dw(const char *what, const aot_conv_params *p) {
-  int32_t oy, ox, c, fy, fx, bad = 0;
-  int32_t rc = aot_dwconv2d_s8(p, in, flt, bias, out);
+  int32_t oy, ox, c, fy, fx, bad = 0, rc;
+#ifdef REFUSE_DM1
+  refused(what, 1, p);
+  return;
+#endif
+  rc = aot_dwconv2d_s8(p, in, flt, bias, out);
   for (oy = 0; oy < p->out_h; oy++)
     for (ox = 0; ox < p->out_w; ox++)
       for (c = 0; c < p->out_c; c++) {
