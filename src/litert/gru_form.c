@@ -219,6 +219,7 @@ static void note_nonconst(gctx *g, const char *what, int t) {
 /* A constant (or a parameter that should have been one) as a form. */
 static int const_form(gctx *g, int t, form *f) {
   cval c;
+  if (t < 0 || t >= SG(g, g->body)->ntensors) return -1;   /* an absent optional input */
   const litert_tensor *T = BT(g, t);
   if (T->type != DT_FLOAT32 && T->type != DT_FLOAT16) return -1;
   if (gru_ceval(g, g->body, t, &c, 0) != 0) {
@@ -500,8 +501,9 @@ static void pure_bias_to_h(form *c, const form *other) {
 
 /* Decomposes body tensor t into an affine form of x, h, r*h and r-gated h. */
 int gru_form_of(gctx *g, int t, int depth, form *f) {
-  if (depth > MAXD || out_of_budget(g)) return -1;
+  if (depth > MAXD || out_of_budget(g) || t < 0) return -1;
   t = gru_strip(g, t);
+  if (t < 0 || t >= SG(g, g->body)->ntensors) return -1;
   const litert_op *op = bprod(g, t);
   if (!op) return const_form(g, t, f);
   int b = bop(g, op);

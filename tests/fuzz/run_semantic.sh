@@ -48,5 +48,10 @@ if [ -d "$shared/models" ]; then
   done
 fi
 echo "fuzz (semantic): seeded $n models"
+# inputs that once crashed (tests/fuzz/regressions/semantic/) must run clean first
+reg=$(find "$root/tests/fuzz/regressions/semantic" -type f 2>/dev/null | sort)
+if [ -n "$reg" ]; then
+  "$out/fuzz_semantic" -runs=1 $reg || { echo "fuzz (semantic): a regression input fails"; exit 1; }
+fi
 "$out/fuzz_semantic" -max_total_time="$secs" -max_len="$max_len" -timeout=20 \
   -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$out/artifacts/" "$out/corpus"
