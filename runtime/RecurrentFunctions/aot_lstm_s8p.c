@@ -26,32 +26,7 @@
 #define AOT_LSTM_S8P_DSP 1
 #endif
 
-/* sigmoid(i / 24) in 0.16 fixed point: TFLite's shared sigmoid/tanh table. */
-static const uint16_t aot_lstm_s8p_lut[256] = {
-    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498,
-    40149, 40794, 41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255,
-    46817, 47369, 47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409, 51865,
-    52311, 52745, 53169, 53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174,
-    56503, 56823, 57133, 57433, 57724, 58007, 58280, 58544, 58800, 59048, 59288,
-    59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110, 61279, 61441,
-    61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886,
-    62990, 63090, 63186, 63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835,
-    63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308, 64357, 64405, 64450,
-    64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786, 64816, 64845,
-    64873, 64900, 64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079, 65097,
-    65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234, 65246, 65258,
-    65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360,
-    65367, 65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425,
-    65429, 65433, 65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465,
-    65468, 65471, 65474, 65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491,
-    65493, 65495, 65497, 65498, 65500, 65501, 65503, 65504, 65505, 65507, 65508,
-    65509, 65510, 65511, 65512, 65513, 65514, 65515, 65516, 65517, 65517, 65518,
-    65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524, 65525,
-    65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529,
-    65529, 65529, 65530, 65530, 65530, 65530, 65531, 65531, 65531, 65531, 65531,
-    65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533, 65533, 65533,
-    65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534,
-    65534, 65534, 65535};
+#include "../aot_lstm_lut.h"
 
 /* x >> s (s >= 0) rounding toward minus infinity. */
 AOT_INLINE int32_t aot_lstm_s8p_asr(int32_t x, int32_t s) {
@@ -65,7 +40,7 @@ AOT_INLINE int32_t aot_lstm_s8p_asr(int32_t x, int32_t s) {
 AOT_INLINE int32_t aot_lstm_s8p_sigmoid(int32_t v) {
   const int32_t in = v * 3;
   const uint32_t a = (uint32_t)(in >= 0 ? in : -in), uh = a >> 9;
-  const uint32_t ua = aot_lstm_s8p_lut[uh], ub = aot_lstm_s8p_lut[uh + 1];
+  const uint32_t ua = aot_lstm_sigmoid_lut[uh], ub = aot_lstm_sigmoid_lut[uh + 1];
   uint32_t r = (ua << 9) + (a & 0x1FFu) * (ub - ua);
   r = in >= 0 ? r + (1u << 9) : (1u << 25) - r + (1u << 9) - 1u;
   return (int32_t)(int16_t)(r >> 10);
@@ -79,7 +54,7 @@ AOT_INLINE int32_t aot_lstm_s8p_tanh(int32_t v, int32_t mult, int32_t shift, int
   if (uh >= 255u) {
     r = (int32_t)(0xFFFFu << 8);
   } else {
-    const uint32_t ua = aot_lstm_s8p_lut[uh], ub = aot_lstm_s8p_lut[uh + 1];
+    const uint32_t ua = aot_lstm_sigmoid_lut[uh], ub = aot_lstm_sigmoid_lut[uh + 1];
     r = (int32_t)((ua << 8) + (a & 0xFFu) * (ub - ua));
   }
   r = x >= 0 ? r - (1 << 23) + (1 << 7) : -r + (1 << 23) + (1 << 7) - 1;
@@ -140,8 +115,8 @@ static void aot_lstm_s8p_gate(int32_t *acc_in, const int32_t *acc_rec, int32_t n
     const int32x4_t vr = aot_lstm_mve_sat16(
         aot_lstm_mve_mbqm(vldrwq_z_s32(acc_rec + j, pr), b.m, b.lsh, b.rsh));
     const int32x4_t v = aot_lstm_mve_sat16(vaddq_s32(vi, vr));
-    vstrwq_p_s32(acc_in + j, tanh_gate ? aot_lstm_mve_tanh(v, 3, 0, 0, aot_lstm_s8p_lut)
-                                       : aot_lstm_mve_sigmoid(v, aot_lstm_s8p_lut), pr);
+    vstrwq_p_s32(acc_in + j, tanh_gate ? aot_lstm_mve_tanh(v, 3, 0, 0, aot_lstm_sigmoid_lut)
+                                       : aot_lstm_mve_sigmoid(v, aot_lstm_sigmoid_lut), pr);
   }
 #endif
 #define AOT_LSTM_S8P_GATE_LOOP(ACT)                                                         \
@@ -179,7 +154,7 @@ static void aot_lstm_s8p_gate(int32_t *acc_in, const int32_t *acc_rec, int32_t n
         vaddq_s32(cv, aot_lstm_mve_sat16(aot_lstm_mve_mbqm(ic, ig.m, ig.lsh, ig.rsh))));     \
     if (clip > 0) cv = vmaxq_s32(vminq_s32(cv, vdupq_n_s32(clip)), vdupq_n_s32(-clip));      \
     vstrhq_p_s32(c + j, cv, pr);                                                             \
-    hv = vmulq_s32(aot_lstm_mve_tanh(cv, cmult, cshift, cround, aot_lstm_s8p_lut),           \
+    hv = vmulq_s32(aot_lstm_mve_tanh(cv, cmult, cshift, cround, aot_lstm_sigmoid_lut),           \
                    vldrwq_z_s32(go + j, pr));                                                \
     hv = vaddq_n_s32(aot_lstm_mve_mbqm(hv, hid.m, hid.lsh, hid.rsh), hzp);                   \
     hv = vmaxq_s32(vminq_s32(hv, vdupq_n_s32(HHI)), vdupq_n_s32(HLO));                       \
