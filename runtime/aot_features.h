@@ -31,5 +31,8 @@
 /* int8 DEPTHWISE_CONV_2D with more than 49 filter taps (the DSP build's
  * limit, AOT_DW_S8_DSP_TAPS) */
 #define AOT_F_DW_S8_BIG 1
+/* int8 FULLY_CONNECTED with rows of more than 1024 values (the DSP
+ * build's chunked widening, AOT_FC_S8_XW) */
+#define AOT_F_FC_S8_LONG 1
 
 #endif

@@ -93,12 +93,18 @@ AOT_INLINE int8_t aot_fc_s8_q(int32_t acc, int32_t fast, int32_t m, int32_t sh, 
   return aot_dsp_st(v + out_off, full, lo, hi);
 }
 
-static void aot_fc_s8_dsp(const aot_fc_params *p, const int8_t *input, const int8_t *weights,
-                          const int32_t *bias, int8_t *output) {
+static int32_t aot_fc_s8_dsp(const aot_fc_params *p, const int8_t *input, const int8_t *weights,
+                             const int32_t *bias, int8_t *output) {
   const int32_t depth = p->in_depth, out_depth = p->out_depth;
   const int32_t out_off = p->output_offset, lo = p->act_min, hi = p->act_max;
   const int32_t in_off = p->input_offset;
+#if AOT_F_FC_S8_LONG
   const int32_t ms = p->per_channel ? 1 : 0, one = depth <= AOT_FC_S8_XW;
+#else
+  /* no layer of this module has rows longer than one chunk */
+  const int32_t ms = p->per_channel ? 1 : 0, one = 1;
+  if (depth > AOT_FC_S8_XW) return AOT_KERNEL_BAD_PARAM;
+#endif
   const int32_t full = lo == -128 && hi == 127;
   /* aot_dsp_rqf needs every shift in [-31, -1] and |accumulator| < 2^30:
    * |bias| < lim, as |sum w * (x + input_offset)| <= 128 * 255 * depth */
@@ -126,7 +132,11 @@ static void aot_fc_s8_dsp(const aot_fc_params *p, const int8_t *input, const int
       fast = sh_ok && (uint32_t)(s[0] + lim - 1) < span && (uint32_t)(s[1] + lim - 1) < span &&
              (uint32_t)(s[2] + lim - 1) < span && (uint32_t)(s[3] + lim - 1) < span;
       for (k0 = 0; k0 < depth; k0 += AOT_FC_S8_XW) {
+#if AOT_F_FC_S8_LONG
         const int32_t kn = depth - k0 < AOT_FC_S8_XW ? depth - k0 : AOT_FC_S8_XW;
+#else
+        const int32_t kn = depth;
+#endif
         const int32_t n4 = kn >> 2, k4 = kn & ~3;
         const int8_t *wk = w + k0;
         if (!one) aot_dsp_widen_off(x + k0, kn, in_off, xw);
@@ -156,6 +166,7 @@ static void aot_fc_s8_dsp(const aot_fc_params *p, const int8_t *input, const int
       *o++ = aot_fc_s8_q(acc, 0, mult[0], shift[0], out_off, full, lo, hi);
     }
   }
+  return AOT_KERNEL_OK;
 }
 #endif
 
@@ -164,8 +175,7 @@ int32_t aot_fc_s8(const aot_fc_params *p, const int8_t *input,
 #if defined(AOT_FC_S8_MVE)
   return aot_fc_s8_mve(p, input, weights, bias, output);
 #elif defined(AOT_FC_S8_DSP)
-  aot_fc_s8_dsp(p, input, weights, bias, output);
-  return AOT_KERNEL_OK;
+  return aot_fc_s8_dsp(p, input, weights, bias, output);
 #else
   const int32_t depth = p->in_depth, out_depth = p->out_depth;
   const int32_t in_off = p->input_offset, out_off = p->output_offset;

@@ -5,6 +5,16 @@
  * Output zero point is the type minimum (-128 / -32768). */
 #include "aot_softmax_q.h"
 
+/* exp of one difference to the row maximum (Q0.31), out of line: both
+ * passes of the row call it, so the fixed-point exponential is compiled once
+ * (it is most of the kernel's code). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int32_t aot_softmax_s8_exp(const aot_softmax_params *p, int32_t diff) {
+  return aot_fx_exp_neg(aot_mbqm_gt1(diff, p->input_mult, p->input_left_shift), 5);
+}
+
 static int32_t aot_softmax_s8_core(const aot_softmax_params *p, const int8_t *in, int8_t *out8,
                                    int16_t *out16) {
   const int32_t depth = p->depth;
@@ -20,8 +30,7 @@ static int32_t aot_softmax_s8_core(const aot_softmax_params *p, const int8_t *in
     for (c = 0; c < depth; c++) {
       const int32_t diff = (int32_t)x[c] - max_in_row;
       if (diff >= p->diff_min) {
-        const int32_t scaled = aot_mbqm_gt1(diff, p->input_mult, p->input_left_shift);
-        sum = aot_wrap_add_i32(sum, aot_sat_mul_pot(aot_fx_exp_neg(scaled, 5), -12));
+        sum = aot_wrap_add_i32(sum, aot_sat_mul_pot(aot_softmax_s8_exp(p, diff), -12));
       }
     }
     shifted_scale = aot_fx_reciprocal(sum, 12, &nbits);
@@ -31,8 +40,7 @@ static int32_t aot_softmax_s8_core(const aot_softmax_params *p, const int8_t *in
       const int32_t diff = (int32_t)x[c] - max_in_row;
       int32_t v = out_min;
       if (diff >= p->diff_min) {
-        const int32_t scaled = aot_mbqm_gt1(diff, p->input_mult, p->input_left_shift);
-        const int32_t e = aot_fx_exp_neg(scaled, 5);
+        const int32_t e = aot_softmax_s8_exp(p, diff);
         v = aot_rdbpot(aot_srdhm(shifted_scale, e), exponent) + out_min;
         v = aot_clamp_i32(v, out_min, out_max);
       }

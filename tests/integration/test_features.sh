@@ -60,9 +60,14 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
             if p["in_c"] % 4: want.add("DW_S8_TAIL")
             if p["in_c"] < 8: want.add("DW_S8_FEW")
         if taps > 49: want.add("DW_S8_BIG")
+fcp = {}
+for m in re.finditer(r"static const aot_fc_params (op\d+_\w+)_p = \{(.*?)\};", src, re.S):
+    fcp[m.group(1)] = dict((k, int(v)) for k, v in re.findall(r"\.(\w+) = (-?\d+)\b", m.group(2)))
+for name in re.findall(r"\baot_fc_s8\(&(op\d+_\w+)_p", src):
+    if fcp[name]["in_depth"] > 1024: want.add("FC_S8_LONG")
 if have is None:
     # no kernel that includes the header: then no int8 convolution either
-    print("ok-none" if not re.search(r"\baot_(dw)?conv2d_s8\(", src) else "FAIL: no aot_features.h")
+    print("ok-none" if not re.search(r"\baot_((dw)?conv2d|fc)_s8\(", src) else "FAIL: no aot_features.h")
     sys.exit(0)
 bad = [k for k, v in sorted(have.items()) if (v == "1") != (k in want)]
 unknown = sorted(want - set(have))
@@ -95,7 +100,7 @@ if [ -f "$S/models/$m.tflite" ]; then
   fi
 fi
 # the models must exercise both values of a path, or the check proves little
-for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG DW_S8_DM1; do
+for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG DW_S8_DM1 FC_S8_LONG; do
   case "$seen" in *"$f=1"*) ;; *) echo "FAIL: no model with $f=1"; fail=1 ;; esac
 done
 case "$seen" in *"DW_S8_CLIP=0"*) ;; *) echo "FAIL: no model with DW_S8_CLIP=0"; fail=1 ;; esac
