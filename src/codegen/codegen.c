@@ -47,11 +47,12 @@ void sb_plain_text(strbuf *b, const char *text, int json) {
 
 /* ---------------------------------------------------------------------- */
 
-char *codegen_rename_prefix(const char *text, const char *prefix) {
+char *codegen_rename_split(const char *text, const char *prefix, const char *rt_prefix,
+                           int (*is_rt)(const char *text, const char *p, size_t n)) {
   strbuf b = {0};
-  size_t pl = strlen(prefix);
-  char *up = xstrdup(prefix);
-  for (size_t i = 0; i < pl; i++) up[i] = (char)toupper((unsigned char)up[i]);
+  char *up = xstrdup(prefix), *rup = xstrdup(rt_prefix ? rt_prefix : prefix);
+  for (char *q = up; *q; q++) *q = (char)toupper((unsigned char)*q);
+  for (char *q = rup; *q; q++) *q = (char)toupper((unsigned char)*q);
   const char *p = text;
   while (*p) {
     if (*p == CG_TEXT_BEGIN) {
@@ -61,12 +62,12 @@ char *codegen_rename_prefix(const char *text, const char *prefix) {
       continue;
     }
     int at_start = (p == text) || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-    if (at_start && strncmp(p, "aot_", 4) == 0) {
-      sb_puts(&b, prefix);
-      sb_putc(&b, '_');
-      p += 4;
-    } else if (at_start && strncmp(p, "AOT_", 4) == 0) {
-      sb_puts(&b, up);
+    int lo = strncmp(p, "aot_", 4) == 0, hi = strncmp(p, "AOT_", 4) == 0;
+    if (at_start && (lo || hi)) {
+      size_t n = 0;
+      while (isalnum((unsigned char)p[n]) || p[n] == '_') n++;
+      int rt = rt_prefix && is_rt && is_rt(text, p, n);
+      sb_puts(&b, rt ? (lo ? rt_prefix : rup) : (lo ? prefix : up));
       sb_putc(&b, '_');
       p += 4;
     } else {
@@ -74,8 +75,12 @@ char *codegen_rename_prefix(const char *text, const char *prefix) {
     }
   }
   free(up);
-  if (!b.s) return xstrdup("");
-  return b.s;
+  free(rup);
+  return b.s ? b.s : xstrdup("");
+}
+
+char *codegen_rename_prefix(const char *text, const char *prefix) {
+  return codegen_rename_split(text, prefix, NULL, NULL);
 }
 
 static const char *g_module_name = "aot_model";

@@ -116,6 +116,11 @@ int cg_shared_active(void);
 /* The rename while active: runtime identifiers and library headers take the
  * library prefix, the rest prefix. */
 char *cg_shared_rename(const char *text, const char *prefix);
+/* codegen_rename_prefix with a second prefix: an aot_/AOT_ identifier for
+ * which is_rt(text, start, length) holds takes rt_prefix instead (rt_prefix
+ * NULL: every one takes prefix). */
+char *codegen_rename_split(const char *text, const char *prefix, const char *rt_prefix,
+                           int (*is_rt)(const char *text, const char *p, size_t n));
 /* Refuses a kernel the library lacks or holds in another version. */
 int cg_shared_check_kernels(const cg_options *o, const char *const *kernels, int n, aotc_diag *d);
 const char *cg_shared_name(void);

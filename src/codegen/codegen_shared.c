@@ -143,34 +143,13 @@ static int is_rt_header(const char *s) {
 
 int cg_shared_active(void) { return S.active; }
 
+/* A library identifier, or the name of a library header in an #include. */
+static int shared_is_rt(const char *text, const char *p, size_t n) {
+  return is_rt_id(p, n) || (p > text && p[-1] == '"' && is_rt_header(p));
+}
+
 char *cg_shared_rename(const char *text, const char *prefix) {
-  strbuf b = {0};
-  char *up = xstrdup(prefix), *rup = xstrdup(S.prefix);
-  for (char *p = up; *p; p++) *p = (char)toupper((unsigned char)*p);
-  for (char *p = rup; *p; p++) *p = (char)toupper((unsigned char)*p);
-  const char *p = text;
-  while (*p) {
-    if (*p == CG_TEXT_BEGIN) {
-      for (p++; *p && *p != CG_TEXT_END; p++) sb_putc(&b, *p);
-      if (*p) p++;
-      continue;
-    }
-    int at_start = (p == text) || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-    int lo = strncmp(p, "aot_", 4) == 0, hi = strncmp(p, "AOT_", 4) == 0;
-    if (at_start && (lo || hi)) {
-      size_t n = 0;
-      while (isalnum((unsigned char)p[n]) || p[n] == '_') n++;
-      int rt = is_rt_id(p, n) || (p > text && p[-1] == '"' && is_rt_header(p));
-      sb_puts(&b, rt ? (lo ? S.prefix : rup) : (lo ? prefix : up));
-      sb_putc(&b, '_');
-      p += 4;
-    } else {
-      sb_putc(&b, *p++);
-    }
-  }
-  free(up);
-  free(rup);
-  return b.s ? b.s : xstrdup("");
+  return codegen_rename_split(text, prefix, S.prefix, shared_is_rt);
 }
 
 static void shared_free(void) {
