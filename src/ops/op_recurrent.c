@@ -587,39 +587,35 @@ static void lstm_emit_s8p(emit_ctx *e, const ir_graph *g, const ir_op *op, const
   }
   char *swi = xstrdup(emit_array_i8(e, "w_in_packed", wi, nwi));
   char *swr = xstrdup(emit_array_i8(e, "w_rec_packed", wr, nwr));
-  if (is16) { /* zero points are 0: no folding, int64 biases */
-    char *sb = xstrdup(emit_array_i64(e, "bias_packed", b64, (size_t)4 * ns));
-    emit_stmt(e, "{");
-    emit_stmt(e, "  const aot_lstm_s16p_tensors %s_t = {", nm);
-    emit_stmt(e, "  .input = %s,", x);
-    emit_stmt(e, "  .w_in = %s,", swi);
-    emit_stmt(e, "  .w_rec = %s,", swr);
-    emit_stmt(e, "  .bias = %s,", sb);
-    emit_stmt(e, "  .hidden = %s,", h);
-    emit_stmt(e, "  .cell = %s,", c);
-    emit_stmt(e, "  .output = %s};", o);
-    emit_call(e, "aot_lstm_s16p(&%s_p, &%s_t, %s)", nm, nm, sc);
-    emit_stmt(e, "}");
-    emit_kernel(e, "RecurrentFunctions/aot_lstm_s8p.c");
-    free(sb), free(b64), free(wi), free(wr), free(bi), free(br), free(swi), free(swr);
-    return;
+  /* int16: zero points are 0, so no folding and int64 biases; int8: the
+   * input and recurrent biases with the zero points folded in */
+  char *sb = NULL, *sbi = NULL, *sbr = NULL;
+  if (is16) {
+    sb = xstrdup(emit_array_i64(e, "bias_packed", b64, (size_t)4 * ns));
+  } else {
+    sbi = xstrdup(emit_array_i32(e, "b_in_folded", bi, (size_t)4 * ns));
+    sbr = xstrdup(emit_array_i32(e, "b_rec_folded", br, (size_t)4 * ns));
   }
-  char *sbi = xstrdup(emit_array_i32(e, "b_in_folded", bi, (size_t)4 * ns));
-  char *sbr = xstrdup(emit_array_i32(e, "b_rec_folded", br, (size_t)4 * ns));
+  const char *kern = is16 ? "aot_lstm_s16p" : "aot_lstm_s8p";
   emit_stmt(e, "{");
-  emit_stmt(e, "  const aot_lstm_s8p_tensors %s_t = {", nm);
+  emit_stmt(e, "  const %s_tensors %s_t = {", kern, nm);
   emit_stmt(e, "  .input = %s,", x);
   emit_stmt(e, "  .w_in = %s,", swi);
   emit_stmt(e, "  .w_rec = %s,", swr);
-  emit_stmt(e, "  .b_in = %s,", sbi);
-  emit_stmt(e, "  .b_rec = %s,", sbr);
+  if (is16) {
+    emit_stmt(e, "  .bias = %s,", sb);
+  } else {
+    emit_stmt(e, "  .b_in = %s,", sbi);
+    emit_stmt(e, "  .b_rec = %s,", sbr);
+  }
   emit_stmt(e, "  .hidden = %s,", h);
   emit_stmt(e, "  .cell = %s,", c);
   emit_stmt(e, "  .output = %s};", o);
-  emit_call(e, "aot_lstm_s8p(&%s_p, &%s_t, %s)", nm, nm, sc);
+  emit_call(e, "%s(&%s_p, &%s_t, %s)", kern, nm, nm, sc);
   emit_stmt(e, "}");
   emit_kernel(e, "RecurrentFunctions/aot_lstm_s8p.c");
-  free(b64), free(wi), free(wr), free(bi), free(br), free(swi), free(swr), free(sbi), free(sbr);
+  free(sb), free(b64), free(wi), free(wr), free(bi), free(br), free(swi), free(swr), free(sbi),
+      free(sbr);
 }
 
 static int lstm_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
