@@ -17,6 +17,12 @@ bad() { echo "FAIL: $1"; fail=1; }
 "$AOTC" convert --model.path "$KWS" --module.path "$W" --module.name "a" >/dev/null &&
 "$AOTC" convert --model.path "$KWS" --module.path "$W/elsewhere" --module.name "a" >/dev/null &&
 diff -r "$W/a" "$W/elsewhere/a" >/dev/null && ok "deterministic output" || bad "two converts differ"
+# 1a. with test data (golden.npz inside the module), converts seconds apart: no time stamps
+"$AOTC" convert --model.path "$KWS" --module.path "$W/t1" --module.name "a" --test.enabled >/dev/null 2>&1 &&
+sleep 2 &&
+"$AOTC" convert --model.path "$KWS" --module.path "$W/t2" --module.name "a" --test.enabled >/dev/null 2>&1 &&
+ls "$W/t1/a/"*.npz >/dev/null 2>&1 && diff -r "$W/t1/a" "$W/t2/a" >/dev/null &&
+  ok "deterministic output with test data (.npz without time stamps)" || bad "two converts with test data differ"
 
 # 1b. the module builds warning-free with clang as well as gcc
 if command -v clang >/dev/null; then
