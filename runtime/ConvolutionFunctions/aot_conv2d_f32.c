@@ -2,12 +2,137 @@
  * summed in filter y, x, channel order (taps outside the image skipped), then
  * the bias, then the activation clamp.
  *
- * Per output position the valid filter window is computed once. Four output
- * channels are accumulated together, so each input value is loaded once per
- * four multiply-adds (each channel keeps the reference summation order). When the filter covers all input channels and
+ * Per output position the valid filter window is computed once (an
+ * aot_f32_win, aot_f32_simd.h). When the filter covers all input channels and
  * dilation_w is 1, the taps of one filter row are contiguous in both the
- * input and the filter and are walked as one run. */
+ * input and the filter and are walked as one run. Portable loops: four
+ * output channels accumulated together, so each input value is loaded once
+ * per four multiply-adds (each channel keeps the reference summation order).
+ * Target variants (aot_f32_simd.h): Helium, eight / four channels in vector
+ * lanes with gather loads of the filter (aot_f32_mve_oc); register-blocked
+ * FPU loops, two neighbouring output positions with the same filter columns
+ * computed together (4 channels x 2 positions, conv_win2). Every channel
+ * sums its taps in the reference order (fused multiply-adds on Helium). */
 #include "aot_conv.h"
+#include "aot_f32_simd.h"
+
+#ifdef AOT_F32_MVE
+#define AOT_CONV2D_F32_MVE 1
+#elif defined(AOT_F32_BLK)
+#define AOT_CONV2D_F32_DSP 1
+#endif
+
+/* n output channels of one window: filter f0 (channel 0 at the window's
+ * first tap, channels fsize apart), bias at channel 0 (or NULL) */
+static void conv_win(const aot_f32_win *wn, const float *f0, int32_t fsize, int32_t n,
+                     const float *bias, float lo, float hi, float *out) {
+  int32_t j = 0, r, k;
+#ifdef AOT_F32_MVE
+  j = aot_f32_mve_oc(wn, f0, fsize, n, bias, lo, hi, out);
+#else
+  for (; j + 4 <= n; j += 4) {
+    const float *w = f0 + (size_t)j * fsize;
+    float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+    for (r = 0; r < wn->rows; r++, w += wn->frow - wn->nseg * wn->seg) {
+      const float *ip = wn->in + (size_t)r * wn->row_step;
+      for (k = 0; k < wn->nseg; k++, ip += wn->seg_step) {
+        const float *q = ip, *e = ip + wn->seg;
+        while (q < e) {
+          const float x = *q++;
+          AOT_F32_MLA(a0, x, w[0]);
+          AOT_F32_MLA(a1, x, w[fsize]);
+          AOT_F32_MLA(a2, x, w[2 * fsize]);
+          AOT_F32_MLA(a3, x, w[3 * fsize]);
+          w++;
+        }
+      }
+    }
+    if (bias) {
+      a0 += bias[j];
+      a1 += bias[j + 1];
+      a2 += bias[j + 2];
+      a3 += bias[j + 3];
+    }
+    out[j] = aot_clamp_f32(a0, lo, hi);
+    out[j + 1] = aot_clamp_f32(a1, lo, hi);
+    out[j + 2] = aot_clamp_f32(a2, lo, hi);
+    out[j + 3] = aot_clamp_f32(a3, lo, hi);
+  }
+#endif
+  for (; j < n; j++) {
+    const float *w = f0 + (size_t)j * fsize;
+    float acc = 0.0f;
+    for (r = 0; r < wn->rows; r++, w += wn->frow - wn->nseg * wn->seg) {
+      const float *ip = wn->in + (size_t)r * wn->row_step;
+      for (k = 0; k < wn->nseg; k++, ip += wn->seg_step) {
+        const float *q = ip, *e = ip + wn->seg;
+        for (; q < e; q++, w++) AOT_F32_MLA(acc, *q, *w);
+      }
+    }
+    if (bias) acc += bias[j];
+    out[j] = aot_clamp_f32(acc, lo, hi);
+  }
+}
+
+#ifdef AOT_F32_BLK
+/* conv_win for two output positions whose windows differ only by dx input
+ * elements (out and out2): every filter value loaded feeds both. */
+static void conv_win2(const aot_f32_win *wn, size_t dx, const float *f0, int32_t fsize,
+                      int32_t n, const float *bias, float lo, float hi, float *out,
+                      float *out2) {
+  int32_t j = 0, r, k;
+  for (; j + 4 <= n; j += 4) {
+    const float *w = f0 + (size_t)j * fsize;
+    float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+    float b0 = 0.0f, b1 = 0.0f, b2 = 0.0f, b3 = 0.0f;
+    for (r = 0; r < wn->rows; r++, w += wn->frow - wn->nseg * wn->seg) {
+      const float *ip = wn->in + (size_t)r * wn->row_step;
+      for (k = 0; k < wn->nseg; k++, ip += wn->seg_step) {
+        const float *q = ip, *e = ip + wn->seg;
+        while (q < e) {
+          const float x = q[0], y = q[dx];
+          const float w0 = w[0], w1 = w[fsize], w2 = w[2 * fsize], w3 = w[3 * fsize];
+          AOT_F32_MLA(a0, x, w0);
+          AOT_F32_MLA(a1, x, w1);
+          AOT_F32_MLA(a2, x, w2);
+          AOT_F32_MLA(a3, x, w3);
+          AOT_F32_MLA(b0, y, w0);
+          AOT_F32_MLA(b1, y, w1);
+          AOT_F32_MLA(b2, y, w2);
+          AOT_F32_MLA(b3, y, w3);
+          q++;
+          w++;
+        }
+      }
+    }
+    if (bias) {
+      a0 += bias[j];
+      a1 += bias[j + 1];
+      a2 += bias[j + 2];
+      a3 += bias[j + 3];
+      b0 += bias[j];
+      b1 += bias[j + 1];
+      b2 += bias[j + 2];
+      b3 += bias[j + 3];
+    }
+    out[j] = aot_clamp_f32(a0, lo, hi);
+    out[j + 1] = aot_clamp_f32(a1, lo, hi);
+    out[j + 2] = aot_clamp_f32(a2, lo, hi);
+    out[j + 3] = aot_clamp_f32(a3, lo, hi);
+    out2[j] = aot_clamp_f32(b0, lo, hi);
+    out2[j + 1] = aot_clamp_f32(b1, lo, hi);
+    out2[j + 2] = aot_clamp_f32(b2, lo, hi);
+    out2[j + 3] = aot_clamp_f32(b3, lo, hi);
+  }
+  if (j < n) {
+    aot_f32_win w2 = *wn;
+    w2.in += dx;
+    conv_win(wn, f0 + (size_t)j * fsize, fsize, n - j, bias ? bias + j : bias, lo, hi, out + j);
+    conv_win(&w2, f0 + (size_t)j * fsize, fsize, n - j, bias ? bias + j : bias, lo, hi,
+             out2 + j);
+  }
+}
+#endif
 
 int32_t aot_conv2d_f32(const aot_conv_params *p, const float *input,
                        const float *filter, const float *bias, float *output) {
@@ -29,87 +154,72 @@ int32_t aot_conv2d_f32(const aot_conv_params *p, const float *input,
     const float *in_b = input + (size_t)b * in_h * in_row;
     for (oy = 0; oy < p->out_h; oy++) {
       const int32_t iy0 = oy * p->stride_h - p->pad_h;
-      int32_t fy0, fy1;
+      int32_t fy0, fy1, ypair = 0;
       aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
+#ifdef AOT_F32_BLK
+      if (oy + 1 < p->out_h) {  /* the next row with the same filter rows */
+        int32_t gy0, gy1;
+        aot_conv_window(iy0 + p->stride_h, dh, in_h, fh, &gy0, &gy1);
+        ypair = gy0 == fy0 && gy1 == fy1;
+      }
+#endif
       for (ox = 0; ox < p->out_w; ox++) {
         const int32_t ix0 = ox * p->stride_w - p->pad_w;
-        int32_t fx0, fx1, nseg, seg, seg_step, g, oc = 0;
+        int32_t fx0, fx1, g, f_first, pair = 0;
+        aot_f32_win wn;
         aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
         /* one filter row = nseg runs of seg values, input runs seg_step apart */
         if (dw == 1 && groups == 1) {
-          nseg = 1;
-          seg = (fx1 - fx0) * fic;
+          wn.nseg = 1;
+          wn.seg = (fx1 - fx0) * fic;
         } else {
-          nseg = fx1 - fx0;
-          seg = fic;
+          wn.nseg = fx1 - fx0;
+          wn.seg = fic;
         }
-        seg_step = dw * in_c;
-        if (fy1 <= fy0 || fx1 <= fx0) nseg = 0;
+        wn.seg_step = dw * in_c;
+        wn.frow = fw * fic;
+        wn.row_step = (size_t)dh * in_row;
+        wn.rows = fy1 <= fy0 || fx1 <= fx0 ? 0 : fy1 - fy0;
+        wn.in = wn.rows == 0 ? in_b
+                             : in_b + (size_t)(iy0 + fy0 * dh) * in_row +
+                                   (size_t)(ix0 + fx0 * dw) * in_c;
+        f_first = (fy0 * fw + fx0) * fic;
+#ifdef AOT_F32_BLK
+        if (!ypair && ox + 1 < p->out_w) {  /* the next position with the same filter columns */
+          int32_t gx0, gx1;
+          aot_conv_window(ix0 + p->stride_w, dw, in_w, fw, &gx0, &gx1);
+          pair = gx0 == fx0 && gx1 == fx1;
+        }
+#endif
         for (g = 0; g < groups; g++) {
-          /* first tap of the window (input, group g) and of filter rows */
-          const float *in_win =
-              nseg == 0 ? in_b
-                        : in_b + (size_t)(iy0 + fy0 * dh) * in_row +
-                              (size_t)(ix0 + fx0 * dw) * in_c + (size_t)g * fic;
-          const int32_t f_first = (fy0 * fw + fx0) * fic;
-          int32_t j = 0;
-          for (; j + 4 <= per_group; j += 4, oc += 4) {
-            const float *f0 = filter + (size_t)oc * fsize + f_first;
-            float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-            int32_t fy, k;
-            if (nseg > 0) {
-              for (fy = fy0; fy < fy1; fy++) {
-                const float *ip = in_win + (size_t)(fy - fy0) * dh * in_row;
-                const float *fp = f0 + (fy - fy0) * fw * fic;
-                for (k = 0; k < nseg; k++) {
-                  const float *ie = ip + seg;
-                  const float *q = ip, *w = fp;
-                  while (q < ie) {
-                    const float x = *q++;
-                    a0 += x * w[0];
-                    a1 += x * w[fsize];
-                    a2 += x * w[2 * fsize];
-                    a3 += x * w[3 * fsize];
-                    w++;
-                  }
-                  ip += seg_step;
-                  fp += seg;
-                }
-              }
-            }
-            if (bias) {
-              a0 += bias[oc];
-              a1 += bias[oc + 1];
-              a2 += bias[oc + 2];
-              a3 += bias[oc + 3];
-            }
-            output[0] = aot_clamp_f32(a0, act_min, act_max);
-            output[1] = aot_clamp_f32(a1, act_min, act_max);
-            output[2] = aot_clamp_f32(a2, act_min, act_max);
-            output[3] = aot_clamp_f32(a3, act_min, act_max);
-            output += 4;
+          aot_f32_win wg = wn;
+          const float *f0 = filter + (size_t)g * per_group * fsize + f_first;
+          const float *bg = bias ? bias + (size_t)g * per_group : bias;
+          float *og = output + (size_t)g * per_group;
+          wg.in += (size_t)g * fic;
+#ifdef AOT_F32_BLK
+          if (ypair) {  /* with the position below */
+            conv_win2(&wg, (size_t)p->stride_h * in_row, f0, fsize, per_group, bg, act_min,
+                      act_max, og, og + (size_t)p->out_w * out_c);
+            continue;
           }
-          for (; j < per_group; j++, oc++) {
-            const float *f0 = filter + (size_t)oc * fsize + f_first;
-            float acc = 0.0f;
-            int32_t fy, k;
-            if (nseg > 0) {
-              for (fy = fy0; fy < fy1; fy++) {
-                const float *ip = in_win + (size_t)(fy - fy0) * dh * in_row;
-                const float *fp = f0 + (fy - fy0) * fw * fic;
-                for (k = 0; k < nseg; k++) {
-                  const float *ie = ip + seg;
-                  const float *q = ip, *w = fp;
-                  while (q < ie) acc += *q++ * *w++;
-                  ip += seg_step;
-                  fp += seg;
-                }
-              }
-            }
-            if (bias) acc += bias[oc];
-            *output++ = aot_clamp_f32(acc, act_min, act_max);
+          if (pair) {
+            conv_win2(&wg, (size_t)p->stride_w * in_c, f0, fsize, per_group, bg, act_min,
+                      act_max, og, og + out_c);
+            continue;
           }
+#endif
+          conv_win(&wg, f0, fsize, per_group, bg, act_min, act_max, og);
         }
+        output += out_c;
+        if (pair) {
+          output += out_c;
+          ox++;
+        }
+      }
+      if (ypair) {
+        output += (size_t)p->out_w * out_c;
+        oy++;
       }
     }
   }
