@@ -55,6 +55,12 @@ typedef struct aot_f32_win {
 #define AOT_F32_MLA(acc, x, w) ((acc) += (x) * (w))
 #endif
 
+/* the variants that compute two output positions with the same window
+ * shape together */
+#if defined(AOT_F32_MVE) || defined(AOT_F32_BLK)
+#define AOT_F32_PAIR 1
+#endif
+
 #ifdef AOT_F32_MVE
 /* x clamped to [lo, hi] as aot_clamp_f32 does it (a NaN stays a NaN) */
 AOT_INLINE float32x4_t aot_f32_mve_clamp(float32x4_t x, float lo, float hi) {
@@ -131,6 +137,71 @@ AOT_INLINE int32_t aot_f32_mve_oc(const aot_f32_win *wn, const float *f0, int32_
   if (c + 4 <= n) {
     aot_f32_mve_sum(wn, f0 + (size_t)c * fsize, fsize, 1, a);
     aot_f32_mve_out(out + c, a[0], bias ? bias + c : bias, lo, hi);
+    c += 4;
+  }
+  return c;
+}
+
+/* aot_f32_mve_sum for two windows dx input elements apart: a[0..nv-1] and
+ * a[2..2+nv-1]; each gathered filter vector feeds both. */
+AOT_INLINE void aot_f32_mve_sum2(const aot_f32_win *wn, size_t dx, const float *f0,
+                                 int32_t fsize, int nv, float32x4_t *a) {
+  uint32x4_t p0 = aot_f32_mve_addr(f0, fsize);
+  uint32x4_t p1 = vaddq_n_u32(p0, (uint32_t)fsize * 16u);
+  const uint32_t skip = (uint32_t)(wn->frow - wn->nseg * wn->seg) * 4u;
+  float32x4_t a0 = vdupq_n_f32(0.0f), a1 = a0, b0 = a0, b1 = a0;
+  int32_t r, k;
+  for (r = 0; r < wn->rows; r++) {
+    const float *ip = wn->in + (size_t)r * wn->row_step;
+    for (k = 0; k < wn->nseg; k++) {
+      const float *q = ip, *e = ip + wn->seg;
+      if (nv == 2) {
+        for (; q < e; q++) {
+          const float x = q[0], y = q[dx];
+          float32x4_t g = aot_f32_mve_gather_next(&p0);
+          a0 = vfmaq_n_f32(a0, g, x);
+          b0 = vfmaq_n_f32(b0, g, y);
+          g = aot_f32_mve_gather_next(&p1);
+          a1 = vfmaq_n_f32(a1, g, x);
+          b1 = vfmaq_n_f32(b1, g, y);
+        }
+      } else {
+        for (; q < e; q++) {
+          const float32x4_t g = aot_f32_mve_gather_next(&p0);
+          a0 = vfmaq_n_f32(a0, g, q[0]);
+          b0 = vfmaq_n_f32(b0, g, q[dx]);
+        }
+      }
+      ip += wn->seg_step;
+    }
+    p0 = vaddq_n_u32(p0, skip);
+    if (nv == 2) p1 = vaddq_n_u32(p1, skip);
+  }
+  a[0] = a0;
+  a[2] = b0;
+  if (nv == 2) {
+    a[1] = a1;
+    a[3] = b1;
+  }
+}
+
+/* aot_f32_mve_oc for two windows dx input elements apart (out, out2) */
+AOT_INLINE int32_t aot_f32_mve_oc2(const aot_f32_win *wn, size_t dx, const float *f0,
+                                   int32_t fsize, int32_t n, const float *bias, float lo,
+                                   float hi, float *out, float *out2) {
+  int32_t c = 0;
+  float32x4_t a[4];
+  for (; c + 8 <= n; c += 8) {
+    aot_f32_mve_sum2(wn, dx, f0 + (size_t)c * fsize, fsize, 2, a);
+    aot_f32_mve_out(out + c, a[0], bias ? bias + c : bias, lo, hi);
+    aot_f32_mve_out(out + c + 4, a[1], bias ? bias + c + 4 : bias, lo, hi);
+    aot_f32_mve_out(out2 + c, a[2], bias ? bias + c : bias, lo, hi);
+    aot_f32_mve_out(out2 + c + 4, a[3], bias ? bias + c + 4 : bias, lo, hi);
+  }
+  if (c + 4 <= n) {
+    aot_f32_mve_sum2(wn, dx, f0 + (size_t)c * fsize, fsize, 1, a);
+    aot_f32_mve_out(out + c, a[0], bias ? bias + c : bias, lo, hi);
+    aot_f32_mve_out(out2 + c, a[2], bias ? bias + c : bias, lo, hi);
     c += 4;
   }
   return c;

@@ -74,13 +74,17 @@ static void conv_win(const aot_f32_win *wn, const float *f0, int32_t fsize, int3
   }
 }
 
-#ifdef AOT_F32_BLK
+#ifdef AOT_F32_PAIR
 /* conv_win for two output positions whose windows differ only by dx input
  * elements (out and out2): every filter value loaded feeds both. */
 static void conv_win2(const aot_f32_win *wn, size_t dx, const float *f0, int32_t fsize,
                       int32_t n, const float *bias, float lo, float hi, float *out,
                       float *out2) {
-  int32_t j = 0, r, k;
+  int32_t j = 0;
+#ifdef AOT_F32_MVE
+  j = aot_f32_mve_oc2(wn, dx, f0, fsize, n, bias, lo, hi, out, out2);
+#else
+  int32_t r, k;
   for (; j + 4 <= n; j += 4) {
     const float *w = f0 + (size_t)j * fsize;
     float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
@@ -124,6 +128,7 @@ static void conv_win2(const aot_f32_win *wn, size_t dx, const float *f0, int32_t
     out2[j + 2] = aot_clamp_f32(b2, lo, hi);
     out2[j + 3] = aot_clamp_f32(b3, lo, hi);
   }
+#endif
   if (j < n) {
     aot_f32_win w2 = *wn;
     w2.in += dx;
@@ -156,7 +161,7 @@ int32_t aot_conv2d_f32(const aot_conv_params *p, const float *input,
       const int32_t iy0 = oy * p->stride_h - p->pad_h;
       int32_t fy0, fy1, ypair = 0;
       aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
-#ifdef AOT_F32_BLK
+#ifdef AOT_F32_PAIR
       if (oy + 1 < p->out_h) {  /* the next row with the same filter rows */
         int32_t gy0, gy1;
         aot_conv_window(iy0 + p->stride_h, dh, in_h, fh, &gy0, &gy1);
@@ -184,7 +189,7 @@ int32_t aot_conv2d_f32(const aot_conv_params *p, const float *input,
                              : in_b + (size_t)(iy0 + fy0 * dh) * in_row +
                                    (size_t)(ix0 + fx0 * dw) * in_c;
         f_first = (fy0 * fw + fx0) * fic;
-#ifdef AOT_F32_BLK
+#ifdef AOT_F32_PAIR
         if (!ypair && ox + 1 < p->out_w) {  /* the next position with the same filter columns */
           int32_t gx0, gx1;
           aot_conv_window(ix0 + p->stride_w, dw, in_w, fw, &gx0, &gx1);
@@ -197,7 +202,7 @@ int32_t aot_conv2d_f32(const aot_conv_params *p, const float *input,
           const float *bg = bias ? bias + (size_t)g * per_group : bias;
           float *og = output + (size_t)g * per_group;
           wg.in += (size_t)g * fic;
-#ifdef AOT_F32_BLK
+#ifdef AOT_F32_PAIR
           if (ypair) {  /* with the position below */
             conv_win2(&wg, (size_t)p->stride_h * in_row, f0, fsize, per_group, bg, act_min,
                       act_max, og, og + (size_t)p->out_w * out_c);

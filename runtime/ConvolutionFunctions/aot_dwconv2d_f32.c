@@ -91,13 +91,31 @@ static void dw_win1(const dw_win *wn, int32_t c, int32_t ch, const float *bias, 
   }
 }
 
-#ifdef AOT_F32_BLK
+#ifdef AOT_F32_PAIR
 /* dw_win1 for two output positions whose windows differ only by dx input
  * elements (out and out2) */
 static void dw_win2(const dw_win *wn, size_t dx, int32_t ch, const float *bias, float lo,
                     float hi, float *out, float *out2) {
   int32_t c = 0, fy, k;
   dw_win w2 = *wn;
+#ifdef AOT_F32_MVE
+  for (; c + 4 <= ch; c += 4) {
+    float32x4_t a = vdupq_n_f32(0.0f), b = a;
+    for (fy = 0; fy < wn->rows; fy++) {
+      const float *ip = wn->in + (size_t)fy * wn->row_step + c;
+      const float *fp = wn->f + (size_t)fy * wn->frow + c;
+      for (k = 0; k < wn->nfx; k++) {
+        const float32x4_t w = vldrwq_f32(fp);
+        a = vfmaq_f32(a, vldrwq_f32(ip), w);
+        b = vfmaq_f32(b, vldrwq_f32(ip + dx), w);
+        ip += wn->x_step;
+        fp += ch;
+      }
+    }
+    aot_f32_mve_out(out + c, a, bias ? bias + c : bias, lo, hi);
+    aot_f32_mve_out(out2 + c, b, bias ? bias + c : bias, lo, hi);
+  }
+#else
   for (; c + 4 <= ch; c += 4) {
     float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
     float b0 = 0.0f, b1 = 0.0f, b2 = 0.0f, b3 = 0.0f;
@@ -138,6 +156,7 @@ static void dw_win2(const dw_win *wn, size_t dx, int32_t ch, const float *bias, 
     out2[c + 2] = aot_clamp_f32(b2, lo, hi);
     out2[c + 3] = aot_clamp_f32(b3, lo, hi);
   }
+#endif
   w2.in += dx;
   dw_win1(wn, c, ch, bias, lo, hi, out);
   dw_win1(&w2, c, ch, bias, lo, hi, out2);
@@ -160,7 +179,7 @@ static void aot_dw_f32_dm1(const aot_conv_params *p, const float *input, const f
       const int32_t iy0 = oy * p->stride_h - p->pad_h;
       int32_t fy0, fy1, ypair = 0;
       aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
-#ifdef AOT_F32_BLK
+#ifdef AOT_F32_PAIR
       if (oy + 1 < p->out_h) {  /* the next row with the same filter rows */
         int32_t gy0, gy1;
         aot_conv_window(iy0 + p->stride_h, dh, in_h, fh, &gy0, &gy1);
@@ -183,7 +202,7 @@ static void aot_dw_f32_dm1(const aot_conv_params *p, const float *input, const f
           wn.in = in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ix0 + fx0 * dw) * ch;
           wn.f = filter + (size_t)(fy0 * fw + fx0) * ch;
         }
-#ifdef AOT_F32_BLK
+#ifdef AOT_F32_PAIR
         if (ypair) {  /* with the position below */
           dw_win2(&wn, (size_t)p->stride_h * in_row, ch, bias, lo, hi, output,
                   output + (size_t)p->out_w * ch);
