@@ -55,6 +55,22 @@ typedef struct aot_f32_win {
 #define AOT_F32_MLA(acc, x, w) ((acc) += (x) * (w))
 #endif
 
+/* four sums of neighbouring channels plus bias[0..3] (if any), clamped, to
+ * out[0..3] */
+AOT_INLINE void aot_f32_out4(float *out, const float *bias, float a0, float a1, float a2,
+                             float a3, float lo, float hi) {
+  if (bias) {
+    a0 += bias[0];
+    a1 += bias[1];
+    a2 += bias[2];
+    a3 += bias[3];
+  }
+  out[0] = aot_clamp_f32(a0, lo, hi);
+  out[1] = aot_clamp_f32(a1, lo, hi);
+  out[2] = aot_clamp_f32(a2, lo, hi);
+  out[3] = aot_clamp_f32(a3, lo, hi);
+}
+
 /* the variants that compute two output positions with the same window
  * shape together */
 #if defined(AOT_F32_MVE) || defined(AOT_F32_BLK)

@@ -47,16 +47,7 @@ static void conv_win(const aot_f32_win *wn, const float *f0, int32_t fsize, int3
         }
       }
     }
-    if (bias) {
-      a0 += bias[j];
-      a1 += bias[j + 1];
-      a2 += bias[j + 2];
-      a3 += bias[j + 3];
-    }
-    out[j] = aot_clamp_f32(a0, lo, hi);
-    out[j + 1] = aot_clamp_f32(a1, lo, hi);
-    out[j + 2] = aot_clamp_f32(a2, lo, hi);
-    out[j + 3] = aot_clamp_f32(a3, lo, hi);
+    aot_f32_out4(out + j, bias ? bias + j : bias, a0, a1, a2, a3, lo, hi);
   }
 #endif
   for (; j < n; j++) {
@@ -109,24 +100,8 @@ static void conv_win2(const aot_f32_win *wn, size_t dx, const float *f0, int32_t
         }
       }
     }
-    if (bias) {
-      a0 += bias[j];
-      a1 += bias[j + 1];
-      a2 += bias[j + 2];
-      a3 += bias[j + 3];
-      b0 += bias[j];
-      b1 += bias[j + 1];
-      b2 += bias[j + 2];
-      b3 += bias[j + 3];
-    }
-    out[j] = aot_clamp_f32(a0, lo, hi);
-    out[j + 1] = aot_clamp_f32(a1, lo, hi);
-    out[j + 2] = aot_clamp_f32(a2, lo, hi);
-    out[j + 3] = aot_clamp_f32(a3, lo, hi);
-    out2[j] = aot_clamp_f32(b0, lo, hi);
-    out2[j + 1] = aot_clamp_f32(b1, lo, hi);
-    out2[j + 2] = aot_clamp_f32(b2, lo, hi);
-    out2[j + 3] = aot_clamp_f32(b3, lo, hi);
+    aot_f32_out4(out + j, bias ? bias + j : bias, a0, a1, a2, a3, lo, hi);
+    aot_f32_out4(out2 + j, bias ? bias + j : bias, b0, b1, b2, b3, lo, hi);
   }
 #endif
   if (j < n) {

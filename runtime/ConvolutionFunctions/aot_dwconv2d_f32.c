@@ -63,16 +63,7 @@ static void dw_win1(const dw_win *wn, int32_t c, int32_t ch, const float *bias, 
         fp += ch;
       }
     }
-    if (bias) {
-      a0 += bias[c];
-      a1 += bias[c + 1];
-      a2 += bias[c + 2];
-      a3 += bias[c + 3];
-    }
-    out[c] = aot_clamp_f32(a0, lo, hi);
-    out[c + 1] = aot_clamp_f32(a1, lo, hi);
-    out[c + 2] = aot_clamp_f32(a2, lo, hi);
-    out[c + 3] = aot_clamp_f32(a3, lo, hi);
+    aot_f32_out4(out + c, bias ? bias + c : bias, a0, a1, a2, a3, lo, hi);
   }
 #endif
   for (; c < ch; c++) {
@@ -137,24 +128,8 @@ static void dw_win2(const dw_win *wn, size_t dx, int32_t ch, const float *bias, 
         fp += ch;
       }
     }
-    if (bias) {
-      a0 += bias[c];
-      a1 += bias[c + 1];
-      a2 += bias[c + 2];
-      a3 += bias[c + 3];
-      b0 += bias[c];
-      b1 += bias[c + 1];
-      b2 += bias[c + 2];
-      b3 += bias[c + 3];
-    }
-    out[c] = aot_clamp_f32(a0, lo, hi);
-    out[c + 1] = aot_clamp_f32(a1, lo, hi);
-    out[c + 2] = aot_clamp_f32(a2, lo, hi);
-    out[c + 3] = aot_clamp_f32(a3, lo, hi);
-    out2[c] = aot_clamp_f32(b0, lo, hi);
-    out2[c + 1] = aot_clamp_f32(b1, lo, hi);
-    out2[c + 2] = aot_clamp_f32(b2, lo, hi);
-    out2[c + 3] = aot_clamp_f32(b3, lo, hi);
+    aot_f32_out4(out + c, bias ? bias + c : bias, a0, a1, a2, a3, lo, hi);
+    aot_f32_out4(out2 + c, bias ? bias + c : bias, b0, b1, b2, b3, lo, hi);
   }
 #endif
   w2.in += dx;

@@ -45,16 +45,7 @@ int32_t aot_fc_f32(const aot_fc_params *p, const float *input,
         w++;
       }
       w += 3 * depth;
-      if (bias) {
-        a0 += bias[oc];
-        a1 += bias[oc + 1];
-        a2 += bias[oc + 2];
-        a3 += bias[oc + 3];
-      }
-      output[0] = aot_clamp_f32(a0, lo, hi);
-      output[1] = aot_clamp_f32(a1, lo, hi);
-      output[2] = aot_clamp_f32(a2, lo, hi);
-      output[3] = aot_clamp_f32(a3, lo, hi);
+      aot_f32_out4(output, bias ? bias + oc : bias, a0, a1, a2, a3, lo, hi);
       output += 4;
     }
     for (; oc < out_depth; oc++) {
