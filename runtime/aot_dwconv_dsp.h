@@ -39,7 +39,7 @@ typedef struct aot_dw_dsp_blk {
   const int8_t *const *tab;
   const uint32_t *w16;
   const aot_dsp_kc *k;
-  int32_t nt, odd, n4, full, out_off, lo, hi;
+  int32_t nt, odd, n4, full, quick, out_off, lo, hi;
 } aot_dw_dsp_blk;
 
 AOT_INLINE int16x2_t aot_dw_dsp_hi(uint32_t v) {
@@ -97,6 +97,20 @@ AOT_INLINE uint32_t aot_dw_dsp_pkhi(uint32_t a, uint32_t b) {
             : "memory");                                                                 \
   } while (0)
 
+/* one channel's aot_dsp_rqf + output offset, SSAT and store (asm text,
+ * operands of aot_dw_dsp_pos's quick requantization): m and s from
+ * aot_dsp_kc at byte offset ko, the byte at out + oo */
+#define AOT_DW_DSP_RQ_ASM(a, ko, oo)                        \
+  "ldrd %[m], %[s], [%[k], #" #ko "]\n\t"                  \
+  "lsl %[" #a "], %[" #a "], #1\n\t"                        \
+  "smmulr %[" #a "], %[" #a "], %[m]\n\t"                   \
+  "add %[" #a "], %[" #a "], %[" #a "], asr #31\n\t"        \
+  "asr %[" #a "], %[" #a "], %[s]\n\t"                      \
+  "add %[" #a "], %[" #a "], #1\n\t"                        \
+  "add %[" #a "], %[off], %[" #a "], asr #1\n\t"            \
+  "ssat %[" #a "], #8, %[" #a "]\n\t"                       \
+  "strb %[" #a "], [%[out], #" #oo "]\n\t"
+
 /* channels c < n4 (multiple of 4) of one output position: the tap pairs in
  * groups of four (tab and w16 padded with zero-weight taps to nt8), then
  * the last tap of an odd count (tab[nt8]; SMLABB / SMLATT) */
@@ -104,7 +118,7 @@ static __attribute__((noinline)) void aot_dw_dsp_pos(const aot_dw_dsp_blk *b, in
   const int8_t *const *const tab = b->tab;
   const uint32_t *wp = b->w16;
   const aot_dsp_kc *k = b->k;
-  const int32_t nt8 = b->nt, odd = b->odd, n4 = b->n4, full = b->full;
+  const int32_t nt8 = b->nt, odd = b->odd, n4 = b->n4, full = b->full, quick = b->quick;
   const int32_t out_off = b->out_off, lo = b->lo, hi = b->hi;
   int32_t c, t, v0, v1, v2, v3;
   for (c = 0; c < n4; c += 4, k += 4, out += 4) {
@@ -122,6 +136,16 @@ static __attribute__((noinline)) void aot_dw_dsp_pos(const aot_dw_dsp_blk *b, in
       a1 = __smlabb(x13, (int16x2_t)wp[1], a1);
       a3 = __smlatt(x13, (int16x2_t)wp[1], a3);
       wp += 2;
+    }
+    if (quick) {   /* every channel aot_dsp_rqf, activation range all of int8 */
+      uint32_t m_, s_;
+      __asm__ volatile(AOT_DW_DSP_RQ_ASM(a0, 4, 0) AOT_DW_DSP_RQ_ASM(a1, 16, 1)
+              AOT_DW_DSP_RQ_ASM(a2, 28, 2) AOT_DW_DSP_RQ_ASM(a3, 40, 3)
+              : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [m] "=&r"(m_),
+                [s] "=&r"(s_)
+              : [k] "r"(k), [out] "r"(out), [off] "r"(out_off)
+              : "memory");
+      continue;
     }
     if ((uint32_t)(k[0].s | k[1].s | k[2].s | k[3].s) < 32u) {
       v0 = aot_dsp_rqf(a0, k[0].m, k[0].s) + out_off;
@@ -217,6 +241,9 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
                        p->out_mult[c0 + c + i4], p->out_shift[c0 + c + i4], nt);
       }
     }
+    bk.quick = bk.full;   /* aot_dw_dsp_pos's quick requantization */
+    for (c = 0; c < n4; c++)
+      if ((uint32_t)kc[c].s >= 32u) bk.quick = 0;
 #if AOT_F_DW_S8_TAIL
     for (c = n4; c < nch; c++) {
       uint32_t sw = 0;
