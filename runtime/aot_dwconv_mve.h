@@ -457,7 +457,7 @@ static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
 
 #if AOT_F_DW_S8_CLIP && AOT_F_DW_S8_DM1   /* small padded images */
 /* small images: the padded block of 8 channels fits this many bytes */
-#define AOT_DW_MVE_SMALL 512
+#define AOT_DW_MVE_SMALL 2048
 
 /* Depth multiplier 1, one block of 8 channels from c of a small image (its
  * zero-padded block, 8 bytes per position, at most AOT_DW_MVE_SMALL bytes):
