@@ -10,18 +10,23 @@
  *    over all taps), so the taps add w * x only (int32 arithmetic is
  *    modular: the same integer as the portable sum);
  *  - the filter sign-extended once into 16-bit pairs in the order the loop
- *    reads them: per 4 channels c..c+3 and tap, (w[c], w[c+2]) and
- *    (w[c+1], w[c+3]), which is how SXTB16 splits an input word;
+ *    reads them: per 4 channels and tap pair (t, t + 1), one word per
+ *    channel (w_t[c], w_t+1[c]) (PKHBT / PKHTB then SXTB16, the split the
+ *    loop applies to two input words); the last tap of an odd count as
+ *    (w[c], w[c+2]) and (w[c+1], w[c+3]);
  *  - the requantization of every channel chosen once (aot_dsp_kc_set):
  *    aot_dsp_rqf (SMMULR) where the shift and the accumulator bound allow,
  *    else aot_conv_mbqm; both the portable requantization, bit for bit.
+ *    Blocks whose channels all take aot_dsp_rqf with the activation range
+ *    all of int8 requantize four channels in one asm block.
  * Per output position a table of the taps' input addresses: taps outside
  * the image point at a row of input zero points zp = -input_offset, whose
  * products w * zp cancel their share input_offset * w of ks, so clipped
- * windows need no other case. Four channels: one input word per tap, two
- * SXTB16 and four SMLABB/SMLATT (exact products), the taps in groups of
- * nine (3 x 3 filters: one group; others padded with taps of weight zero
- * that read the zero-point row). */
+ * windows need no other case. Four channels: per tap pair two input words,
+ * PKHBT / PKHTB, four SXTB16 and four SMLAD (exact products, two taps per
+ * SMLAD; 15 instructions per 8 products, one asm block per four pairs; pairs
+ * padded to groups of four with zero-weight taps reading the zero-point
+ * row), then the last tap of an odd count with SMLABB / SMLATT. */
 #ifndef AOT_DWCONV_DSP_H
 #define AOT_DWCONV_DSP_H
 
