@@ -664,7 +664,17 @@ typedef struct aot_requant_params {
   int32_t mult, shift;
 } aot_requant_params;
 
-int32_t aot_requantize(const aot_requant_params *p, const void *in, void *out);
+/* one entry point per type pair: aot_requantize_<in>_<out> */
+int32_t aot_requantize_s8_s8(const aot_requant_params *p, const int8_t *in, int8_t *out);
+int32_t aot_requantize_s8_u8(const aot_requant_params *p, const int8_t *in, uint8_t *out);
+int32_t aot_requantize_s8_s16(const aot_requant_params *p, const int8_t *in, int16_t *out);
+int32_t aot_requantize_s8_s32(const aot_requant_params *p, const int8_t *in, int32_t *out);
+int32_t aot_requantize_u8_s8(const aot_requant_params *p, const uint8_t *in, int8_t *out);
+int32_t aot_requantize_s16_s8(const aot_requant_params *p, const int16_t *in, int8_t *out);
+int32_t aot_requantize_s16_s16(const aot_requant_params *p, const int16_t *in, int16_t *out);
+int32_t aot_requantize_s16_s32(const aot_requant_params *p, const int16_t *in, int32_t *out);
+int32_t aot_requantize_s32_s8(const aot_requant_params *p, const int32_t *in, int8_t *out);
+int32_t aot_requantize_s32_s16(const aot_requant_params *p, const int32_t *in, int16_t *out);
 
 /* integer -> float32: out = scale * (in - zp) (exact product, rounded once). */
 typedef struct aot_dequantize_params {

@@ -445,18 +445,26 @@ static int quantize_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY
     pl->u.q.zero_point = y->zero_point[0];
     return 0;
   }
-  static const int pairs[][2] = {
-      {DT_INT16, DT_INT8},  {DT_INT8, DT_INT8},   {DT_INT8, DT_UINT8},  {DT_UINT8, DT_INT8},
-      {DT_INT8, DT_INT16},  {DT_INT8, DT_INT32},  {DT_INT16, DT_INT16}, {DT_INT16, DT_INT32},
-      {DT_INT32, DT_INT8},  {DT_INT32, DT_INT16},
+  /* the accepted (input, output) pairs and their kernels */
+  static const int pairs[][3] = {
+      {DT_INT16, DT_INT8, LK(aot_requantize_s16_s8)},
+      {DT_INT8, DT_INT8, LK(aot_requantize_s8_s8)},
+      {DT_INT8, DT_UINT8, LK(aot_requantize_s8_u8)},
+      {DT_UINT8, DT_INT8, LK(aot_requantize_u8_s8)},
+      {DT_INT8, DT_INT16, LK(aot_requantize_s8_s16)},
+      {DT_INT8, DT_INT32, LK(aot_requantize_s8_s32)},
+      {DT_INT16, DT_INT16, LK(aot_requantize_s16_s16)},
+      {DT_INT16, DT_INT32, LK(aot_requantize_s16_s32)},
+      {DT_INT32, DT_INT8, LK(aot_requantize_s32_s8)},
+      {DT_INT32, DT_INT16, LK(aot_requantize_s32_s16)},
   };
-  int ok = 0;
+  int k = -1;
   for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
-    if (pairs[i][0] == x->dtype && pairs[i][1] == y->dtype) ok = 1;
-  if (!ok)
+    if (pairs[i][0] == x->dtype && pairs[i][1] == y->dtype) k = pairs[i][2];
+  if (k < 0)
     return ew_fail(why, n, "%s to %s not supported", dtype_name(x->dtype), dtype_name(y->dtype));
   if (ew_check_per_tensor(x, "input", why, n)) return -1;
-  lower_call_init(pl, LK(aot_requantize), op->in[0], -1, -1, op->out[0]);
+  lower_call_init(pl, k, op->in[0], -1, -1, op->out[0]);
   aot_requant_params *p = &pl->u.rq;
   p->size = numel32(y);
   p->in_type = rq_type(x->dtype);
