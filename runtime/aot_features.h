@@ -35,4 +35,10 @@
  * build's chunked widening, AOT_FC_S8_XW) */
 #define AOT_F_FC_S8_LONG 1
 
+/* ---- size helper's paths ---- */
+/* int8 FULLY_CONNECTED with four or more output channels (the DSP and
+ * portable builds' four-row loop; without it every row takes the one-row
+ * loop) */
+#define AOT_F_FC_S8_ROWS4 1
+
 #endif

@@ -2,7 +2,9 @@
  * FullyConnected / FullyConnectedPerChannel: acc(int32) = sum w * (x +
  * input_offset) + bias, requantized with one multiplier (per-tensor) or one
  * per output channel. Weight zero points are 0. Four weight rows are
- * accumulated together so each input value is loaded once per four MACs. */
+ * accumulated together so each input value is loaded once per four MACs; a
+ * module without layers of four or more output channels (AOT_F_FC_S8_ROWS4
+ * 0) compiles only the one-row loop of the DSP and portable builds. */
 #include "aot_conv.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(AOT_NO_SIMD)
@@ -78,11 +80,13 @@ static int32_t aot_fc_s8_mve(const aot_fc_params *p, const int8_t *input,
  * reads up to three bytes into the next weight row, so the last block of
  * rows sums its last taps in C instead. Requantization aot_dsp_rqf when
  * the shifts and the four rows' biases allow, else aot_conv_mbqm. */
+#if AOT_F_FC_S8_ROWS4
 /* four rows of n4 groups (not inlined: the loop needs 14 registers) */
 static __attribute__((noinline)) void aot_fc_s8_dot4(const uint32_t *xw, const int8_t *w,
                                                      int32_t depth, int32_t n4, int32_t *s) {
   aot_dsp_dot4w(xw, w, w + depth, w + 2 * depth, w + 3 * depth, n4, s);
 }
+#endif
 
 /* the int8 of accumulator acc: aot_dsp_rqf (rs = ~shift) when fast, else
  * aot_conv_mbqm (aot_dsp_mbqm) */
@@ -97,32 +101,36 @@ static int32_t aot_fc_s8_dsp(const aot_fc_params *p, const int8_t *input, const 
                              const int32_t *bias, int8_t *output) {
   const int32_t depth = p->in_depth, out_depth = p->out_depth;
   const int32_t out_off = p->output_offset, lo = p->act_min, hi = p->act_max;
-  const int32_t in_off = p->input_offset;
+  const int32_t in_off = p->input_offset, ms = p->per_channel ? 1 : 0;
+  const int32_t full = lo == -128 && hi == 127;
+  int32_t b;
+#if AOT_F_FC_S8_ROWS4
 #if AOT_F_FC_S8_LONG
-  const int32_t ms = p->per_channel ? 1 : 0, one = depth <= AOT_FC_S8_XW;
+  const int32_t one = depth <= AOT_FC_S8_XW;
 #else
   /* no layer of this module has rows longer than one chunk */
-  const int32_t ms = p->per_channel ? 1 : 0, one = 1;
+  const int32_t one = 1;
   if (depth > AOT_FC_S8_XW) return AOT_KERNEL_BAD_PARAM;
 #endif
-  const int32_t full = lo == -128 && hi == 127;
   /* aot_dsp_rqf needs every shift in [-31, -1] and |accumulator| < 2^30:
    * |bias| < lim, as |sum w * (x + input_offset)| <= 128 * 255 * depth */
   const int32_t lim = depth >= 32768 ? 0 : (1 << 30) - 32640 * depth;
   const uint32_t span = lim > 0 ? 2u * (uint32_t)lim - 1u : 0u;
   static const int32_t zero4[4] = {0, 0, 0, 0};
   uint32_t xw[AOT_FC_S8_XW / 2 + 2];
-  int32_t b, c, sh_ok = 1;
+  int32_t c, sh_ok = 1;
   for (c = 0; c < (ms ? out_depth : 1); c++)
     if ((p->out_shift[c] >= 0 || p->out_shift[c] < -31) && p->out_mult[c] != 0) sh_ok = 0;
+#endif
   for (b = 0; b < p->batches; b++) {
     const int8_t *x = input + (size_t)b * depth;
     const int8_t *w = weights;
     int8_t *o = output + (size_t)b * out_depth;
     const int32_t *mult = p->out_mult, *shift = p->out_shift;
-    int32_t oc, k;
+    int32_t oc = 0, k;
+#if AOT_F_FC_S8_ROWS4
     if (one) aot_dsp_widen_off(x, depth, in_off, xw);
-    for (oc = 0; oc + 4 <= out_depth; oc += 4, w += 4 * depth, o += 4) {
+    for (; oc + 4 <= out_depth; oc += 4, w += 4 * depth, o += 4) {
       const int32_t *const bb = bias ? bias + oc : zero4;
       int32_t s[4], k0, fast;
       s[0] = bb[0];
@@ -160,7 +168,9 @@ static int32_t aot_fc_s8_dsp(const aot_fc_params *p, const int8_t *input, const 
       mult += 4 * ms;
       shift += 4 * ms;
     }
-    for (; oc < out_depth; oc++, w += depth, mult += ms, shift += ms) {   /* last 1..3 rows */
+#endif
+    /* the last 1..3 rows (every row in a module without four-row layers) */
+    for (; oc < out_depth; oc++, w += depth, mult += ms, shift += ms) {
       int32_t acc = bias ? bias[oc] : 0;
       for (k = 0; k < depth; k++) acc += w[k] * (x[k] + in_off);
       *o++ = aot_fc_s8_q(acc, 0, mult[0], shift[0], out_off, full, lo, hi);
@@ -189,6 +199,7 @@ int32_t aot_fc_s8(const aot_fc_params *p, const int8_t *input,
     const int8_t *in_end = in_row + depth;
     const int8_t *w = weights;
     int32_t oc = 0;
+#if AOT_F_FC_S8_ROWS4
     for (; oc + 4 <= out_depth; oc += 4) {
       int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
       const int8_t *q = in_row;
@@ -210,6 +221,7 @@ int32_t aot_fc_s8(const aot_fc_params *p, const int8_t *input,
                                 out_off, lo, hi);
       output += 4;
     }
+#endif
     for (; oc < out_depth; oc++) {
       int32_t acc = 0;
       const int8_t *q = in_row;

@@ -220,6 +220,7 @@ static int fc_emit(emit_ctx *e, const ir_graph *g, const ir_op *op) {
   if (fp.kind == K_S8) fc_kbias(g, &fp, e, kbias, sizeof kbias);
   /* rows longer than the DSP build's widened chunk (AOT_FC_S8_XW) */
   if (fp.kind == K_S8 && p->in_depth > 1024) emit_feature(e, "FC_S8_LONG");
+  if (fp.kind == K_S8 && p->out_depth >= 4) emit_feature(e, "FC_S8_ROWS4");   /* four-row loop */
   cf_copy(lo, sizeof lo, emit_float(e, p->act_min_f));
   cf_copy(hi, sizeof hi, emit_float(e, p->act_max_f));
   emit_decl(e,

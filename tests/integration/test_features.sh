@@ -2,8 +2,8 @@
 # test_features.sh AOTC - the module's aot_features.h (the kernel paths it
 # compiles, runtime/aot_features.h). The runtime's copy has every path on
 # (the firmware kernel tests build it as it is, test_dsp.sh / test_mve.sh);
-# each module's copy must have exactly the paths its int8 convolutions can
-# reach, recomputed here independently from the layer parameters the module
+# each module's copy must have exactly the paths its int8 convolutions and
+# fully connected layers can reach, recomputed here independently from the layer parameters the module
 # emits (aot_model.c), for the shared int8 models. Fails when a path is
 # missing (the kernel would refuse the layer) or left on without a layer.
 # The models' outputs with these headers are checked on target by
@@ -65,6 +65,7 @@ for m in re.finditer(r"static const aot_fc_params (op\d+_\w+)_p = \{(.*?)\};", s
     fcp[m.group(1)] = dict((k, int(v)) for k, v in re.findall(r"\.(\w+) = (-?\d+)\b", m.group(2)))
 for name in re.findall(r"\baot_fc_s8\(&(op\d+_\w+)_p", src):
     if fcp[name]["in_depth"] > 1024: want.add("FC_S8_LONG")
+    if fcp[name]["out_depth"] >= 4: want.add("FC_S8_ROWS4")
 if have is None:
     # no kernel that includes the header: then no int8 convolution either
     print("ok-none" if not re.search(r"\baot_((dw)?conv2d|fc)_s8\(", src) else "FAIL: no aot_features.h")
@@ -100,10 +101,11 @@ if [ -f "$S/models/$m.tflite" ]; then
   fi
 fi
 # the models must exercise both values of a path, or the check proves little
-for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG DW_S8_DM1 FC_S8_LONG; do
+for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG DW_S8_DM1 FC_S8_LONG FC_S8_ROWS4; do
   case "$seen" in *"$f=1"*) ;; *) echo "FAIL: no model with $f=1"; fail=1 ;; esac
 done
 case "$seen" in *"DW_S8_CLIP=0"*) ;; *) echo "FAIL: no model with DW_S8_CLIP=0"; fail=1 ;; esac
+case "$seen" in *"FC_S8_ROWS4=0"*) ;; *) echo "FAIL: no model with FC_S8_ROWS4=0"; fail=1 ;; esac
 case "$seen" in *"DW_S8_DM=1 DW_S8_DM1=0"*) ;; *) echo "FAIL: no model with DW_S8_DM=1 DW_S8_DM1=0"; fail=1 ;; esac
 [ $fail = 0 ] && echo "PASS test_features"
 exit $fail
