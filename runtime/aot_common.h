@@ -30,14 +30,13 @@ AOT_INLINE float aot_clamp_f32(float x, float lo, float hi) {
   return x < lo ? lo : (x > hi ? hi : x);
 }
 
-/* gemmlowp SaturatingRoundingDoublingHighMul. */
+/* gemmlowp SaturatingRoundingDoublingHighMul. Its sign-dependent nudge
+ * (2^30, or 1 - 2^30 for a negative product) followed by a division that
+ * truncates toward zero gives floor((a * b + 2^30) / 2^31) for every sign:
+ * one 64-bit product, add and arithmetic shift. */
 AOT_INLINE int32_t aot_srdhm(int32_t a, int32_t b) {
-  int64_t ab;
-  int32_t nudge;
   if (a == b && a == INT32_MIN) return INT32_MAX;
-  ab = (int64_t)a * (int64_t)b;
-  nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
-  return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+  return (int32_t)(((int64_t)a * (int64_t)b + ((int64_t)1 << 30)) >> 31);
 }
 
 /* gemmlowp RoundingDivideByPOT (round half away from zero). */
@@ -47,7 +46,7 @@ AOT_INLINE int32_t aot_rdbpot(int32_t x, int exponent) {
   /* |x| / 2^exponent <= 1/2: 0, or -1 for the tie INT32_MIN / 2^32 (rounded
    * away from zero as gemmlowp's 64-bit arithmetic does) */
   if (exponent > 31) return (x == INT32_MIN && exponent == 32) ? -1 : 0;
-  mask = (int32_t)(((int64_t)1 << exponent) - 1);
+  mask = (int32_t)((1u << exponent) - 1u);
   remainder = x & mask;
   threshold = (mask >> 1) + (x < 0 ? 1 : 0);
   return (x >> exponent) + (remainder > threshold ? 1 : 0);
