@@ -332,6 +332,16 @@ int32_t aot_sub_s8(const aot_addsub_q_params *p, const int8_t *in1, const int8_t
                    int8_t *out);
 int32_t aot_sub_s16(const aot_addsub_q_params *p, const int16_t *in1, const int16_t *in2,
                     int16_t *out);
+/* the same for inputs of the output's shape (bc.ndims 0; else
+ * AOT_KERNEL_BAD_PARAM): no broadcast walk */
+int32_t aot_add_s8_flat(const aot_addsub_q_params *p, const int8_t *in1, const int8_t *in2,
+                        int8_t *out);
+int32_t aot_add_s16_flat(const aot_addsub_q_params *p, const int16_t *in1, const int16_t *in2,
+                         int16_t *out);
+int32_t aot_sub_s8_flat(const aot_addsub_q_params *p, const int8_t *in1, const int8_t *in2,
+                        int8_t *out);
+int32_t aot_sub_s16_flat(const aot_addsub_q_params *p, const int16_t *in1, const int16_t *in2,
+                         int16_t *out);
 
 /* ADD / SUB int16 with power-of-two scales and zero points 0 (TFLite
  * pot_scale_int16 path): out = clamp(rdbpot(in1, -in1_shift) +/-

@@ -28,6 +28,18 @@
       return AOT_KERNEL_OK;                                                     \
     }                                                                           \
   }
+/* the same for NAME_flat (equal shapes): the contiguous rows alone */
+#define AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER)                      \
+  {                                                                             \
+    aot_ews_addsub q;                                                           \
+    if (aot_ews_addsub_setup(p, RANGE, BITS, &q)) {                             \
+      if (PREFER) aot_ews_prefer_fast(&q);                                      \
+      q.fast = aot_ews_is_fast(&q);                                             \
+      if (q.swap) NAME##_row_contig(&q, in2, in1, out, p->bc.size);             \
+      else NAME##_row_contig(&q, in1, in2, out, p->bc.size);                    \
+      return AOT_KERNEL_OK;                                                     \
+    }                                                                           \
+  }
 #define AOT_EWQ_MUL_ROWS(NAME, T, LD, ST) AOT_EWS_MUL_ROW(NAME##_row, T, LD, ST)
 #define AOT_EWQ_MUL_TRY(NAME)                                                   \
   {                                                                             \
@@ -40,6 +52,7 @@
 #else
 #define AOT_EWQ_ADDSUB_ROWS(NAME, T, OPR, VOP, LD, ST, BOUNDED)
 #define AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER)
+#define AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER)
 #define AOT_EWQ_MUL_ROWS(NAME, T, LD, ST)
 #define AOT_EWQ_MUL_TRY(NAME)
 #endif
@@ -47,6 +60,9 @@
 /* ADD (OPR +) / SUB (OPR -), TFLite general quantized path (reference_ops
  * AddElementwise / SubElementwise): both inputs are rescaled to a common
  * scale with left_shift headroom, then combined and rescaled to the output.
+ * NAME_flat is the kernel for inputs of the output's shape (bc.ndims 0, as
+ * aotc emits it for such layers): the contiguous row alone, so a module
+ * without broadcasting links no broadcast walk.
  * VOP, LD, ST, BOUNDED, RANGE, BITS, PREFER: see AOT_EWS_ADDSUB_ROW. */
 #define AOT_EWQ_ADDSUB(NAME, T, OPR, VOP, LD, ST, BOUNDED, RANGE, BITS, PREFER)  \
   AOT_INLINE T NAME##_elem(const aot_addsub_q_params *p, T a, T b) {            \
@@ -61,6 +77,14 @@
   int32_t NAME(const aot_addsub_q_params *p, const T *in1, const T *in2, T *out) { \
     AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER)                               \
     AOT_EW_BINARY(&p->bc, in1, in2, out, NAME##_elem, p);                       \
+    return AOT_KERNEL_OK;                                                       \
+  }                                                                             \
+  int32_t NAME##_flat(const aot_addsub_q_params *p, const T *in1, const T *in2, \
+                      T *out) {                                                 \
+    int32_t i;                                                                  \
+    if (p->bc.ndims != 0) return AOT_KERNEL_BAD_PARAM;                          \
+    AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER)                          \
+    for (i = 0; i < p->bc.size; i++) out[i] = NAME##_elem(p, in1[i], in2[i]);   \
     return AOT_KERNEL_OK;                                                       \
   }
 

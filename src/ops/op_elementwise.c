@@ -138,7 +138,11 @@ static int addsub_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) 
       ew_qm_smaller_than_one(ro, &p->out_mult, &p->out_shift))
     return ew_fail(why, n, "scales give a rescale multiplier outside (0, 1)");
   act_range_quant(y, act, &p->act_min, &p->act_max);
-  return plan_bcast(g, op, 2, &p->bc, why, n);
+  if (plan_bcast(g, op, 2, &p->bc, why, n)) return -1;
+  if (p->bc.ndims == 0) /* equal shapes: the kernel without a broadcast walk */
+    pl->k = lower_kernel_get(is16 ? (is_sub ? LK(aot_sub_s16_flat) : LK(aot_add_s16_flat))
+                                  : (is_sub ? LK(aot_sub_s8_flat) : LK(aot_add_s8_flat)));
+  return 0;
 }
 
 /* ======================================================================== */
