@@ -196,7 +196,9 @@ static void mul_params(aot_mul_q_params *p, int is16) {
   act_range(qmin, qmax, zo, &p->act_min, &p->act_max);
 }
 
-#define RUN_CASE(T, A, B, O, R, FILL, KERNEL, REF, PARAMS, PTYPE, IS16, NAME)          \
+/* FLAT (HAS_FLAT 1): the kernel's equal-shapes entry point, compared too on
+ * the cases without broadcast (bc.ndims 0) */
+#define RUN_CASE(T, A, B, O, R, FILL, KERNEL, REF, PARAMS, PTYPE, IS16, NAME, HAS_FLAT, FLAT) \
   do {                                                                                 \
     PTYPE p;                                                                           \
     int32_t na, nb, size, inplace;                                                     \
@@ -217,6 +219,11 @@ static void mul_params(aot_mul_q_params *p, int is16) {
       KERNEL(&p, A, B, O);                                                             \
     }                                                                                  \
     check(memcmp(O, R, sizeof O) == 0, NAME, c);                                       \
+    if ((HAS_FLAT) && p.bc.ndims == 0 && !inplace) {                                   \
+      memset(O, 0x5A, sizeof O);                                                       \
+      check(FLAT(&p, A, B, O) == AOT_KERNEL_OK && memcmp(O, R, sizeof O) == 0,         \
+            NAME "_flat", c);                                                          \
+    }                                                                                  \
   } while (0)
 
 
@@ -485,17 +492,17 @@ int main(void) {
 #endif
   for (c = 0; c < 400; c++) {
     RUN_CASE(int8_t, a8, b8, o8, r8, fill8, aot_add_s8, ref_add_s8, addsub_params,
-             aot_addsub_q_params, 0, "add_s8");
+             aot_addsub_q_params, 0, "add_s8", 1, aot_add_s8_flat);
     RUN_CASE(int8_t, a8, b8, o8, r8, fill8, aot_sub_s8, ref_sub_s8, addsub_params,
-             aot_addsub_q_params, 0, "sub_s8");
+             aot_addsub_q_params, 0, "sub_s8", 1, aot_sub_s8_flat);
     RUN_CASE(int8_t, a8, b8, o8, r8, fill8, aot_mul_s8, ref_mul_s8, mul_params,
-             aot_mul_q_params, 0, "mul_s8");
+             aot_mul_q_params, 0, "mul_s8", 0, aot_mul_s8);
     RUN_CASE(int16_t, a16, b16, o16, r16, fill16, aot_add_s16, ref_add_s16, addsub_params,
-             aot_addsub_q_params, 1, "add_s16");
+             aot_addsub_q_params, 1, "add_s16", 1, aot_add_s16_flat);
     RUN_CASE(int16_t, a16, b16, o16, r16, fill16, aot_sub_s16, ref_sub_s16, addsub_params,
-             aot_addsub_q_params, 1, "sub_s16");
+             aot_addsub_q_params, 1, "sub_s16", 1, aot_sub_s16_flat);
     RUN_CASE(int16_t, a16, b16, o16, r16, fill16, aot_mul_s16, ref_mul_s16, mul_params,
-             aot_mul_q_params, 1, "mul_s16");
+             aot_mul_q_params, 1, "mul_s16", 0, aot_mul_s16);
   }
   mbqm_cases();
   for (c = 0; c < 150; c++) {

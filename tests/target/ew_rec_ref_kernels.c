@@ -10,6 +10,10 @@
 #define aot_add_s16 ref_add_s16
 #define aot_sub_s16 ref_sub_s16
 #define aot_mul_s16 ref_mul_s16
+#define aot_add_s8_flat ref_add_s8_flat
+#define aot_sub_s8_flat ref_sub_s8_flat
+#define aot_add_s16_flat ref_add_s16_flat
+#define aot_sub_s16_flat ref_sub_s16_flat
 
 #include "BasicMathFunctions/aot_add_s8.c"
 #include "BasicMathFunctions/aot_sub_s8.c"
