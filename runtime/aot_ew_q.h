@@ -16,30 +16,27 @@
 #ifdef AOT_EWS
 #define AOT_EWQ_ADDSUB_ROWS(NAME, T, OPR, VOP, LD, ST, BOUNDED)                 \
   AOT_EWS_ADDSUB_ROW(NAME##_row, T, OPR, VOP, LD, ST, BOUNDED)
-/* the fast path of an ADD / SUB kernel body; RANGE and BITS as
- * aot_ews_addsub_setup, PREFER 1 for a commutative operator */
+/* the fast path of an ADD / SUB kernel body: RUN on the setup q, then
+ * return; RANGE and BITS as aot_ews_addsub_setup, PREFER 1 for a
+ * commutative operator */
+#define AOT_EWQ_ADDSUB_WITH(RANGE, BITS, PREFER, RUN)                           \
+  {                                                                             \
+    aot_ews_addsub q;                                                           \
+    if (aot_ews_addsub_setup(p, RANGE, BITS, &q)) {                             \
+      if (PREFER) aot_ews_prefer_fast(&q);                                      \
+      q.fast = aot_ews_is_fast(&q);                                             \
+      RUN;                                                                      \
+      return AOT_KERNEL_OK;                                                     \
+    }                                                                           \
+  }
 #define AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER)                           \
-  {                                                                             \
-    aot_ews_addsub q;                                                           \
-    if (aot_ews_addsub_setup(p, RANGE, BITS, &q)) {                             \
-      if (PREFER) aot_ews_prefer_fast(&q);                                      \
-      q.fast = aot_ews_is_fast(&q);                                             \
-      AOT_EWS_ROWS(&p->bc, in1, in2, out, NAME##_row, &q, NAME##_elem, p);      \
-      return AOT_KERNEL_OK;                                                     \
-    }                                                                           \
-  }
-/* the same for NAME_flat (equal shapes): the contiguous rows alone */
+  AOT_EWQ_ADDSUB_WITH(RANGE, BITS, PREFER,                                      \
+                      AOT_EWS_ROWS(&p->bc, in1, in2, out, NAME##_row, &q, NAME##_elem, p))
+/* the same for NAME_flat (equal shapes): the contiguous row alone */
 #define AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER)                      \
-  {                                                                             \
-    aot_ews_addsub q;                                                           \
-    if (aot_ews_addsub_setup(p, RANGE, BITS, &q)) {                             \
-      if (PREFER) aot_ews_prefer_fast(&q);                                      \
-      q.fast = aot_ews_is_fast(&q);                                             \
-      if (q.swap) NAME##_row_contig(&q, in2, in1, out, p->bc.size);             \
-      else NAME##_row_contig(&q, in1, in2, out, p->bc.size);                    \
-      return AOT_KERNEL_OK;                                                     \
-    }                                                                           \
-  }
+  AOT_EWQ_ADDSUB_WITH(RANGE, BITS, PREFER,                                      \
+                      if (q.swap) NAME##_row_contig(&q, in2, in1, out, p->bc.size); \
+                      else NAME##_row_contig(&q, in1, in2, out, p->bc.size))
 #define AOT_EWQ_MUL_ROWS(NAME, T, LD, ST) AOT_EWS_MUL_ROW(NAME##_row, T, LD, ST)
 #define AOT_EWQ_MUL_TRY(NAME)                                                   \
   {                                                                             \
