@@ -57,11 +57,11 @@
 /* ADD (OPR +) / SUB (OPR -), TFLite general quantized path (reference_ops
  * AddElementwise / SubElementwise): both inputs are rescaled to a common
  * scale with left_shift headroom, then combined and rescaled to the output.
- * NAME_flat is the kernel for inputs of the output's shape (bc.ndims 0, as
- * aotc emits it for such layers): the contiguous row alone, so a module
- * without broadcasting links no broadcast walk.
+ * FLAT (NAME_flat) is the kernel for inputs of the output's shape (bc.ndims
+ * 0, as aotc emits it for such layers): the contiguous row alone, so a
+ * module without broadcasting links no broadcast walk.
  * VOP, LD, ST, BOUNDED, RANGE, BITS, PREFER: see AOT_EWS_ADDSUB_ROW. */
-#define AOT_EWQ_ADDSUB(NAME, T, OPR, VOP, LD, ST, BOUNDED, RANGE, BITS, PREFER)  \
+#define AOT_EWQ_ADDSUB(NAME, FLAT, T, OPR, VOP, LD, ST, BOUNDED, RANGE, BITS, PREFER) \
   AOT_INLINE T NAME##_elem(const aot_addsub_q_params *p, T a, T b) {            \
     const int32_t x1 = aot_shl_i32(p->in1_offset + a, p->left_shift);           \
     const int32_t x2 = aot_shl_i32(p->in2_offset + b, p->left_shift);           \
@@ -76,8 +76,7 @@
     AOT_EW_BINARY(&p->bc, in1, in2, out, NAME##_elem, p);                       \
     return AOT_KERNEL_OK;                                                       \
   }                                                                             \
-  int32_t NAME##_flat(const aot_addsub_q_params *p, const T *in1, const T *in2, \
-                      T *out) {                                                 \
+  int32_t FLAT(const aot_addsub_q_params *p, const T *in1, const T *in2, T *out) { \
     int32_t i;                                                                  \
     if (p->bc.ndims != 0) return AOT_KERNEL_BAD_PARAM;                          \
     AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER)                          \

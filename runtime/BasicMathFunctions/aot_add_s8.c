@@ -4,4 +4,5 @@
  * template in aot_ew_q.h, with the fast rows of aot_ew_simd.h. */
 #include "aot_ew_q.h"
 
-AOT_EWQ_ADDSUB(aot_add_s8, int8_t, +, vaddq_s32, vldrbq_z_s32, vstrbq_p_s32, 1, 255, 20, 1)
+AOT_EWQ_ADDSUB(aot_add_s8, aot_add_s8_flat,
+               int8_t, +, vaddq_s32, vldrbq_z_s32, vstrbq_p_s32, 1, 255, 20, 1)

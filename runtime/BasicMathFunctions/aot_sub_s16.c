@@ -4,4 +4,5 @@
  * template in aot_ew_q.h, with the fast rows of aot_ew_simd.h. */
 #include "aot_ew_q.h"
 
-AOT_EWQ_ADDSUB(aot_sub_s16, int16_t, -, vsubq_s32, vldrhq_z_s32, vstrhq_p_s32, 0, 65535, 15, 0)
+AOT_EWQ_ADDSUB(aot_sub_s16, aot_sub_s16_flat,
+               int16_t, -, vsubq_s32, vldrhq_z_s32, vstrhq_p_s32, 0, 65535, 15, 0)
