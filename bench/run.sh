@@ -22,7 +22,7 @@ printf '%-34s %9s %9s %6s %9s %10s %9s %8s %12s %12s\n' model arena lower_bd rat
 for m in $MODELS; do
   f="$SHARED/models/$m.tflite"
   [ -f "$f" ] || continue
-  name=$(basename "$m")
+  name=$(basename "$m" | tr -c 'A-Za-z0-9_\n' _)  # module names are C identifiers
   json=$("$AOTC" inspect --json "$f" 2>/dev/null)
   get() { echo "$json" | grep -o "\"$1\": [0-9]*" | head -1 | grep -o '[0-9]*$'; }
   arena=$(get arena_bytes); lb=$(get arena_lower_bound_bytes); pers=$(get persistent_bytes); cb=$(get constant_bytes)
@@ -73,8 +73,9 @@ echo "rolled GRU (bigru64): instructions per inference and constants"
 printf '%-40s %12s %12s %12s\n' variant constants insns_m4 insns_m55
 gru_row() {
   local label=$1 model=$2; shift 2
-  local dir="$WORK/gru-$label"
-  if ! "$AOTC" convert --model.path "$model" --module.path "$WORK" --module.name "gru-$label" --force "$@" >/dev/null 2>"$dir.err"; then
+  local mname="gru_$(echo "$label" | tr -c 'A-Za-z0-9_\n' _)"  # a C identifier
+  local dir="$WORK/$mname"
+  if ! "$AOTC" convert --model.path "$model" --module.path "$WORK" --module.name "$mname" --force "$@" >/dev/null 2>"$dir.err"; then
     printf '%-40s %s\n' "$label" "convert failed: $(head -c 100 "$dir.err")"; return
   fi
   local cb i4="-" i55="-"
