@@ -11,6 +11,7 @@
 #include "lower.h"
 
 #include "aot_kernels.h"
+#include "lower_rec.h"
 #include "quant_elementwise.h"
 
 #include <stddef.h>
@@ -48,12 +49,16 @@
 #define LOWER_WRAP_11(K)                                                                         \
   LOWER_WIDE_HEAD(K) return K(p, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]); }
 #define AOT_KERNEL(NAME, FILE, KIND, NIN) LOWER_WRAP_##NIN(NAME)
+#define AOT_KERNEL_GLUE(NAME, FILE, KIND, NIN) /* lower_rec_NAME, in lower_rec.c */
 #include "kernels.def"
+#undef AOT_KERNEL_GLUE
 #undef AOT_KERNEL
 
 static const lower_kernel lower_kernels[LK_COUNT] = {
 #define AOT_KERNEL(NAME, FILE, KIND, NIN) [LK_##NAME] = {#NAME, FILE, KIND, NIN, w_##NAME},
+#define AOT_KERNEL_GLUE(NAME, FILE, KIND, NIN) [LK_##NAME] = {#NAME, FILE, KIND, NIN, lower_rec_##NAME},
 #include "kernels.def"
+#undef AOT_KERNEL_GLUE
 #undef AOT_KERNEL
 };
 
@@ -251,6 +256,7 @@ static void print_params(strbuf *sb, emit_ctx *e, const lower_call *pl,
 }
 
 const char *lower_params_ctype(int kind) {
+  if (lower_rec_kind(kind)) return lower_rec_ctype(kind);
   return kind >= 0 && kind < (int)(sizeof lp_params / sizeof lp_params[0]) ? lp_params[kind].ctype
                                                                            : NULL;
 }
@@ -303,6 +309,7 @@ static int emit_wide(emit_ctx *e, lower_call *pl, const char *pname) {
 
 static int emit_one(emit_ctx *e, lower_call *pl, const char *pname) {
   const char *lut_a = NULL, *lut_b = NULL;
+  if (pl->k && lower_rec_kind(pl->k->kind)) return lower_rec_emit(e, pl, pname);
   if (!pl->k || !lp_params[pl->k->kind].ctype) return -1;
   if (pl->k->nin > 3) return emit_wide(e, pl, pname);
   if (pl->nlut16 >= 1) lut_a = emit_array_i16(e, "exp_lut", pl->lut16[0], 513);

@@ -29,6 +29,7 @@ enum {
   LP_UNARY, LP_ACT_CLAMP_F32, LP_ACT_CLAMP_Q, LP_RELU_Q, LP_LEAKY_Q, LP_LEAKY_F32, LP_SIG_S8,
   LP_SIG_S16, LP_HSWISH, LP_PRELU_Q, LP_LUT_S8, LP_SOFTMAX, LP_QUANTIZE, LP_REQUANT, LP_DEQUANT,
   LP_DEQUANT_PC, LP_POOL, LP_REDUCE, LP_ARG, LP_GRU,
+  LP_SVDF, LP_LSTM_F32, LP_LSTM_Q, /* recurrent: printed by lower_rec.c */
   LP_STEP /* a movement step: the step engine (mv_engine.c) prints its params */
 };
 
@@ -67,7 +68,7 @@ const char *lower_params_ctype(int kind);
 #define LOWER_MAX_IA 16
 
 /* Arguments of a wide call. */
-#define LOWER_MAX_ARGS 12
+#define LOWER_MAX_ARGS 27
 
 /* One argument of a wide call: a tensor (t: its id, LOWER_SCRATCH, or -1 for
  * NULL) or, when adt is set, a constant array of the op computed at compile
@@ -116,6 +117,9 @@ typedef struct lower_call {
     aot_reduce_params rd;
     aot_arg_minmax_params arg;
     aot_gru_params gru;
+    aot_svdf_params svdf;
+    aot_lstm_f32_params lstm_f;
+    aot_lstm_q_params lstm_q;
   } u;
   /* constant tables the params point to (softmax int16, LUT activations),
    * emitted as arrays of the op */

@@ -9,25 +9,15 @@
  * weights) int8 rows with per-row scales - and passed as constant arrays of
  * the call. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "aot_recurrent.h"
-#include "lower.h"
+#include "lower_rec.h"
 #include "ops.h"
 
 static int in_id(const ir_op *op, int i) { return i < op->nin ? op->in[i] : -1; }
-
-static int why_set(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int why_set(char *why, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, n, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 /* Inputs: 0 x [1, T, F], 1 h0 [1, U], 2 W [3U, F], 3 U [3U, U], 4 bias_x [3U]
  * (optional), 5 bias_h [3U] (optional). Outputs: 0 sequence [1, T, U] (or
@@ -45,7 +35,7 @@ static int32_t le32(const uint8_t *b) {
 static int gru_options(const ir_op *op, aot_gru_params *p, char *why, size_t n) {
   memset(p, 0, sizeof *p);
   if (!op->custom_options || op->custom_options_len < AOT_GRU_OPTIONS_SIZE)
-    return why_set(why, n, "GRU custom options must be %d bytes (got %zu)", AOT_GRU_OPTIONS_SIZE,
+    return lower_rec_why(why, n, "GRU custom options must be %d bytes (got %zu)", AOT_GRU_OPTIONS_SIZE,
                    op->custom_options ? op->custom_options_len : (size_t)0);
   const uint8_t *b = op->custom_options;
   p->units = le32(b);
@@ -55,14 +45,14 @@ static int gru_options(const ir_op *op, aot_gru_params *p, char *why, size_t n) 
   p->go_backwards = le32(b + 16);
   p->return_sequences = le32(b + 20);
   if (p->reset_after != 0 && p->reset_after != 1)
-    return why_set(why, n, "GRU reset_after must be 0 or 1");
+    return lower_rec_why(why, n, "GRU reset_after must be 0 or 1");
   if (p->gate_act != AOT_GRU_SIGMOID && p->gate_act != AOT_GRU_HARD_SIGMOID)
-    return why_set(why, n, "GRU gate activation %d not supported", p->gate_act);
+    return lower_rec_why(why, n, "GRU gate activation %d not supported", p->gate_act);
   if (p->cand_act != AOT_GRU_TANH && p->cand_act != AOT_GRU_LINEAR)
-    return why_set(why, n, "GRU candidate activation %d not supported", p->cand_act);
+    return lower_rec_why(why, n, "GRU candidate activation %d not supported", p->cand_act);
   if ((p->go_backwards != 0 && p->go_backwards != 1) ||
       (p->return_sequences != 0 && p->return_sequences != 1))
-    return why_set(why, n, "GRU go_backwards / return_sequences must be 0 or 1");
+    return lower_rec_why(why, n, "GRU go_backwards / return_sequences must be 0 or 1");
   return 0;
 }
 
@@ -76,71 +66,71 @@ static int gru_kind(const ir_graph *g, const ir_op *op) {
 static int gru_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
   aot_gru_params p;
   if (gru_options(op, &p, why, n)) return -1;
-  if (op->nin < 4 || op->nout < 1) return why_set(why, n, "GRU needs at least 4 inputs, 1 output");
+  if (op->nin < 4 || op->nout < 1) return lower_rec_why(why, n, "GRU needs at least 4 inputs, 1 output");
   const ir_tensor *x = ir_in(g, op, 0), *h0 = ir_in(g, op, 1), *w = ir_in(g, op, 2);
   const ir_tensor *u = ir_in(g, op, 3), *bx = ir_in(g, op, 4), *bh = ir_in(g, op, 5);
   const ir_tensor *seq = ir_out(g, op, 0), *hout = ir_out(g, op, 1);
   if (!x || !h0 || !w || !u || !seq)
-    return why_set(why, n, "GRU x, h0, W, U and output 0 are required");
+    return lower_rec_why(why, n, "GRU x, h0, W, U and output 0 are required");
   if (x->rank != 3 || x->shape[0] != 1)
-    return why_set(why, n, "GRU input must be [1, time, features]");
+    return lower_rec_why(why, n, "GRU input must be [1, time, features]");
   int nt = x->shape[1], nf = x->shape[2], nu = p.units;
-  if (nu <= 0 || nt <= 0 || nf <= 0) return why_set(why, n, "GRU has empty dimensions");
+  if (nu <= 0 || nt <= 0 || nf <= 0) return lower_rec_why(why, n, "GRU has empty dimensions");
   if (nu > (1 << 16) || nf > (1 << 20))
-    return why_set(why, n, "GRU units %d / features %d too large", nu, nf);
+    return lower_rec_why(why, n, "GRU units %d / features %d too large", nu, nf);
   if ((long)ir_numel(h0) != nu)
-    return why_set(why, n, "GRU h0 has %ld values, units is %d", (long)ir_numel(h0), nu);
+    return lower_rec_why(why, n, "GRU h0 has %ld values, units is %d", (long)ir_numel(h0), nu);
   if (w->rank != 2 || w->shape[0] != 3 * nu || w->shape[1] != nf)
-    return why_set(why, n, "GRU W must be [3 x %d, %d]", nu, nf);
+    return lower_rec_why(why, n, "GRU W must be [3 x %d, %d]", nu, nf);
   if (u->rank != 2 || u->shape[0] != 3 * nu || u->shape[1] != nu)
-    return why_set(why, n, "GRU U must be [3 x %d, %d]", nu, nu);
+    return lower_rec_why(why, n, "GRU U must be [3 x %d, %d]", nu, nu);
   if ((bx && (long)ir_numel(bx) != 3L * nu) || (bh && (long)ir_numel(bh) != 3L * nu))
-    return why_set(why, n, "GRU biases must have 3 x %d values", nu);
+    return lower_rec_why(why, n, "GRU biases must have 3 x %d values", nu);
   if (!w->data || !u->data || (bx && !bx->data) || (bh && !bh->data) ||
       w->role != ROLE_CONST || u->role != ROLE_CONST || (bx && bx->role != ROLE_CONST) ||
       (bh && bh->role != ROLE_CONST))
-    return why_set(why, n, "GRU W, U and biases must be constant (they are repacked)");
+    return lower_rec_why(why, n, "GRU W, U and biases must be constant (they are repacked)");
   long want = p.return_sequences ? (long)nt * nu : nu;
   if ((long)ir_numel(seq) != want)
-    return why_set(why, n, "GRU output 0 has %ld values, expected %ld", (long)ir_numel(seq), want);
+    return lower_rec_why(why, n, "GRU output 0 has %ld values, expected %ld", (long)ir_numel(seq), want);
   if (hout && (long)ir_numel(hout) != nu)
-    return why_set(why, n, "GRU output 1 (state) has %ld values, expected %d",
+    return lower_rec_why(why, n, "GRU output 1 (state) has %ld values, expected %d",
                    (long)ir_numel(hout), nu);
   int act = x->dtype;
   if (act != DT_FLOAT32 && act != DT_FLOAT16)
-    return why_set(why, n, "GRU input %s not supported (float32, float16)", dtype_name(act));
+    return lower_rec_why(why, n, "GRU input %s not supported (float32, float16)", dtype_name(act));
   int wdt = w->dtype;
   if (h0->dtype != act || seq->dtype != act || (hout && hout->dtype != act))
-    return why_set(why, n, "GRU h0 and outputs must have the input's dtype");
+    return lower_rec_why(why, n, "GRU h0 and outputs must have the input's dtype");
   if (wdt == DT_INT8) {
     /* hybrid: float32 activations and biases, int8 W and U with zero points 0
      * and per-tensor or per-row (axis 0) scales */
-    if (act != DT_FLOAT32) return why_set(why, n, "GRU int8 weights need float32 activations");
-    if (u->dtype != DT_INT8) return why_set(why, n, "GRU W and U must share a dtype");
+    if (act != DT_FLOAT32) return lower_rec_why(why, n, "GRU int8 weights need float32 activations");
+    if (u->dtype != DT_INT8) return lower_rec_why(why, n, "GRU W and U must share a dtype");
     if ((bx && bx->dtype != DT_FLOAT32) || (bh && bh->dtype != DT_FLOAT32))
-      return why_set(why, n, "GRU with int8 weights needs float32 biases");
+      return lower_rec_why(why, n, "GRU with int8 weights needs float32 biases");
     const ir_tensor *m2[2] = {w, u};
     for (int i = 0; i < 2; i++) {
       const ir_tensor *t = m2[i];
       if (t->nq != 1 && !(t->nq == 3 * nu && t->qdim == 0))
-        return why_set(why, n, "GRU int8 %s needs one scale or one per row (%d)", i ? "U" : "W",
+        return lower_rec_why(why, n, "GRU int8 %s needs one scale or one per row (%d)", i ? "U" : "W",
                        3 * nu);
       for (int c = 0; c < t->nq; c++)
         if (t->zero_point[c] != 0 || !(t->scale[c] > 0.0f) || !isfinite(t->scale[c]))
-          return why_set(why, n, "GRU int8 %s needs zero points 0 and positive finite scales",
+          return lower_rec_why(why, n, "GRU int8 %s needs zero points 0 and positive finite scales",
                          i ? "U" : "W");
     }
     /* |w (q - zp)| <= 128 * 255: the int32 row sums cannot overflow */
-    if (nf > 65536) return why_set(why, n, "GRU int8 weights: features %d over 65536", nf);
+    if (nf > 65536) return lower_rec_why(why, n, "GRU int8 weights: features %d over 65536", nf);
     return 0;
   }
   if (wdt != DT_FLOAT32 && wdt != DT_FLOAT16)
-    return why_set(why, n, "GRU weights %s not supported (float32, float16, int8)",
+    return lower_rec_why(why, n, "GRU weights %s not supported (float32, float16, int8)",
                    dtype_name(wdt));
   if (act == DT_FLOAT16 && wdt != DT_FLOAT16)
-    return why_set(why, n, "GRU float16 activations need float16 weights");
+    return lower_rec_why(why, n, "GRU float16 activations need float16 weights");
   if (u->dtype != wdt || (bx && bx->dtype != wdt) || (bh && bh->dtype != wdt))
-    return why_set(why, n, "GRU W, U and biases must share a dtype");
+    return lower_rec_why(why, n, "GRU W, U and biases must share a dtype");
   return 0;
 }
 
@@ -279,15 +269,6 @@ static void gru_pack_s8_all(const ir_graph *g, const ir_op *op, const aot_gru_pa
   k->bh = gru_pack(bh, p->units, 1, 0);
 }
 
-/* Argument i of call c: a tensor (with its cast) or a constant array. */
-static void arg_t(lower_call *c, int i, int t, const char *cast) {
-  c->arg[i] = (lower_arg){.t = t, .cast = cast};
-}
-static void arg_a(lower_call *c, int i, char adt, const char *name, void *data, size_t n,
-                  const char *cast) {
-  c->arg[i] = (lower_arg){.t = -1, .cast = cast, .adt = adt, .name = name, .data = data, .n = n};
-}
-
 /* One wide call (kernels.def, LP_GRU): the params, then x, h0, the packed
  * weights (and, with int8 weights, their per-row scales), the biases, the
  * sequence and state outputs and the scratch. */
@@ -305,17 +286,17 @@ static int gru_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *wh
     gru_packed_s8 k;
     gru_pack_s8_all(g, op, &p, w, u, bx, bh, &k);
     const char *f = "(const float *)";
-    arg_t(c, 0, in_id(op, 0), f);
-    arg_t(c, 1, in_id(op, 1), f);
-    arg_a(c, 2, 'b', "w_packed", k.w, k.nw, NULL);
-    arg_a(c, 3, 'f', "w_scale", k.ws, k.nb, NULL);
-    arg_a(c, 4, 'b', "u_packed", k.u, k.nu, NULL);
-    arg_a(c, 5, 'f', "u_scale", k.us, k.nb, NULL);
-    arg_a(c, 6, 'f', "bx_packed", k.bx, k.nb, NULL);
-    arg_a(c, 7, 'f', "bh_packed", k.bh, k.nb, NULL);
-    arg_t(c, 8, op->out[0], "(float *)");
-    arg_t(c, 9, ho, "(float *)");
-    arg_t(c, 10, LOWER_SCRATCH, "(float *)");
+    lower_rec_arg_t(c, 0, in_id(op, 0), f);
+    lower_rec_arg_t(c, 1, in_id(op, 1), f);
+    lower_rec_arg_a(c, 2, 'b', "w_packed", k.w, k.nw, NULL);
+    lower_rec_arg_a(c, 3, 'f', "w_scale", k.ws, k.nb, NULL);
+    lower_rec_arg_a(c, 4, 'b', "u_packed", k.u, k.nu, NULL);
+    lower_rec_arg_a(c, 5, 'f', "u_scale", k.us, k.nb, NULL);
+    lower_rec_arg_a(c, 6, 'f', "bx_packed", k.bx, k.nb, NULL);
+    lower_rec_arg_a(c, 7, 'f', "bh_packed", k.bh, k.nb, NULL);
+    lower_rec_arg_t(c, 8, op->out[0], "(float *)");
+    lower_rec_arg_t(c, 9, ho, "(float *)");
+    lower_rec_arg_t(c, 10, LOWER_SCRATCH, "(float *)");
     return 0;
   }
   int lk = kind == GRU_F32 ? LK(aot_gru_f32) : kind == GRU_F32_F16W ? LK(aot_gru_f32_f16w)
@@ -329,15 +310,15 @@ static int gru_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *wh
   const char *cw = kind == GRU_F32 ? "(const float *)" : "(const uint32_t *)";
   const char *cb = kind == GRU_F32 ? "(const float *)" : "(const uint16_t *)";
   char wa = kind == GRU_F32 ? 'f' : 'w', ba = kind == GRU_F32 ? 'f' : 'h';
-  arg_t(c, 0, in_id(op, 0), ca);
-  arg_t(c, 1, in_id(op, 1), ca);
-  arg_a(c, 2, wa, "w_packed", k.w, k.nw, cw);
-  arg_a(c, 3, wa, "u_packed", k.u, k.nu, cw);
-  arg_a(c, 4, ba, "bx_packed", k.bx, k.nb, cb);
-  arg_a(c, 5, ba, "bh_packed", k.bh, k.nb, cb);
-  arg_t(c, 6, op->out[0], oa);
-  arg_t(c, 7, ho, oa);
-  arg_t(c, 8, LOWER_SCRATCH, "(float *)");
+  lower_rec_arg_t(c, 0, in_id(op, 0), ca);
+  lower_rec_arg_t(c, 1, in_id(op, 1), ca);
+  lower_rec_arg_a(c, 2, wa, "w_packed", k.w, k.nw, cw);
+  lower_rec_arg_a(c, 3, wa, "u_packed", k.u, k.nu, cw);
+  lower_rec_arg_a(c, 4, ba, "bx_packed", k.bx, k.nb, cb);
+  lower_rec_arg_a(c, 5, ba, "bh_packed", k.bh, k.nb, cb);
+  lower_rec_arg_t(c, 6, op->out[0], oa);
+  lower_rec_arg_t(c, 7, ho, oa);
+  lower_rec_arg_t(c, 8, LOWER_SCRATCH, "(float *)");
   return 0;
 }
 
