@@ -56,7 +56,8 @@
 
 static const lower_kernel lower_kernels[LK_COUNT] = {
 #define AOT_KERNEL(NAME, FILE, KIND, NIN) [LK_##NAME] = {#NAME, FILE, KIND, NIN, w_##NAME},
-#define AOT_KERNEL_GLUE(NAME, FILE, KIND, NIN) [LK_##NAME] = {#NAME, FILE, KIND, NIN, lower_rec_##NAME},
+#define AOT_KERNEL_GLUE(NAME, FILE, KIND, NIN) \
+  [LK_##NAME] = {#NAME, FILE, KIND, NIN, lower_rec_##NAME},
 #include "kernels.def"
 #undef AOT_KERNEL_GLUE
 #undef AOT_KERNEL
@@ -172,6 +173,10 @@ static const struct {
     [LP_ARG] = {"aot_arg_minmax_params",
                 {FI(arg, outer), FI(arg, axis_size), FI(arg, inner), FI(arg, is_min),
                  FI(arg, in_type), FLD_LAST(arg, out_is_64, 'i')}},
+    /* printed by lower_rec.c */
+    [LP_SVDF] = {"aot_svdf_params", {{0}}},
+    [LP_LSTM_F32] = {"aot_lstm_f32_params", {{0}}},
+    [LP_LSTM_Q] = {"aot_lstm_q_params", {{0}}},
 };
 
 /* the int8 comparison's requantization */
@@ -256,7 +261,6 @@ static void print_params(strbuf *sb, emit_ctx *e, const lower_call *pl,
 }
 
 const char *lower_params_ctype(int kind) {
-  if (lower_rec_kind(kind)) return lower_rec_ctype(kind);
   return kind >= 0 && kind < (int)(sizeof lp_params / sizeof lp_params[0]) ? lp_params[kind].ctype
                                                                            : NULL;
 }
@@ -274,6 +278,7 @@ static const void *arg_data(void *const *data, void *scratch, int t) {
 /* A wide call: the params, the constant arrays in argument order, the call
  * with each argument's cast. */
 static int emit_wide(emit_ctx *e, lower_call *pl, const char *pname) {
+  if (lower_rec_kind(pl->k->kind)) return lower_rec_emit(e, pl, pname);
   int na = pl->k->nin;
   if (na > LOWER_MAX_ARGS) return -1;
   strbuf sb = {0};
@@ -309,7 +314,6 @@ static int emit_wide(emit_ctx *e, lower_call *pl, const char *pname) {
 
 static int emit_one(emit_ctx *e, lower_call *pl, const char *pname) {
   const char *lut_a = NULL, *lut_b = NULL;
-  if (pl->k && lower_rec_kind(pl->k->kind)) return lower_rec_emit(e, pl, pname);
   if (!pl->k || !lp_params[pl->k->kind].ctype) return -1;
   if (pl->k->nin > 3) return emit_wide(e, pl, pname);
   if (pl->nlut16 >= 1) lut_a = emit_array_i16(e, "exp_lut", pl->lut16[0], 513);

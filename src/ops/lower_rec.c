@@ -71,23 +71,16 @@ static const rec_pfield p_lstm_q[] = {
     RI(lstm_q, ig_shift),  RI(lstm_q, hid_mult),         RI(lstm_q, hid_shift),
     RI(lstm_q, cell_scale_power), RI(lstm_q, cell_clip), {0}};
 
-static const struct {
-  const char *ctype;
-  const rec_pfield *f;
-} rec_params[] = {
-    [LP_SVDF - LP_SVDF] = {"aot_svdf_params", p_svdf},
-    [LP_LSTM_F32 - LP_SVDF] = {"aot_lstm_f32_params", p_lstm_f},
-    [LP_LSTM_Q - LP_SVDF] = {"aot_lstm_q_params", p_lstm_q},
+static const rec_pfield *const rec_params[] = {
+    [LP_SVDF - LP_SVDF] = p_svdf,
+    [LP_LSTM_F32 - LP_SVDF] = p_lstm_f,
+    [LP_LSTM_Q - LP_SVDF] = p_lstm_q,
 };
-
-const char *lower_rec_ctype(int kind) {
-  return lower_rec_kind(kind) ? rec_params[kind - LP_SVDF].ctype : NULL;
-}
 
 static void print_params(emit_ctx *e, const lower_call *pl, const char *pname) {
   strbuf sb = {0};
-  sb_printf(&sb, "static const %s %s = {\n", lower_rec_ctype(pl->k->kind), pname);
-  for (const rec_pfield *f = rec_params[pl->k->kind - LP_SVDF].f; f->name; f++) {
+  sb_printf(&sb, "static const %s %s = {\n", lower_params_ctype(pl->k->kind), pname);
+  for (const rec_pfield *f = rec_params[pl->k->kind - LP_SVDF]; f->name; f++) {
     const char *at = (const char *)pl + f->off;
     sb_printf(&sb, "  .%s = ", f->name);
     if (f->type == 'i') {

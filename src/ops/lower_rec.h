@@ -9,8 +9,6 @@
 
 /* 1 for the params kinds lower_rec.c prints. */
 static inline int lower_rec_kind(int kind) { return kind >= LP_SVDF && kind <= LP_LSTM_Q; }
-/* The C type of the params struct of a recurrent kind. */
-const char *lower_rec_ctype(int kind);
 /* Prints one recurrent call (params "pname", its arrays, the call). */
 int lower_rec_emit(emit_ctx *e, lower_call *pl, const char *pname);
 
