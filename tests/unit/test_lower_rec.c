@@ -42,30 +42,27 @@ static uint32_t rnd(rg *r) {
   return r->seed >> 8;
 }
 
+static void *mdup(const void *p, size_t n) {
+  void *d = xmalloc(n);
+  memcpy(d, p, n);
+  return d;
+}
+
 /* a tensor of random contents (range +-span around 0 for integers, [-1, 1]
  * for floats); scale <= 0: not quantized */
 static int rg_t(rg *r, int dtype, int rank, const int32_t *shape, float scale, int32_t zp,
                 int role, int span) {
-  ir_graph *g = r->g;
-  int id = g->nt++;
-  ir_tensor *x = &g->t[id];
-  x->name = xstrdup("t");
+  int id = r->g->nt++;
+  ir_tensor *x = &r->g->t[id];
+  *x = (ir_tensor){.name = xstrdup("t"), .dtype = dtype, .rank = rank, .alias = -1,
+                   .io_index = -1, .role = role, .arena = role == ROLE_PERSISTENT,
+                   .offset = (size_t)id * 4096, .nq = scale > 0.0f};
   snprintf(x->cname, sizeof x->cname, "t%d", id);
-  x->dtype = dtype;
-  x->rank = rank;
-  for (int i = 0; i < rank; i++) x->shape[i] = shape[i];
-  if (scale > 0.0f) {
-    x->nq = 1;
-    x->scale = xmalloc(sizeof(float));
-    x->zero_point = xmalloc(sizeof(int32_t));
-    x->scale[0] = scale;
-    x->zero_point[0] = zp;
+  memcpy(x->shape, shape, sizeof(int32_t) * (size_t)rank);
+  if (x->nq) {
+    x->scale = mdup(&scale, sizeof scale);
+    x->zero_point = mdup(&zp, sizeof zp);
   }
-  x->alias = -1;
-  x->io_index = -1;
-  x->role = role;
-  x->arena = role == ROLE_PERSISTENT ? 1 : 0;
-  x->offset = (size_t)id * 4096;
   size_t b = ir_bytes(x), n = b / (size_t)dtype_size(dtype);
   uint8_t *d = xcalloc(1, b ? b : 1);
   for (size_t i = 0; i < n; i++) {
@@ -105,12 +102,7 @@ static void rg_free(rg *r) {
   ir_free(r->g);
 }
 
-static void *dup_of(const rg *r, int t) {
-  size_t b = ir_bytes(&r->g->t[t]);
-  void *d = xmalloc(b);
-  memcpy(d, r->data[t], b);
-  return d;
-}
+static void *dup_of(const rg *r, int t) { return mdup(r->data[t], ir_bytes(&r->g->t[t])); }
 
 /* Lowers the op, checks its kernel, emits it (the text must hold each
  * needle) and returns the list. */
