@@ -45,6 +45,7 @@
     (void)b;                                                                                     \
     (void)c;                                                                                     \
     (void)y;
+#define LOWER_WRAP_6(K) LOWER_WIDE_HEAD(K) return K(p, v[0], v[1], v[2], v[3], v[4], v[5]); }
 #define LOWER_WRAP_9(K) LOWER_WIDE_HEAD(K) return K(p, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]); }
 #define LOWER_WRAP_11(K)                                                                         \
   LOWER_WIDE_HEAD(K) return K(p, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]); }
@@ -105,6 +106,12 @@ static const struct {
   const char *ctype;
   lower_field f[17];
 } lp_params[] = {
+    /* printed by lower_conv.c */
+    [LP_CONV] = {"aot_conv_params", {{0}}},
+    [LP_CONV_HYB] = {"aot_conv_params", {{0}}},
+    [LP_FC] = {"aot_fc_params", {{0}}},
+    [LP_FC_HYB] = {"aot_fc_params", {{0}}},
+    [LP_BMM] = {"aot_bmm_params", {{0}}},
     [LP_ADDSUB] = {"aot_addsub_q_params",
                     {FB(addsub), FI(addsub, left_shift), FI(addsub, in1_offset),
                      FI(addsub, in2_offset), FI(addsub, in1_mult), FI(addsub, in1_shift),
@@ -275,18 +282,25 @@ static const void *arg_data(void *const *data, void *scratch, int t) {
   return t >= 0 ? data[t] : t == LOWER_SCRATCH ? scratch : NULL;
 }
 
+/* The call's params struct "static const <type> <pname> = {...};". */
+static void emit_params(emit_ctx *e, const lower_call *pl, const char *pname,
+                        const char *const *ia_names, const char *lut_a, const char *lut_b) {
+  strbuf sb = {0};
+  sb_printf(&sb, "static const %s %s = {\n", lp_params[pl->k->kind].ctype, pname);
+  print_params(&sb, e, pl, ia_names, lut_a, lut_b);
+  sb_puts(&sb, "};");
+  emit_decl(e, "%s", sb.s);
+  sb_free(&sb);
+}
+
 /* A wide call: the params, the constant arrays in argument order, the call
  * with each argument's cast. */
 static int emit_wide(emit_ctx *e, lower_call *pl, const char *pname) {
   if (lower_rec_kind(pl->k->kind)) return lower_rec_emit(e, pl, pname);
   int na = pl->k->nin;
   if (na > LOWER_MAX_ARGS) return -1;
+  emit_params(e, pl, pname, NULL, NULL, NULL);
   strbuf sb = {0};
-  sb_printf(&sb, "static const %s %s = {\n", lp_params[pl->k->kind].ctype, pname);
-  print_params(&sb, e, pl, NULL, NULL, NULL);
-  sb_puts(&sb, "};");
-  emit_decl(e, "%s", sb.s);
-  sb_free(&sb);
   char *text[LOWER_MAX_ARGS] = {0};
   for (int i = 0; i < na; i++) {
     const lower_arg *a = &pl->arg[i];
@@ -315,6 +329,7 @@ static int emit_wide(emit_ctx *e, lower_call *pl, const char *pname) {
 static int emit_one(emit_ctx *e, lower_call *pl, const char *pname) {
   const char *lut_a = NULL, *lut_b = NULL;
   if (!pl->k || !lp_params[pl->k->kind].ctype) return -1;
+  if (pl->k->kind < LP_ADDSUB) return lower_conv_emit(e, pl, pname);
   if (pl->k->nin > 3) return emit_wide(e, pl, pname);
   if (pl->nlut16 >= 1) lut_a = emit_array_i16(e, "exp_lut", pl->lut16[0], 513);
   if (pl->nlut16 >= 2) lut_b = emit_array_i16(e, "recip_lut", pl->lut16[1], 513);
@@ -330,12 +345,7 @@ static int emit_one(emit_ctx *e, lower_call *pl, const char *pname) {
       ia_names[na] = emit_array_i32(e, f->name, pl->ia[na], (size_t)pl->nia[na]);
       na++;
     }
-  strbuf sb = {0};
-  sb_printf(&sb, "static const %s %s = {\n", lp_params[pl->k->kind].ctype, pname);
-  print_params(&sb, e, pl, ia_names, lut_a, lut_b);
-  sb_puts(&sb, "};");
-  emit_decl(e, "%s", sb.s);
-  sb_free(&sb);
+  emit_params(e, pl, pname, ia_names, lut_a, lut_b);
   const char *a = arg_text(e, pl->in[0]);
   const char *b = arg_text(e, pl->in[1]);
   const char *c = arg_text(e, pl->in[2]);
@@ -350,17 +360,25 @@ static int emit_one(emit_ctx *e, lower_call *pl, const char *pname) {
 }
 
 int lower_emit(emit_ctx *e, lower_list *L) {
+  static const char *const feature_names[LF_COUNT] = {
+#define LOWER_FEATURE_NAME(NAME) #NAME,
+      LOWER_FEATURES(LOWER_FEATURE_NAME)
+#undef LOWER_FEATURE_NAME
+  };
   for (int i = 0; i < L->n; i++) {
     char pname[96];
     if (i == 0) snprintf(pname, sizeof pname, "%s_p", emit_opname(e));
     else snprintf(pname, sizeof pname, "%s_p%d", emit_opname(e), i);
     if (emit_one(e, &L->call[i], pname)) return -1;
+    for (int f = 0; f < LF_COUNT; f++)
+      if (L->call[i].features & (1u << f)) emit_feature(e, feature_names[f]);
   }
   return 0;
 }
 
 static int eval_one(lower_call *pl, void *const *data, void *scratch) {
   if (!pl->k) return -1;
+  if (pl->k->kind < LP_ADDSUB) return lower_conv_eval(pl, data, scratch);
   if (pl->k->nin > 3) {
     void *argv[LOWER_MAX_ARGS];
     if (pl->k->nin > LOWER_MAX_ARGS) return -1;

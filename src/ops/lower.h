@@ -13,7 +13,14 @@
  * The code generator prints any list with lower_emit (one params struct and
  * one kernel call per entry) and the reference interpreter and the constant
  * folder run it with lower_eval (the descriptor's function pointer), so the
- * module and the host evaluate the same parameters with the same kernels. */
+ * module and the host evaluate the same parameters with the same kernels.
+ *
+ * Kernel variants: which paths of a kernel a layer reaches (the AOT_F_<name>
+ * switches of runtime/aot_features.h, e.g. the clipped-window path of the
+ * int8 convolution) is decided in the lowering, and only there: the
+ * operator's lower entry sets the call's features (LF(<name>) bits, from the
+ * same parameters it gives the kernel) and lower_emit names them for the
+ * module (emit_feature), which keeps every other path out of its runtime. */
 #ifndef AOTC_LOWER_H
 #define AOTC_LOWER_H
 
@@ -25,6 +32,10 @@
 
 /* Params struct kinds (which member of lower_call.u a kernel reads). */
 enum {
+  /* convolution family (lower_conv.c): in[] = input, filter / weights, bias
+   * (-1 none), out = output; the hybrid kinds are wide calls f(params, argv)
+   * with argv = {&hybrid params, input, filter, bias, output, scratch} */
+  LP_CONV, LP_CONV_HYB, LP_FC, LP_FC_HYB, LP_BMM,
   LP_ADDSUB, LP_POT, LP_MUL, LP_ARITH_F32, LP_ARITH_S32, LP_BCAST, LP_COMPARE, LP_SELECT,
   LP_UNARY, LP_ACT_CLAMP_F32, LP_ACT_CLAMP_Q, LP_RELU_Q, LP_LEAKY_Q, LP_LEAKY_F32, LP_SIG_S8,
   LP_SIG_S16, LP_HSWISH, LP_PRELU_Q, LP_LUT_S8, LP_SOFTMAX, LP_QUANTIZE, LP_REQUANT, LP_DEQUANT,
@@ -43,6 +54,20 @@ enum {
 };
 /* The id of kernel NAME (a C identifier, checked by the compiler). */
 #define LK(NAME) LK_##NAME
+
+/* Kernel variant paths a call may reach: AOT_F_<name> of
+ * runtime/aot_features.h (its comments say what each one means). */
+#define LOWER_FEATURES(X)                                                                   \
+  X(CONV_S8_BIG) X(CONV_S8_CLIP) X(DW_S8_CLIP) X(DW_S8_TAIL) X(DW_S8_DM1) X(DW_S8_FEW)     \
+  X(DW_S8_DM) X(DW_S8_BIG) X(FC_S8_LONG) X(FC_S8_ROWS4)
+enum {
+#define LOWER_FEATURE_ID(NAME) LF_##NAME,
+  LOWER_FEATURES(LOWER_FEATURE_ID)
+#undef LOWER_FEATURE_ID
+  LF_COUNT
+};
+/* The bit of feature NAME in lower_call.features (checked by the compiler). */
+#define LF(NAME) (1u << LF_##NAME)
 
 /* Uniform host call of a kernel: f(params, in0, in1, in2, out), the inputs
  * past the kernel's count ignored. A wide kernel (more than 3 tensor
@@ -77,7 +102,7 @@ const char *lower_params_ctype(int kind);
 typedef struct lower_arg {
   int t;
   const char *cast;
-  char adt;         /* 0 tensor; 'f' float, 'b' int8, 'h' int16, 'w' int32 array */
+  char adt;         /* 0 tensor; 'f' float, 'b' int8, 'h' int16, 'w' int32, 'l' int64 array */
   const char *name; /* array name suffix ("w_packed") */
   void *data;       /* the array (heap; released by lower_release) */
   size_t n;         /* its elements */
@@ -88,7 +113,19 @@ typedef struct lower_call {
   int in[3];             /* tensor ids passed as inputs (-1 = NULL,
                             LOWER_SCRATCH = the op's scratch buffer) */
   int out;
+  uint32_t features;     /* LF(...) bits: the kernel variant paths this call reaches */
   union {
+    /* LP_CONV / LP_CONV_HYB (h: hybrid kernels only), LP_FC / LP_FC_HYB,
+     * LP_BMM; their constant arrays sit in arg[] by role (LOWER_CA_*) */
+    struct {
+      aot_conv_params p;
+      aot_hybrid_params h;
+    } conv;
+    struct {
+      aot_fc_params p;
+      aot_hybrid_params h;
+    } fc;
+    aot_bmm_params bmm;
     aot_addsub_q_params addsub;
     aot_addsub_pot_params pot;
     aot_mul_q_params mul;
@@ -141,6 +178,14 @@ typedef struct lower_call {
   lower_arg arg[LOWER_MAX_ARGS];
 } lower_call;
 
+/* The constant arrays of a convolution-family call, by their place in arg[]
+ * (adt 0: absent): requantization multipliers and shifts ('w', the params'
+ * out_mult / out_shift), an int64 bias replacing the bias tensor ('l'), the
+ * hybrid filter scales ('f', filter_scale) and the folded int8 FC bias ('w',
+ * kbias). lower_conv.c prints them before the params and points the params
+ * at them for the host call. */
+enum { LOWER_CA_MULT, LOWER_CA_SHIFT, LOWER_CA_BIAS64, LOWER_CA_SCALE, LOWER_CA_KBIAS };
+
 /* An input argument that is the op's scratch buffer (its scratch() bytes). */
 #define LOWER_SCRATCH (-2)
 
@@ -171,6 +216,18 @@ void lower_release(lower_list *L);
 int lower_op(const op_impl *impl, const ir_graph *g, const ir_op *op, lower_list *L, char *why,
              size_t n);
 /* op_emit, op_eval and op_has_eval (ops.h) are defined in lower.c. */
+
+/* lower_conv.c: printing and host call of the convolution-family kinds
+ * (LP_CONV .. LP_BMM), reached from lower_emit / lower_eval. */
+int lower_conv_emit(emit_ctx *e, lower_call *c, const char *pname);
+int lower_conv_eval(lower_call *c, void *const *data, void *scratch);
+/* Puts constant array data (heap, n elements of type adt, emitted as
+ * "<opname>_<name>") at place role (LOWER_CA_*) of call c. */
+void lower_conv_array(lower_call *c, int role, char adt, const char *name, void *data,
+                      size_t n);
+/* The scratch bytes of the op lowered by f: the hybrid kernels' quantized
+ * input, 0 for the others. */
+size_t lower_conv_scratch(lower_op_fn f, const ir_graph *g, const ir_op *op);
 
 /* check of a lowered op: 0 if its lower entry succeeds, else -1 and why. */
 int lower_check(lower_op_fn f, const ir_graph *g, const ir_op *op, char *why, size_t n);

@@ -4,6 +4,8 @@
  * arithmetic is exact for. */
 #include "quant_conv.h"
 
+#include "lower.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +43,14 @@ void conv_channel_multipliers(const ir_tensor *in, const ir_tensor *filter,
     quantize_multiplier(eff, &mult[c], &s);
     shift[c] = s;
   }
+}
+
+void cf_lower_multipliers(lower_call *c, const ir_tensor *in, const ir_tensor *filter,
+                          const ir_tensor *out, int nch) {
+  int32_t *mult = xcalloc((size_t)nch, sizeof *mult), *shift = xcalloc((size_t)nch, sizeof *shift);
+  conv_channel_multipliers(in, filter, out, nch, mult, shift);
+  lower_conv_array(c, LOWER_CA_MULT, 'w', "mult", mult, (size_t)nch);
+  lower_conv_array(c, LOWER_CA_SHIFT, 'w', "shift", shift, (size_t)nch);
 }
 
 const ir_tensor *cf_in(const ir_graph *g, const ir_op *op, int i) {

@@ -1,5 +1,6 @@
 /* quant_conv.h - shared helpers of the convolution-family operator
- * implementations (op_conv.c, op_fc.c, op_pool.c); defined in quant_conv.c. */
+ * implementations (op_conv.c, op_fc.c, op_pool.c); defined in quant_conv.c,
+ * and the operator entry of a lowered convolution-family op (CONV_OPDEF). */
 #ifndef AOTC_QUANT_CONV_H
 #define AOTC_QUANT_CONV_H
 
@@ -17,6 +18,13 @@ int conv_out_and_pad(int padding, int stride, int dilation, int in_size,
 void conv_channel_multipliers(const ir_tensor *in, const ir_tensor *filter,
                               const ir_tensor *out, int nch, int32_t *mult,
                               int32_t *shift);
+
+/* conv_channel_multipliers into heap arrays put at the LOWER_CA_MULT /
+ * LOWER_CA_SHIFT places of a lowered call (lower.h), emitted as
+ * "<opname>_mult" / "<opname>_shift". */
+struct lower_call;
+void cf_lower_multipliers(struct lower_call *c, const ir_tensor *in, const ir_tensor *filter,
+                          const ir_tensor *out, int nch);
 
 /* Checks that every channel's in_scale * filter_scale / out_scale (computed
  * as conv_channel_multipliers does) is finite and its QuantizeMultiplier
@@ -42,5 +50,22 @@ int cf_check_zero_zp(const ir_tensor *t, const char *what, char *why, size_t n);
 
 /* Copies s (truncated) into dst. */
 void cf_copy(char *dst, size_t n, const char *s);
+
+/* Defines op_VAR as LOWER_OPDEF (lower.h) does, with the scratch bytes of
+ * its lowered call (lower_conv_scratch: the hybrid kernels'). */
+#define CONV_OPDEF(VAR, CODE, NAME, LOWER, DTYPES, CONSTRAINTS)                          \
+  static int VAR##_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {        \
+    return lower_check(LOWER, g, op, why, n);                                             \
+  }                                                                                       \
+  static size_t VAR##_scratch(const ir_graph *g, const ir_op *op) {                       \
+    return lower_conv_scratch(LOWER, g, op);                                              \
+  }                                                                                       \
+  const op_impl op_##VAR = {.builtin = CODE,                                              \
+                            .name = NAME,                                                 \
+                            .dtypes = DTYPES,                                             \
+                            .constraints = CONSTRAINTS,                                   \
+                            .check = VAR##_check,                                         \
+                            .scratch = VAR##_scratch,                                     \
+                            .lower = LOWER};
 
 #endif
