@@ -7,7 +7,14 @@
  *     ops_unary.def is in it under its name;
  *   - an op lowers to the expected call (kernel, arguments, parameters) and
  *     lower_eval runs it: SIGN against hand-computed values; a list of two
- *     calls with a scratch argument runs in order. */
+ *     calls with a scratch argument runs in order;
+ *   - convolution-family ops (int8 CONV_2D, int8 and hybrid FULLY_CONNECTED)
+ *     on random data: lowered once, evaluated through the descriptor
+ *     (lower_eval) and compared byte for byte with a direct call of the
+ *     portable kernel whose parameters are computed here from the TFLite
+ *     formulas (QuantizeMultiplier written again with frexp); printed with
+ *     lower_emit, which names the kernel, its arrays, its runtime file and
+ *     the variant paths (features) the lowering chose. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +24,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "ops/emit.h"
 #include "ops/lower.h"
 #include "test_kernels_elementwise_util.h"
 
@@ -76,8 +84,10 @@ static void test_kernel_table(void **state) {
     const lower_kernel *d = lower_kernel_get(k);
     assert_non_null(d);
     assert_non_null(d->fn);
-    /* 1..3 tensor inputs, or a wide call (LP_GRU, the recurrent kinds) with its argument vector */
-    const int wide = d->kind == LP_GRU || (d->kind >= LP_SVDF && d->kind <= LP_LSTM_Q);
+    /* 1..3 tensor inputs, or a wide call (LP_GRU, the recurrent and hybrid
+     * convolution kinds) with its argument vector */
+    const int wide = d->kind == LP_GRU || (d->kind >= LP_SVDF && d->kind <= LP_LSTM_Q) ||
+                     d->kind == LP_CONV_HYB || d->kind == LP_FC_HYB;
     assert_true((d->nin >= 1 && d->nin <= 3) || (wide && d->nin > 3 && d->nin <= LOWER_MAX_ARGS));
     assert_int_equal(strncmp(d->name, "aot_", 4), 0);
     for (int j = 0; j < k; j++) assert_string_not_equal(lower_kernel_get(j)->name, d->name);
@@ -204,12 +214,262 @@ static void test_lower_list(void **state) {
   tg_free(&t);
 }
 
+/* ---- convolution family ---------------------------------------------------- */
+
+static uint32_t seed = 2024;
+static int rr(int lo, int hi) {
+  seed = seed * 1664525u + 1013904223u;
+  return lo + (int)((seed >> 8) % (uint32_t)(hi - lo + 1));
+}
+
+/* TFLite QuantizeMultiplier: real = q * 2^(shift - 31), q in [2^30, 2^31). */
+static void qmul(double real, int32_t *q, int32_t *shift) {
+  int e;
+  double f = frexp(real, &e);
+  long long m = llround(f * 2147483648.0);
+  if (m == 2147483648LL) m /= 2, e++;
+  *q = (int32_t)m;
+  *shift = e;
+}
+
+/* Gives tensor x nq scales along qdim (zero points 0). */
+static void set_scales(ir_tensor *x, int nq, const float *sc, int qdim) {
+  free(x->scale);
+  free(x->zero_point);
+  x->nq = nq;
+  x->qdim = qdim;
+  x->scale = xcalloc((size_t)nq, sizeof(float));
+  x->zero_point = xcalloc((size_t)nq, sizeof(int32_t));
+  memcpy(x->scale, sc, (size_t)nq * sizeof(float));
+}
+
+static void fill_s8(void *p, size_t n, int lo, int hi) {
+  for (size_t i = 0; i < n; i++) ((int8_t *)p)[i] = (int8_t)rr(lo, hi);
+}
+
+/* Prints list L of op (named "op") with lower_emit into e (free with
+ * emit_done). */
+static void emit_list(tg *t, ir_op *op, lower_list *L, emit_ctx *e, char **cu) {
+  memset(e, 0, sizeof *e);
+  e->g = e->main = t->g;
+  e->op = op;
+  snprintf(e->opname, sizeof e->opname, "op");
+  cu[0] = calloc((size_t)t->g->nt, 1);
+  e->const_used = cu;
+  assert_int_equal(lower_emit(e, L), 0);
+  assert_int_equal(e->failed, 0);
+}
+
+static int has(const char *const *v, int n, const char *s) {
+  for (int i = 0; i < n; i++)
+    if (strcmp(v[i], s) == 0) return 1;
+  return 0;
+}
+
+static void emit_done(emit_ctx *e) {
+  for (int i = 0; i < e->npool; i++) free(e->pool[i]);
+  free(e->pool);
+  free(e->fn_names);
+  free(e->fn_decls);
+  free(e->kernels);
+  free(e->features);
+  free(e->const_used[0]);
+  sb_free(&e->decls);
+  sb_free(&e->body);
+}
+
+/* int8 CONV_2D, SAME padding (windows past the edge), per-channel filter,
+ * fused RELU6: lower_eval equals aot_conv2d_s8 called directly. */
+static void test_lower_conv_s8(void **state) {
+  (void)state;
+  tg t;
+  tg_init(&t);
+  const float si = 0.05f, so = 0.11f, fsc[4] = {0.010f, 0.021f, 0.0065f, 0.03f};
+  int x = tg_tensor(&t, DT_INT8, 4, (const int32_t[]){1, 7, 6, 3}, si, -5);
+  int f = tg_tensor(&t, DT_INT8, 4, (const int32_t[]){4, 3, 3, 3}, 1.0f, 0);
+  int b = tg_tensor(&t, DT_INT32, 1, (const int32_t[]){4}, 0, 0);
+  int y = tg_tensor(&t, DT_INT8, 4, (const int32_t[]){1, 4, 3, 4}, so, 3);
+  set_scales(&t.g->t[f], 4, fsc, 0);
+  fill_s8(t.data[x], 7 * 6 * 3, -128, 127);
+  fill_s8(t.data[f], 4 * 27, -127, 127);
+  for (int i = 0; i < 4; i++) ((int32_t *)t.data[b])[i] = rr(-3000, 3000);
+  ir_op *op = tg_op(&t, OP_CONV_2D, 3, (int[]){x, f, b}, y);
+  op->opts.padding = PAD_SAME;
+  op->opts.stride_h = op->opts.stride_w = 2;
+  op->opts.dilation_h = op->opts.dilation_w = 1;
+  op->opts.fused_act = ACT_RELU6;
+  const op_impl *impl = ops_find(t.g, op);
+  char why[256] = "";
+  lower_list *L = calloc(1, sizeof *L);
+  assert_int_equal(lower_op(impl, t.g, op, L, why, sizeof why), 0);
+  assert_int_equal(L->n, 1);
+  const lower_call *c = &L->call[0];
+  assert_ptr_equal(c->k, lower_kernel_get(LK(aot_conv2d_s8)));
+  assert_int_equal(c->in[0], x);
+  assert_int_equal(c->in[1], f);
+  assert_int_equal(c->in[2], b);
+  assert_int_equal(c->out, y);
+  /* padded windows: the clipped path only (27 taps, no BIG) */
+  assert_int_equal(c->features, LF(CONV_S8_CLIP));
+  assert_int_equal(lower_eval(L, t.data, NULL), 0);
+
+  /* the portable kernel with parameters computed here */
+  int32_t mult[4], shift[4];
+  for (int i = 0; i < 4; i++) qmul((double)si * (double)fsc[i] / (double)so, &mult[i], &shift[i]);
+  aot_conv_params p = {.batches = 1, .in_h = 7, .in_w = 6, .in_c = 3, .out_h = 4, .out_w = 3,
+                       .out_c = 4, .filter_h = 3, .filter_w = 3, .filter_in_c = 3,
+                       .stride_h = 2, .stride_w = 2, .dilation_h = 1, .dilation_w = 1,
+                       /* SAME: total padding (out - 1) * stride + filter - in, halved */
+                       .pad_h = 1, .pad_w = 0, .input_offset = 5, .output_offset = 3,
+                       .out_mult = mult, .out_shift = shift};
+  p.act_min = 3 + 0;                                 /* RELU6: [0, 6] quantized */
+  p.act_max = 3 + (int32_t)lround(6.0 / (double)so);
+  int8_t want[48];
+  assert_int_equal(aot_conv2d_s8(&p, t.data[x], t.data[f], t.data[b], want), 0);
+  assert_memory_equal(t.data[y], want, sizeof want);
+
+  emit_ctx e;
+  char *cu[1];
+  emit_list(&t, op, L, &e, cu);
+  assert_non_null(strstr(e.decls.s, "static const int32_t op_mult[4]"));
+  assert_non_null(strstr(e.decls.s, "static const int32_t op_shift[4]"));
+  assert_non_null(strstr(e.decls.s, "static const aot_conv_params op_p = {\n  .batches = 1, .in_h = 7"));
+  assert_non_null(strstr(e.decls.s, ".out_mult = op_mult, .out_shift = op_shift,"));
+  assert_non_null(strstr(e.body.s, "st = aot_conv2d_s8(&op_p, t0, t1, t2, t3);"));
+  assert_true(has(e.kernels, e.nkernels, "ConvolutionFunctions/aot_conv2d_s8.c"));
+  assert_int_equal(e.nfeatures, 1);
+  assert_string_equal(e.features[0], "CONV_S8_CLIP");
+  emit_done(&e);
+  lower_release(L);
+  free(L);
+  tg_free(&t);
+}
+
+/* int8 FULLY_CONNECTED with constant weights and rows over 1024 values: the
+ * folded bias, the long-row path, lower_eval equals aot_fc_s8. */
+static void test_lower_fc_s8(void **state) {
+  (void)state;
+  enum { B = 2, I = 1100, O = 5 };
+  tg t;
+  tg_init(&t);
+  const float si = 0.04f, sw = 0.003f, so = 0.5f;
+  int x = tg_tensor(&t, DT_INT8, 2, (const int32_t[]){B, I}, si, 7);
+  int w = tg_tensor(&t, DT_INT8, 2, (const int32_t[]){O, I}, sw, 0);
+  int b = tg_tensor(&t, DT_INT32, 1, (const int32_t[]){O}, 0, 0);
+  int y = tg_tensor(&t, DT_INT8, 2, (const int32_t[]){B, O}, so, -4);
+  fill_s8(t.data[x], B * I, -128, 127);
+  fill_s8(t.data[w], O * I, -127, 127);
+  for (int i = 0; i < O; i++) ((int32_t *)t.data[b])[i] = rr(-20000, 20000);
+  t.g->t[w].role = t.g->t[b].role = ROLE_CONST;
+  t.g->t[w].data = t.data[w];
+  t.g->t[w].data_bytes = O * I;
+  t.g->t[b].data = t.data[b];
+  t.g->t[b].data_bytes = O * 4;
+  ir_op *op = tg_op(&t, OP_FULLY_CONNECTED, 3, (int[]){x, w, b}, y);
+  const op_impl *impl = ops_find(t.g, op);
+  char why[256] = "";
+  lower_list *L = calloc(1, sizeof *L);
+  assert_int_equal(lower_op(impl, t.g, op, L, why, sizeof why), 0);
+  const lower_call *c = &L->call[0];
+  assert_ptr_equal(c->k, lower_kernel_get(LK(aot_fc_s8)));
+  assert_int_equal(c->features, LF(FC_S8_LONG));
+  /* kbias[c] = bias[c] - 7 * (sum of weight row c) */
+  const lower_arg *kb = &c->arg[LOWER_CA_KBIAS];
+  assert_int_equal(kb->adt, 'w');
+  assert_int_equal(kb->n, O);
+  for (int r = 0; r < O; r++) {
+    int32_t s = 0;
+    for (int i = 0; i < I; i++) s += ((const int8_t *)t.data[w])[r * I + i];
+    assert_int_equal(((const int32_t *)kb->data)[r], ((const int32_t *)t.data[b])[r] - 7 * s);
+  }
+  assert_int_equal(lower_eval(L, t.data, NULL), 0);
+
+  int32_t mult, shift;
+  qmul((double)(float)(si * sw) / (double)so, &mult, &shift); /* float product first */
+  aot_fc_params p = {.batches = B, .in_depth = I, .out_depth = O, .input_offset = -7,
+                     .output_offset = -4, .act_min = -128, .act_max = 127,
+                     .out_mult = &mult, .out_shift = &shift};
+  int8_t want[B * O];
+  assert_int_equal(aot_fc_s8(&p, t.data[x], t.data[w], t.data[b], want), 0);
+  assert_memory_equal(t.data[y], want, sizeof want);
+
+  emit_ctx e;
+  char *cu[1];
+  emit_list(&t, op, L, &e, cu);
+  assert_non_null(strstr(e.decls.s, "static const int32_t op_kbias[5]"));
+  assert_non_null(strstr(e.decls.s, ".per_channel = 0, .out_mult = op_mult, .out_shift = op_shift,\n"
+                                    "  .kbias = op_kbias\n};"));
+  assert_non_null(strstr(e.body.s, "st = aot_fc_s8(&op_p, t0, aot_constants.c_t1, "
+                                   "aot_constants.c_t2, t3);"));
+  assert_true(has(e.kernels, e.nkernels, "FullyConnectedFunctions/aot_fc_s8.c"));
+  assert_int_equal(e.nfeatures, 1);
+  assert_string_equal(e.features[0], "FC_S8_LONG");
+  emit_done(&e);
+  lower_release(L);
+  free(L);
+  tg_free(&t);
+}
+
+/* Hybrid FULLY_CONNECTED (float32 input, per-channel int8 weights), fused
+ * RELU: a wide call with the op's scratch; lower_eval equals aot_fc_hybrid. */
+static void test_lower_fc_hybrid(void **state) {
+  (void)state;
+  enum { B = 3, I = 20, O = 4 };
+  tg t;
+  tg_init(&t);
+  const float wsc[O] = {0.02f, 0.013f, 0.05f, 0.0071f};
+  int x = tg_tensor(&t, DT_FLOAT32, 2, (const int32_t[]){B, I}, 0, 0);
+  int w = tg_tensor(&t, DT_INT8, 2, (const int32_t[]){O, I}, 1.0f, 0);
+  int b = tg_tensor(&t, DT_FLOAT32, 1, (const int32_t[]){O}, 0, 0);
+  int y = tg_tensor(&t, DT_FLOAT32, 2, (const int32_t[]){B, O}, 0, 0);
+  set_scales(&t.g->t[w], O, wsc, 0);
+  for (int i = 0; i < B * I; i++) ((float *)t.data[x])[i] = (float)rr(-1000, 1000) / 97.0f;
+  fill_s8(t.data[w], O * I, -127, 127);
+  for (int i = 0; i < O; i++) ((float *)t.data[b])[i] = (float)rr(-100, 100) / 50.0f;
+  ir_op *op = tg_op(&t, OP_FULLY_CONNECTED, 3, (int[]){x, w, b}, y);
+  op->opts.fused_act = ACT_RELU;
+  const op_impl *impl = ops_find(t.g, op);
+  char why[256] = "";
+  lower_list *L = calloc(1, sizeof *L);
+  assert_int_equal(lower_op(impl, t.g, op, L, why, sizeof why), 0);
+  const lower_call *c = &L->call[0];
+  assert_ptr_equal(c->k, lower_kernel_get(LK(aot_fc_hybrid)));
+  assert_int_equal(c->features, 0);
+  aot_fc_params p = {.batches = B, .in_depth = I, .out_depth = O, .act_min_f = 0.0f,
+                     .act_max_f = HUGE_VALF};
+  const size_t nscratch = aot_fc_hybrid_buffer_size(&p);
+  assert_int_equal(impl->scratch(t.g, op), nscratch);
+  void *scratch = calloc(1, nscratch);
+  assert_int_equal(lower_eval(L, t.data, scratch), 0);
+  aot_hybrid_params h = {.per_channel = 1, .filter_scale = wsc};
+  float want[B * O];
+  assert_int_equal(aot_fc_hybrid(&p, &h, t.data[x], t.data[w], t.data[b], want, scratch), 0);
+  assert_memory_equal(t.data[y], want, sizeof want);
+  free(scratch);
+
+  emit_ctx e;
+  char *cu[1];
+  emit_list(&t, op, L, &e, cu);
+  assert_non_null(strstr(e.decls.s, "static const float op_wscale[4]"));
+  assert_non_null(strstr(e.decls.s, "static const aot_hybrid_params op_h = {.per_channel = 1, "
+                                    ".filter_scale = op_wscale};"));
+  assert_non_null(strstr(e.body.s, "st = aot_fc_hybrid(&op_p, &op_h, t0, t1, t2, t3, op_scratch);"));
+  assert_int_equal(e.nfeatures, 0);
+  emit_done(&e);
+  lower_release(L);
+  free(L);
+  tg_free(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kernel_table),
       cmocka_unit_test(test_operator_table),
       cmocka_unit_test(test_lower_sign),
       cmocka_unit_test(test_lower_list),
+      cmocka_unit_test(test_lower_conv_s8),
+      cmocka_unit_test(test_lower_fc_s8),
+      cmocka_unit_test(test_lower_fc_hybrid),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
