@@ -233,8 +233,11 @@ size_t lower_conv_scratch(lower_op_fn f, const ir_graph *g, const ir_op *op);
 int lower_check(lower_op_fn f, const ir_graph *g, const ir_op *op, char *why, size_t n);
 
 /* Defines op_VAR, an operator entry whose check is "LOWER lowers it" and
- * whose emit and eval are the generic ones (lower_emit, lower_eval). */
+ * whose emit and eval are the generic ones (lower_emit, lower_eval);
+ * LOWER_OPDEF_SCRATCH also gives it a scratch entry. */
 #define LOWER_OPDEF(VAR, CODE, NAME, LOWER, INPLACE, DTYPES, CONSTRAINTS)                 \
+  LOWER_OPDEF_SCRATCH(VAR, CODE, NAME, LOWER, INPLACE, NULL, DTYPES, CONSTRAINTS)
+#define LOWER_OPDEF_SCRATCH(VAR, CODE, NAME, LOWER, INPLACE, SCRATCH, DTYPES, CONSTRAINTS) \
   static int VAR##_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {        \
     return lower_check(LOWER, g, op, why, n);                                             \
   }                                                                                       \
@@ -243,6 +246,7 @@ int lower_check(lower_op_fn f, const ir_graph *g, const ir_op *op, char *why, si
                             .dtypes = DTYPES,                                             \
                             .constraints = CONSTRAINTS,                                   \
                             .check = VAR##_check,                                         \
+                            .scratch = SCRATCH,                                           \
                             .inplace = INPLACE,                                           \
                             .lower = LOWER};
 

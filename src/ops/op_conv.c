@@ -15,81 +15,15 @@
 #include "aot_conv.h"
 #include "lower.h"
 
-/* K_HYB: float32 activations with an int8 filter ("hybrid" / dynamic-range),
- * the input quantized at run time as the LiteRT runtime does (hybrid_prepare). */
-enum { K_F32, K_S8, K_S16, K_HYB };
 enum { CK_CONV, CK_DW, CK_TCONV };
 
-/* [CK_*][K_*]: the kernel (no hybrid TRANSPOSE_CONV) */
+/* [CK_*][CF_* (quant_conv.h)]: the kernel (no hybrid TRANSPOSE_CONV). CF_HYB:
+ * float32 activations with an int8 filter ("hybrid" / dynamic-range), the
+ * input quantized at run time as the LiteRT runtime does (hybrid_prepare). */
 static const int conv_kernels[3][4] = {
     {LK(aot_conv2d_f32), LK(aot_conv2d_s8), LK(aot_conv2d_s16), LK(aot_conv2d_hybrid)},
     {LK(aot_dwconv2d_f32), LK(aot_dwconv2d_s8), LK(aot_dwconv2d_s16), LK(aot_dwconv2d_hybrid)},
     {LK(aot_tconv2d_f32), LK(aot_tconv2d_s8), LK(aot_tconv2d_s16), LK(none)}};
-
-static int fail(char *why, size_t n, const char *msg) {
-  snprintf(why, n, "%s", msg);
-  return -1;
-}
-
-/* Dtype combination -> kernel kind; checks bias dtype and quantization. */
-static int conv_types(const ir_tensor *in, const ir_tensor *f, const ir_tensor *b,
-                      const ir_tensor *out, int nch, int qdim, int tconv, int *kind,
-                      char *why, size_t n) {
-  if (in->dtype != out->dtype) {
-    snprintf(why, n, "input %s with output %s not supported", dtype_name(in->dtype),
-             dtype_name(out->dtype));
-    return -1;
-  }
-  if (in->dtype == DT_FLOAT32) {
-    if (f->dtype == DT_INT8 && !tconv) {
-      if (b && b->dtype != DT_FLOAT32)
-        return fail(why, n, "hybrid conv (float32 input, int8 filter) needs a float32 bias");
-      *kind = K_HYB;
-      return 0;
-    }
-    if (f->dtype != DT_FLOAT32) {
-      snprintf(why, n, "float32 input with %s filter not supported", dtype_name(f->dtype));
-      return -1;
-    }
-    if (b && b->dtype != DT_FLOAT32)
-      return fail(why, n, "float32 conv needs a float32 bias");
-    *kind = K_F32;
-    return 0;
-  }
-  if (in->dtype != DT_INT8 && in->dtype != DT_INT16) {
-    snprintf(why, n, "input %s not supported", dtype_name(in->dtype));
-    return -1;
-  }
-  if (f->dtype != DT_INT8) {
-    snprintf(why, n, "input %s with filter %s not supported", dtype_name(in->dtype),
-             dtype_name(f->dtype));
-    return -1;
-  }
-  if (in->dtype == DT_INT8) {
-    if (b && b->dtype != DT_INT32) {
-      snprintf(why, n, "int8 conv with %s bias not supported (int32 expected)",
-               dtype_name(b->dtype));
-      return -1;
-    }
-    *kind = K_S8;
-  } else {
-    /* TFLM widens a constant int16 TRANSPOSE_CONV bias to int64 */
-    int b16 = tconv && b && b->dtype == DT_INT16 && b->data;
-    if (b && b->dtype != DT_INT64 && !b16) {
-      snprintf(why, n, "int16x8 conv with %s bias not supported (int64 expected)",
-               dtype_name(b->dtype));
-      return -1;
-    }
-    *kind = K_S16;
-  }
-  if (cf_check_per_tensor(in, "input", why, n) || cf_check_per_tensor(out, "output", why, n) ||
-      cf_check_filter_quant(f, nch, qdim, why, n))
-    return -1;
-  if (*kind == K_S16 &&
-      (cf_check_zero_zp(in, "input", why, n) || cf_check_zero_zp(out, "output", why, n)))
-    return -1;
-  return 0;
-}
 
 /* Hybrid (float32 activations, int8 filter) as the LiteRT runtime runs it:
  * CONV_2D in its XNNPACK delegate (qd8 dynamic quantization: per-tensor or
@@ -103,16 +37,14 @@ static int hybrid_prepare(lower_call *c, int ck, const ir_tensor *f, int qdim, c
   if (cf_check_filter_quant(f, p->out_c, qdim, why, n)) return -1;
   int64_t depth = (int64_t)p->filter_h * p->filter_w * (ck == CK_CONV ? p->filter_in_c : 1);
   /* |w * (q - zp)| <= 128 * 255: the int32 sum cannot overflow */
-  if (depth > 65536) return fail(why, n, "hybrid conv accumulation depth over 65536");
+  if (depth > 65536) return ops_fail(why, n, "hybrid conv accumulation depth over 65536");
   if (ck == CK_CONV) {
-    if (p->filter_in_c != p->in_c) return fail(why, n, "hybrid grouped conv not supported");
+    if (p->filter_in_c != p->in_c) return ops_fail(why, n, "hybrid grouped conv not supported");
   } else if (f->nq != p->out_c) {
-    return fail(why, n, "hybrid depthwise conv needs one filter scale per output channel");
+    return ops_fail(why, n, "hybrid depthwise conv needs one filter scale per output channel");
   }
   c->u.conv.h.per_channel = f->nq > 1;
-  float *scale = xmalloc((size_t)f->nq * sizeof *scale);
-  memcpy(scale, f->scale, (size_t)f->nq * sizeof *scale);
-  lower_conv_array(c, LOWER_CA_SCALE, 'f', "fscale", scale, (size_t)f->nq);
+  cf_lower_scales(c, f, "fscale");
   return 0;
 }
 
@@ -145,55 +77,55 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
   int iin = ck == CK_TCONV ? 2 : 0, ifl = 1, ib = ck == CK_TCONV ? 3 : 2;
   const ir_tensor *in = cf_in(g, op, iin), *f = cf_in(g, op, ifl), *b = cf_in(g, op, ib);
   const ir_tensor *out = cf_out(g, op, 0);
-  if (!in || !f || !out) return fail(why, n, "missing input, filter or output");
+  if (!in || !f || !out) return ops_fail(why, n, "missing input, filter or output");
   lower_call *c = &L->call[0];
   L->n = 1;
   lower_call_init(c, LK(none), op->in[iin], op->in[ifl], b ? op->in[ib] : -1, op->out[0]);
   if (in->rank != 4 || f->rank != 4 || out->rank != 4)
-    return fail(why, n, "input, filter and output must have rank 4");
+    return ops_fail(why, n, "input, filter and output must have rank 4");
   for (int i = 0; i < 4; i++)
     if (in->shape[i] <= 0 || f->shape[i] <= 0 || out->shape[i] <= 0)
-      return fail(why, n, "dynamic or empty shapes not supported");
+      return ops_fail(why, n, "dynamic or empty shapes not supported");
 
   aot_conv_params *p = &c->u.conv.p;
-  p->batches = in->shape[0];
-  p->in_h = in->shape[1];
-  p->in_w = in->shape[2];
-  p->in_c = in->shape[3];
-  p->out_h = out->shape[1];
-  p->out_w = out->shape[2];
-  p->out_c = out->shape[3];
-  p->filter_h = f->shape[1];
-  p->filter_w = f->shape[2];
-  p->stride_h = op->opts.stride_h;
-  p->stride_w = op->opts.stride_w;
-  p->dilation_h = ck == CK_TCONV ? 1 : op->opts.dilation_h;
-  p->dilation_w = ck == CK_TCONV ? 1 : op->opts.dilation_w;
-  if (out->shape[0] != p->batches) return fail(why, n, "batch mismatch between input and output");
-  if (p->stride_h <= 0 || p->stride_w <= 0) return fail(why, n, "stride must be positive");
-  if (p->dilation_h <= 0 || p->dilation_w <= 0) return fail(why, n, "dilation must be positive");
+  *p = (aot_conv_params){.batches = in->shape[0],
+                         .in_h = in->shape[1],
+                         .in_w = in->shape[2],
+                         .in_c = in->shape[3],
+                         .out_h = out->shape[1],
+                         .out_w = out->shape[2],
+                         .out_c = out->shape[3],
+                         .filter_h = f->shape[1],
+                         .filter_w = f->shape[2],
+                         .stride_h = op->opts.stride_h,
+                         .stride_w = op->opts.stride_w,
+                         .dilation_h = ck == CK_TCONV ? 1 : op->opts.dilation_h,
+                         .dilation_w = ck == CK_TCONV ? 1 : op->opts.dilation_w};
+  if (out->shape[0] != p->batches) return ops_fail(why, n, "batch mismatch between input and output");
+  if (p->stride_h <= 0 || p->stride_w <= 0) return ops_fail(why, n, "stride must be positive");
+  if (p->dilation_h <= 0 || p->dilation_w <= 0) return ops_fail(why, n, "dilation must be positive");
 
   int qdim;
   if (ck == CK_CONV) {
     p->filter_in_c = f->shape[3];
-    if (f->shape[0] != p->out_c) return fail(why, n, "filter dim 0 differs from output channels");
+    if (f->shape[0] != p->out_c) return ops_fail(why, n, "filter dim 0 differs from output channels");
     if (p->in_c % p->filter_in_c != 0)
-      return fail(why, n, "input channels not a multiple of filter channels");
+      return ops_fail(why, n, "input channels not a multiple of filter channels");
     int groups = p->in_c / p->filter_in_c;
-    if (p->out_c % groups != 0) return fail(why, n, "output channels not a multiple of groups");
+    if (p->out_c % groups != 0) return ops_fail(why, n, "output channels not a multiple of groups");
     qdim = 0;
   } else if (ck == CK_DW) {
-    if (f->shape[0] != 1) return fail(why, n, "depthwise filter dim 0 must be 1");
-    if (f->shape[3] != p->out_c) return fail(why, n, "filter dim 3 differs from output channels");
+    if (f->shape[0] != 1) return ops_fail(why, n, "depthwise filter dim 0 must be 1");
+    if (f->shape[3] != p->out_c) return ops_fail(why, n, "filter dim 3 differs from output channels");
     if (p->out_c % p->in_c != 0)
-      return fail(why, n, "output channels not a multiple of input channels");
+      return ops_fail(why, n, "output channels not a multiple of input channels");
     p->depth_multiplier = p->out_c / p->in_c;
     p->filter_in_c = 1;
     qdim = 3;
   } else {
     p->filter_in_c = f->shape[3];
-    if (f->shape[0] != p->out_c) return fail(why, n, "filter dim 0 differs from output channels");
-    if (f->shape[3] != p->in_c) return fail(why, n, "filter dim 3 differs from input channels");
+    if (f->shape[0] != p->out_c) return ops_fail(why, n, "filter dim 0 differs from output channels");
+    if (f->shape[3] != p->in_c) return ops_fail(why, n, "filter dim 3 differs from input channels");
     qdim = 0;
   }
   if (ck == CK_TCONV) {
@@ -202,26 +134,27 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
       size_t no;
       if (os->dtype != DT_INT32 || cf_numel(os, &no) || no != 4 ||
           os->data_bytes < 4 * sizeof(int32_t))
-        return fail(why, n, "output_shape must be 4 int32 values");
+        return ops_fail(why, n, "output_shape must be 4 int32 values");
       for (int i = 0; i < 4; i++) {
         int32_t v;
         memcpy(&v, os->data + 4 * i, sizeof v);
-        if (v != out->shape[i]) return fail(why, n, "output_shape differs from the output tensor");
+        if (v != out->shape[i]) return ops_fail(why, n, "output_shape differs from the output tensor");
       }
     }
   }
   if (b) {
     size_t nb;
     if (cf_numel(b, &nb) || nb != (size_t)p->out_c)
-      return fail(why, n, "bias size differs from output channels");
+      return ops_fail(why, n, "bias size differs from output channels");
   }
-  int kind;
-  if (conv_types(in, f, b, out, p->out_c, qdim, ck == CK_TCONV, &kind, why, n)) return -1;
+  const int kind = cf_kind(in, f, b, out, p->out_c, qdim, ck != CK_TCONV, ck == CK_TCONV, "conv",
+                           "filter", why, n);
+  if (kind < 0) return -1;
   c->k = lower_kernel_get(conv_kernels[ck][kind]);
-  if (!c->k) return fail(why, n, "no kernel for this convolution");
-  if (kind == K_HYB && hybrid_prepare(c, ck, f, qdim, why, n)) return -1;
-  if (ck == CK_TCONV && kind != K_F32 && op->opts.fused_act != ACT_NONE)
-    return fail(why, n, "fused activation on a quantized TRANSPOSE_CONV not supported "
+  if (!c->k) return ops_fail(why, n, "no kernel for this convolution");
+  if (kind == CF_HYB && hybrid_prepare(c, ck, f, qdim, why, n)) return -1;
+  if (ck == CK_TCONV && kind != CF_F32 && op->opts.fused_act != ACT_NONE)
+    return ops_fail(why, n, "fused activation on a quantized TRANSPOSE_CONV not supported "
                         "(TFLM ignores it)");
   if (check_fused_act_supported(op->opts.fused_act, why, n)) return -1;
 
@@ -231,7 +164,7 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
     int ih, iw;   /* TFLM: padding from the output size seen as an input */
     if (conv_out_and_pad(op->opts.padding, p->stride_h, 1, p->out_h, p->filter_h, &ih, &p->pad_h) ||
         conv_out_and_pad(op->opts.padding, p->stride_w, 1, p->out_w, p->filter_w, &iw, &p->pad_w))
-      return fail(why, n, "unsupported padding");
+      return ops_fail(why, n, "unsupported padding");
     if (cf_check_window("height", p->in_h, p->out_h, p->filter_h, p->stride_h, 1, p->pad_h, why,
                         n) ||
         cf_check_window("width", p->in_w, p->out_w, p->filter_w, p->stride_w, 1, p->pad_w, why, n))
@@ -241,7 +174,7 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
                          &p->pad_h) ||
         conv_out_and_pad(op->opts.padding, p->stride_w, p->dilation_w, p->in_w, p->filter_w, &ow,
                          &p->pad_w))
-      return fail(why, n, "unsupported padding");
+      return ops_fail(why, n, "unsupported padding");
     if (oh != p->out_h || ow != p->out_w) {
       snprintf(why, n, "output %dx%d differs from the computed %dx%d", (int)p->out_h,
                (int)p->out_w, oh, ow);
@@ -254,15 +187,15 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
       return -1;
   }
 
-  if (kind == K_F32 || kind == K_HYB) {
+  if (kind == CF_F32 || kind == CF_HYB) {
     act_range_float(op->opts.fused_act, &p->act_min_f, &p->act_max_f);
     return 0;
   }
   act_range_quant(out, op->opts.fused_act, &p->act_min, &p->act_max);
-  if (p->act_min > p->act_max) return fail(why, n, "empty activation range");
-  if (cf_check_multipliers(in, f, out, p->out_c, kind == K_S8 ? 31 : 14, why, n)) return -1;
-  p->input_offset = kind == K_S8 ? -in->zero_point[0] : 0;
-  p->output_offset = kind == K_S8 ? out->zero_point[0] : 0;
+  if (p->act_min > p->act_max) return ops_fail(why, n, "empty activation range");
+  if (cf_check_multipliers(in, f, out, p->out_c, kind == CF_S8 ? 31 : 14, why, n)) return -1;
+  p->input_offset = kind == CF_S8 ? -in->zero_point[0] : 0;
+  p->output_offset = kind == CF_S8 ? out->zero_point[0] : 0;
   cf_lower_multipliers(c, in, f, out, p->out_c);
   if (b && b->dtype == DT_INT16) {
     int64_t *b64 = xcalloc((size_t)p->out_c, sizeof(int64_t));
@@ -273,7 +206,7 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
     }
     lower_conv_array(c, LOWER_CA_BIAS64, 'l', "bias64", b64, (size_t)p->out_c);
   }
-  if (kind == K_S8) c->features = conv_features(ck, p);
+  if (kind == CF_S8) c->features = conv_features(ck, p);
   return 0;
 }
 

@@ -13,11 +13,6 @@
 #include "aot_conv.h"
 #include "lower.h"
 
-static int fail(char *why, size_t n, const char *msg) {
-  snprintf(why, n, "%s", msg);
-  return -1;
-}
-
 /* ======================= FULLY_CONNECTED ======================= */
 
 /* int8 with constant weights (and bias): the folded bias
@@ -43,28 +38,28 @@ static void fc_kbias(lower_call *c, const ir_tensor *w, const ir_tensor *b) {
 static int fc_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *why, size_t n) {
   const ir_tensor *in = cf_in(g, op, 0), *w = cf_in(g, op, 1), *b = cf_in(g, op, 2);
   const ir_tensor *out = cf_out(g, op, 0);
-  if (!in || !w || !out) return fail(why, n, "missing input, weights or output");
+  if (!in || !w || !out) return ops_fail(why, n, "missing input, weights or output");
   lower_call *c = &L->call[0];
   L->n = 1;
   lower_call_init(c, LK(none), op->in[0], op->in[1], b ? op->in[2] : -1, op->out[0]);
-  if (op->opts.weights_format != 0) return fail(why, n, "shuffled weights format not supported");
-  if (w->rank != 2) return fail(why, n, "weights must have rank 2");
+  if (op->opts.weights_format != 0) return ops_fail(why, n, "shuffled weights format not supported");
+  if (w->rank != 2) return ops_fail(why, n, "weights must have rank 2");
   int32_t odepth = w->shape[0], idepth = w->shape[1];
-  if (odepth <= 0 || idepth <= 0) return fail(why, n, "dynamic or empty weights shape");
+  if (odepth <= 0 || idepth <= 0) return ops_fail(why, n, "dynamic or empty weights shape");
   size_t nin, nout;
   if (cf_numel(in, &nin) || cf_numel(out, &nout) || out->rank < 1)
-    return fail(why, n, "dynamic shapes not supported");
+    return ops_fail(why, n, "dynamic shapes not supported");
   if (out->shape[out->rank - 1] != odepth)
-    return fail(why, n, "output last dim differs from weights dim 0");
-  if (nin % (size_t)idepth != 0) return fail(why, n, "input size not a multiple of weights dim 1");
+    return ops_fail(why, n, "output last dim differs from weights dim 0");
+  if (nin % (size_t)idepth != 0) return ops_fail(why, n, "input size not a multiple of weights dim 1");
   size_t batches = nin / (size_t)idepth;
   if (batches * (size_t)odepth != nout)
-    return fail(why, n, "output size differs from batches x output depth");
-  if (batches > INT32_MAX) return fail(why, n, "too many rows");
+    return ops_fail(why, n, "output size differs from batches x output depth");
+  if (batches > INT32_MAX) return ops_fail(why, n, "too many rows");
   if (b) {
     size_t nb;
     if (cf_numel(b, &nb) || nb != (size_t)odepth)
-      return fail(why, n, "bias size differs from output depth");
+      return ops_fail(why, n, "bias size differs from output depth");
   }
   if (check_fused_act_supported(op->opts.fused_act, why, n)) return -1;
 
@@ -73,68 +68,30 @@ static int fc_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *why
   p->in_depth = idepth;
   p->out_depth = odepth;
 
-  if (in->dtype != out->dtype) {
-    snprintf(why, n, "input %s with output %s not supported", dtype_name(in->dtype),
-             dtype_name(out->dtype));
-    return -1;
-  }
-  if (in->dtype == DT_FLOAT32 && w->dtype == DT_INT8) {
+  const int kind = cf_kind(in, w, b, out, odepth, 0, 1, 0, "FC", "weights", why, n);
+  if (kind < 0) return -1;
+  if (kind == CF_HYB) {
     /* As the LiteRT runtime runs it (XNNPACK delegate, qd8 dynamically
      * quantized fully connected: each input row quantized asymmetrically,
      * whatever asymmetric_quantize_inputs says); weight zero points 0,
      * per-tensor or per-channel scales. Refused forms are dequantized at
      * compile time instead (transform dequantize_hybrid_weights). */
-    if (b && b->dtype != DT_FLOAT32)
-      return fail(why, n, "hybrid FC (float32 input, int8 weights) needs a float32 bias");
     if (cf_check_filter_quant(w, odepth, 0, why, n)) return -1;
     /* |w * (q - zp)| <= 128 * 255: the int32 sum cannot overflow */
-    if (idepth > 65536) return fail(why, n, "hybrid FC accumulation depth over 65536");
+    if (idepth > 65536) return ops_fail(why, n, "hybrid FC accumulation depth over 65536");
     c->k = lower_kernel_get(LK(aot_fc_hybrid));
     c->u.fc.h.per_channel = w->nq > 1;
-    float *scale = xmalloc((size_t)w->nq * sizeof *scale);
-    memcpy(scale, w->scale, (size_t)w->nq * sizeof *scale);
-    lower_conv_array(c, LOWER_CA_SCALE, 'f', "wscale", scale, (size_t)w->nq);
+    cf_lower_scales(c, w, "wscale");
+  }
+  if (kind == CF_HYB || kind == CF_F32) {
+    if (kind == CF_F32) c->k = lower_kernel_get(LK(aot_fc_f32));
     act_range_float(op->opts.fused_act, &p->act_min_f, &p->act_max_f);
     return 0;
   }
-  if (in->dtype == DT_FLOAT32) {
-    if (w->dtype != DT_FLOAT32) {
-      snprintf(why, n, "float32 input with %s weights not supported", dtype_name(w->dtype));
-      return -1;
-    }
-    if (b && b->dtype != DT_FLOAT32) return fail(why, n, "float32 FC needs a float32 bias");
-    c->k = lower_kernel_get(LK(aot_fc_f32));
-    act_range_float(op->opts.fused_act, &p->act_min_f, &p->act_max_f);
-    return 0;
-  }
-  if (in->dtype != DT_INT8 && in->dtype != DT_INT16) {
-    snprintf(why, n, "input %s not supported", dtype_name(in->dtype));
-    return -1;
-  }
-  if (w->dtype != DT_INT8) {
-    snprintf(why, n, "input %s with weights %s not supported", dtype_name(in->dtype),
-             dtype_name(w->dtype));
-    return -1;
-  }
-  const int s8 = in->dtype == DT_INT8;
+  const int s8 = kind == CF_S8;
   c->k = lower_kernel_get(s8 ? LK(aot_fc_s8) : LK(aot_fc_s16));
-  if (s8 && b && b->dtype != DT_INT32) {
-    snprintf(why, n, "int8 FC with %s bias not supported (int32 expected)", dtype_name(b->dtype));
-    return -1;
-  }
-  if (!s8 && b && b->dtype != DT_INT64) {
-    snprintf(why, n, "int16x8 FC with %s bias not supported (int64 expected)",
-             dtype_name(b->dtype));
-    return -1;
-  }
-  if (cf_check_per_tensor(in, "input", why, n) || cf_check_per_tensor(out, "output", why, n) ||
-      cf_check_filter_quant(w, odepth, 0, why, n))
-    return -1;
-  if (!s8 &&
-      (cf_check_zero_zp(in, "input", why, n) || cf_check_zero_zp(out, "output", why, n)))
-    return -1;
   act_range_quant(out, op->opts.fused_act, &p->act_min, &p->act_max);
-  if (p->act_min > p->act_max) return fail(why, n, "empty activation range");
+  if (p->act_min > p->act_max) return ops_fail(why, n, "empty activation range");
   p->input_offset = s8 ? -in->zero_point[0] : 0;
   p->output_offset = s8 ? out->zero_point[0] : 0;
   if (w->nq > 1) {
@@ -175,18 +132,18 @@ CONV_OPDEF(fully_connected, OP_FULLY_CONNECTED, "FULLY_CONNECTED", fc_lower,
 
 static int bmm_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *why, size_t n) {
   const ir_tensor *l = cf_in(g, op, 0), *r = cf_in(g, op, 1), *out = cf_out(g, op, 0);
-  if (!l || !r || !out) return fail(why, n, "missing input or output");
+  if (!l || !r || !out) return ops_fail(why, n, "missing input or output");
   lower_call *c = &L->call[0];
   L->n = 1;
   lower_call_init(c, LK(none), op->in[0], op->in[1], -1, op->out[0]);
   if (l->rank < 2 || l->rank > 5 || r->rank < 2 || r->rank > 5)
-    return fail(why, n, "operand ranks must be 2..5");
+    return ops_fail(why, n, "operand ranks must be 2..5");
   int orank = l->rank > r->rank ? l->rank : r->rank;
-  if (out->rank != orank) return fail(why, n, "output rank differs from the operands'");
+  if (out->rank != orank) return ops_fail(why, n, "output rank differs from the operands'");
   for (int i = 0; i < l->rank; i++)
-    if (l->shape[i] <= 0) return fail(why, n, "dynamic or empty shapes not supported");
+    if (l->shape[i] <= 0) return ops_fail(why, n, "dynamic or empty shapes not supported");
   for (int i = 0; i < r->rank; i++)
-    if (r->shape[i] <= 0) return fail(why, n, "dynamic or empty shapes not supported");
+    if (r->shape[i] <= 0) return ops_fail(why, n, "dynamic or empty shapes not supported");
   aot_bmm_params *p = &c->u.bmm;
   p->adj_x = op->opts.adj_x ? 1 : 0;
   p->adj_y = op->opts.adj_y ? 1 : 0;
@@ -196,9 +153,9 @@ static int bmm_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *wh
   p->k = p->adj_x ? lr : lc;
   int32_t rk = p->adj_y ? rc : rr;
   p->n = p->adj_y ? rr : rc;
-  if (rk != p->k) return fail(why, n, "inner dimensions differ");
+  if (rk != p->k) return ops_fail(why, n, "inner dimensions differ");
   if (out->shape[orank - 2] != p->m || out->shape[orank - 1] != p->n)
-    return fail(why, n, "output matrix shape differs from the computed one");
+    return ops_fail(why, n, "output matrix shape differs from the computed one");
   /* batch dims, right-aligned into AOT_BMM_MAX_BATCH_DIMS slots */
   int nb = orank - 2;
   size_t lstride = (size_t)lr * lc, rstride = (size_t)rr * rc;
@@ -210,10 +167,10 @@ static int bmm_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *wh
     int li = l->rank - 3 - k, ri = r->rank - 3 - k;
     int32_t ld = li >= 0 ? l->shape[li] : 1, rd = ri >= 0 ? r->shape[ri] : 1;
     int32_t od = ld == 1 ? rd : ld;
-    if (ld != rd && ld != 1 && rd != 1) return fail(why, n, "batch dimensions do not broadcast");
-    if (out->shape[orank - 3 - k] != od) return fail(why, n, "output batch shape differs");
+    if (ld != rd && ld != 1 && rd != 1) return ops_fail(why, n, "batch dimensions do not broadcast");
+    if (out->shape[orank - 3 - k] != od) return ops_fail(why, n, "output batch shape differs");
     p->batch_dims[d] = od;
-    if (lstride > INT32_MAX || rstride > INT32_MAX) return fail(why, n, "operands too large");
+    if (lstride > INT32_MAX || rstride > INT32_MAX) return ops_fail(why, n, "operands too large");
     p->lhs_bstride[d] = ld == 1 ? 0 : (int32_t)lstride;
     p->rhs_bstride[d] = rd == 1 ? 0 : (int32_t)rstride;
     lstride *= (size_t)ld;

@@ -53,6 +53,63 @@ void cf_lower_multipliers(lower_call *c, const ir_tensor *in, const ir_tensor *f
   lower_conv_array(c, LOWER_CA_SHIFT, 'w', "shift", shift, (size_t)nch);
 }
 
+void cf_lower_scales(lower_call *c, const ir_tensor *f, const char *name) {
+  float *scale = xmalloc((size_t)f->nq * sizeof *scale);
+  memcpy(scale, f->scale, (size_t)f->nq * sizeof *scale);
+  lower_conv_array(c, LOWER_CA_SCALE, 'f', name, scale, (size_t)f->nq);
+}
+
+int cf_kind(const ir_tensor *in, const ir_tensor *f, const ir_tensor *b, const ir_tensor *out,
+            int nch, int qdim, int hybrid_ok, int bias16_ok, const char *what, const char *fname,
+            char *why, size_t n) {
+  if (in->dtype != out->dtype) {
+    snprintf(why, n, "input %s with output %s not supported", dtype_name(in->dtype),
+             dtype_name(out->dtype));
+    return -1;
+  }
+  if (in->dtype == DT_FLOAT32) {
+    if (f->dtype == DT_INT8 && hybrid_ok) {
+      if (b && b->dtype != DT_FLOAT32) {
+        snprintf(why, n, "hybrid %s (float32 input, int8 %s) needs a float32 bias", what, fname);
+        return -1;
+      }
+      return CF_HYB;
+    }
+    if (f->dtype != DT_FLOAT32) {
+      snprintf(why, n, "float32 input with %s %s not supported", dtype_name(f->dtype), fname);
+      return -1;
+    }
+    if (b && b->dtype != DT_FLOAT32) {
+      snprintf(why, n, "float32 %s needs a float32 bias", what);
+      return -1;
+    }
+    return CF_F32;
+  }
+  if (in->dtype != DT_INT8 && in->dtype != DT_INT16) {
+    snprintf(why, n, "input %s not supported", dtype_name(in->dtype));
+    return -1;
+  }
+  if (f->dtype != DT_INT8) {
+    snprintf(why, n, "input %s with %s %s not supported", dtype_name(in->dtype), fname,
+             dtype_name(f->dtype));
+    return -1;
+  }
+  const int s8 = in->dtype == DT_INT8;
+  /* TFLM widens a constant int16 TRANSPOSE_CONV bias to int64 */
+  const int b16 = bias16_ok && b && b->dtype == DT_INT16 && b->data;
+  if (b && b->dtype != (s8 ? DT_INT32 : DT_INT64) && (s8 || !b16)) {
+    snprintf(why, n, "%s %s with %s bias not supported (%s expected)", s8 ? "int8" : "int16x8",
+             what, dtype_name(b->dtype), s8 ? "int32" : "int64");
+    return -1;
+  }
+  if (cf_check_per_tensor(in, "input", why, n) || cf_check_per_tensor(out, "output", why, n) ||
+      cf_check_filter_quant(f, nch, qdim, why, n))
+    return -1;
+  if (!s8 && (cf_check_zero_zp(in, "input", why, n) || cf_check_zero_zp(out, "output", why, n)))
+    return -1;
+  return s8 ? CF_S8 : CF_S16;
+}
+
 const ir_tensor *cf_in(const ir_graph *g, const ir_op *op, int i) {
   if (i < 0 || i >= op->nin || op->in[i] < 0 || op->in[i] >= g->nt) return NULL;
   return &g->t[op->in[i]];

@@ -26,6 +26,21 @@ struct lower_call;
 void cf_lower_multipliers(struct lower_call *c, const ir_tensor *in, const ir_tensor *filter,
                           const ir_tensor *out, int nch);
 
+/* Heap copy of filter f's scales put at the LOWER_CA_SCALE place of call c
+ * (a hybrid kernel's filter_scale), emitted as "<opname>_<name>". */
+void cf_lower_scales(struct lower_call *c, const ir_tensor *f, const char *name);
+
+/* The dtype form of a convolution-family op (input in, filter / weights f,
+ * bias b or NULL, output out; what: "conv" / "FC", fname: "filter" /
+ * "weights" in the reasons): CF_F32; CF_HYB (float32 activations, int8
+ * filter; if hybrid_ok); CF_S8 (int32 bias) or CF_S16 (int64 bias, or a
+ * constant int16 one if bias16_ok; zero points 0), both with per-tensor
+ * activations and 1 or nch filter scales along qdim. -1 with why. */
+enum { CF_F32, CF_S8, CF_S16, CF_HYB };
+int cf_kind(const ir_tensor *in, const ir_tensor *f, const ir_tensor *b, const ir_tensor *out,
+            int nch, int qdim, int hybrid_ok, int bias16_ok, const char *what, const char *fname,
+            char *why, size_t n);
+
 /* Checks that every channel's in_scale * filter_scale / out_scale (computed
  * as conv_channel_multipliers does) is finite and its QuantizeMultiplier
  * shift at most max_shift (31: int8 kernels, 14: int16x8 kernels). */
@@ -54,18 +69,9 @@ void cf_copy(char *dst, size_t n, const char *s);
 /* Defines op_VAR as LOWER_OPDEF (lower.h) does, with the scratch bytes of
  * its lowered call (lower_conv_scratch: the hybrid kernels'). */
 #define CONV_OPDEF(VAR, CODE, NAME, LOWER, DTYPES, CONSTRAINTS)                          \
-  static int VAR##_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {        \
-    return lower_check(LOWER, g, op, why, n);                                             \
-  }                                                                                       \
   static size_t VAR##_scratch(const ir_graph *g, const ir_op *op) {                       \
     return lower_conv_scratch(LOWER, g, op);                                              \
   }                                                                                       \
-  const op_impl op_##VAR = {.builtin = CODE,                                              \
-                            .name = NAME,                                                 \
-                            .dtypes = DTYPES,                                             \
-                            .constraints = CONSTRAINTS,                                   \
-                            .check = VAR##_check,                                         \
-                            .scratch = VAR##_scratch,                                     \
-                            .lower = LOWER};
+  LOWER_OPDEF_SCRATCH(VAR, CODE, NAME, LOWER, 0, VAR##_scratch, DTYPES, CONSTRAINTS)
 
 #endif
