@@ -372,7 +372,7 @@ static void test_lower_fc_s8(void **state) {
   assert_int_equal(lower_op(impl, t.g, op, L, why, sizeof why), 0);
   const lower_call *c = &L->call[0];
   assert_ptr_equal(c->k, lower_kernel_get(LK(aot_fc_s8)));
-  assert_int_equal(c->features, LF(FC_S8_LONG));
+  assert_int_equal(c->features, LF(FC_S8_LONG) | LF(FC_S8_ROWS4)); /* 1100 values, 5 rows */
   /* kbias[c] = bias[c] - 7 * (sum of weight row c) */
   const lower_arg *kb = &c->arg[LOWER_CA_KBIAS];
   assert_int_equal(kb->adt, 'w');
@@ -402,8 +402,9 @@ static void test_lower_fc_s8(void **state) {
   assert_non_null(strstr(e.body.s, "st = aot_fc_s8(&op_p, t0, aot_constants.c_t1, "
                                    "aot_constants.c_t2, t3);"));
   assert_true(has(e.kernels, e.nkernels, "FullyConnectedFunctions/aot_fc_s8.c"));
-  assert_int_equal(e.nfeatures, 1);
+  assert_int_equal(e.nfeatures, 2);
   assert_string_equal(e.features[0], "FC_S8_LONG");
+  assert_string_equal(e.features[1], "FC_S8_ROWS4");
   emit_done(&e);
   lower_release(L);
   free(L);
