@@ -11,9 +11,12 @@
  * a short list of kernel calls described as data (kernels.def descriptors,
  * parameter values, tensor arguments), and op_emit / op_eval print or run
  * that list, so the module, the reference interpreter and the constant
- * folder use one set of parameters and one kernel. The convolution, fully
- * connected and recurrent families, the variables and CUSTOM still have
- * their own emit / eval. A new unary operator is its kernel (runtime file,
+ * folder use one set of parameters and one kernel: every kernel-calling
+ * family (elementwise, activations, pooling, reductions, convolution, fully
+ * connected, recurrent, the fused GRU) is; the resource variables and CUSTOM
+ * (no runtime kernel: copies and user functions) keep their own emit / eval,
+ * and the movement ops lower to steps whose parameters the step engine
+ * (mv_engine.c) prints. A new unary operator is its kernel (runtime file,
  * prototype, kernels.def row), one row of ops_unary.def and its test. */
 #ifndef AOTC_OPS_H
 #define AOTC_OPS_H
