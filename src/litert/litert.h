@@ -1,6 +1,6 @@
 /* litert.h - the mutable in-memory form of a .tflite model (schema v3).
  *
- * reader.c fills it from a flatbuffer with every offset checked; writer.c
+ * the reader (reader*.c) fills it from a flatbuffer with every offset checked; writer.c
  * serializes it back. Model hooks (hooks.c) rewrite it in place. Everything
  * here is owned by the model (free with litert_model_free). Arrays may be
  * grown with xrealloc; counts are authoritative. */
@@ -314,7 +314,7 @@ const char *litert_options_name(int type);   /* "Conv2DOptions", or "BuiltinOpti
 int litert_builtin_options_type(int builtin);
 
 /* Schema description of the option tables whose fields litert_options holds
- * (shared by reader.c and writer.c so that a roundtrip is exact). */
+ * (shared by reader_ops.c and writer.c so that a roundtrip is exact). */
 enum { LOF_BOOL, LOF_BYTE, LOF_INT, LOF_UINT, LOF_FLOAT, LOF_LONG, LOF_INTVEC, LOF_STRING };
 typedef struct litert_optfield {
   int id;                   /* field id in the options table */

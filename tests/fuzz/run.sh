@@ -20,7 +20,7 @@ fi
 mkdir -p "$out/corpus" "$out/artifacts"
 "$CC" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   -I"$root/src" "$root/tests/fuzz/fuzz_reader.c" \
-  "$root/src/litert/reader.c" "$root/src/litert/writer.c" "$root/src/litert/model.c" \
+  "$root/src/litert/reader"*.c "$root/src/litert/writer.c" "$root/src/litert/model.c" \
   "$root/src/util.c" -lm -o "$out/fuzz_reader"
 
 if [ -d "$shared/models" ]; then

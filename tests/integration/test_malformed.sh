@@ -145,7 +145,7 @@ failed=0
 
 # 1. reader driver with sanitizers, all inputs in one process
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-if "$cc" -std=c11 -g -O1 $san -Isrc src/litert/reader.c src/litert/writer.c src/litert/model.c \
+if "$cc" -std=c11 -g -O1 $san -Isrc src/litert/reader*.c src/litert/writer.c src/litert/model.c \
     src/util.c "$work/read_models.c" -lm -o "$work/read_models" 2>"$work/cc.err"; then
   "$work/read_models" "${files[@]}" >"$work/reader.out" 2>&1
   rc=$?
