@@ -37,13 +37,11 @@ static int op_elem(rd *r, const tab *t, void *elem, void *ctx, int idx) {
 static int read_subgraph(rd *r, const tab *t, void *elem, void *ctx, int sg) {
   litert_subgraph *g = elem;
   sg_ctx c = {ctx, g, sg};
-  void *a = NULL;
   rd_setctx(r, "subgraph %d", sg);
   if (rd_get_str(r, t, 4, &g->name, "name string")) return -1;
-  int rc = rd_read_tables(r, t, 0, "tensors vector", LIM_TENSORS, "Tensor", "tensor", sg,
-                          sizeof *g->tensors, &a, &g->ntensors, tensor_elem, &c);
-  g->tensors = a;
-  if (rc) return -1;
+  g->tensors = rd_read_tables(r, t, 0, "tensors vector", LIM_TENSORS, "Tensor", "tensor", sg,
+                              sizeof *g->tensors, &g->ntensors, tensor_elem, &c);
+  if (r->failed) return -1;
   rd_setctx(r, "subgraph %d", sg);
   if (rd_get_i32vec(r, t, 1, &g->inputs, &g->ninputs, NULL, "inputs vector") ||
       rd_get_i32vec(r, t, 2, &g->outputs, &g->noutputs, NULL, "outputs vector"))
@@ -51,11 +49,9 @@ static int read_subgraph(rd *r, const tab *t, void *elem, void *ctx, int sg) {
   if (rd_check_index_list(r, g->inputs, g->ninputs, g->ntensors, 0, "input") ||
       rd_check_index_list(r, g->outputs, g->noutputs, g->ntensors, 0, "output"))
     return -1;
-  a = NULL;
-  rc = rd_read_tables(r, t, 3, "operators vector", LIM_OPS, "Operator", "operator", sg,
-                      sizeof *g->ops, &a, &g->nops, op_elem, &c);
-  g->ops = a;
-  return rc;
+  g->ops = rd_read_tables(r, t, 3, "operators vector", LIM_OPS, "Operator", "operator", sg,
+                          sizeof *g->ops, &g->nops, op_elem, &c);
+  return r->failed ? -1 : 0;
 }
 
 static int buffer_elem(rd *r, const tab *t, void *elem, void *ctx, int idx) {
@@ -93,19 +89,16 @@ static int metadata_elem(rd *r, const tab *t, void *elem, void *ctx, int idx) {
 static int signature_elem(rd *r, const tab *t, void *elem, void *ctx, int idx) {
   litert_signature *g = elem;
   const litert_model *m = ctx;
-  void *in = NULL, *out = NULL;
   (void)idx;
   if (rd_get_str(r, t, 2, &g->key, "signature_key string") ||
       rd_get_u32(r, t, 4, 0, &g->subgraph_index, "subgraph_index"))
     return -1;
-  int rc = rd_read_tables(r, t, 0, "inputs vector", LIM_TABLES, "TensorMap", NULL, -1,
-                          sizeof *g->inputs, &in, &g->ninputs, tensormap_elem, NULL);
-  g->inputs = in;
-  if (rc) return -1;
-  rc = rd_read_tables(r, t, 1, "outputs vector", LIM_TABLES, "TensorMap", NULL, -1,
-                      sizeof *g->outputs, &out, &g->noutputs, tensormap_elem, NULL);
-  g->outputs = out;
-  if (rc) return -1;
+  g->inputs = rd_read_tables(r, t, 0, "inputs vector", LIM_TABLES, "TensorMap", NULL, -1,
+                             sizeof *g->inputs, &g->ninputs, tensormap_elem, NULL);
+  if (r->failed) return -1;
+  g->outputs = rd_read_tables(r, t, 1, "outputs vector", LIM_TABLES, "TensorMap", NULL, -1,
+                              sizeof *g->outputs, &g->noutputs, tensormap_elem, NULL);
+  if (r->failed) return -1;
   if (g->subgraph_index >= (uint32_t)m->nsubgraphs)
     return rd_fail(r, "subgraph_index %u out of range (%d subgraphs)", g->subgraph_index,
                    m->nsubgraphs);
@@ -124,53 +117,41 @@ static int signature_elem(rd *r, const tab *t, void *elem, void *ctx, int idx) {
 static int read_model(rd *r, litert_model *m) {
   if (r->n < 8) return rd_fail(r, "file too small (%zu bytes)", r->n);
   tab mt;
-  void *a;
-  int rc;
   rd_setctx(r, "model");
   if (rd_tab_at(r, rd_ld32(r->p), &mt, "Model")) return -1;
   if (rd_get_u32(r, &mt, 0, 0, &m->version, "version")) return -1;
   if (rd_get_str(r, &mt, 3, &m->description, "description string")) return -1;
 
   /* buffers first: tensors are checked against them */
-  a = NULL;
-  rc = rd_read_tables(r, &mt, 4, "buffers vector", LIM_TABLES, "Buffer", "buffer", -1,
-                      sizeof *m->buffers, &a, &m->nbuffers, buffer_elem, NULL);
-  m->buffers = a;
-  if (rc) return -1;
+  m->buffers = rd_read_tables(r, &mt, 4, "buffers vector", LIM_TABLES, "Buffer", "buffer", -1,
+                              sizeof *m->buffers, &m->nbuffers, buffer_elem, NULL);
+  if (r->failed) return -1;
 
   rd_setctx(r, "model");
-  a = NULL;
-  rc = rd_read_tables(r, &mt, 1, "operator_codes vector", LIM_TABLES, "OperatorCode",
-                      "operator code", -1, sizeof *m->opcodes, &a, &m->nopcodes, opcode_elem,
-                      NULL);
-  m->opcodes = a;
-  if (rc) return -1;
+  m->opcodes = rd_read_tables(r, &mt, 1, "operator_codes vector", LIM_TABLES, "OperatorCode",
+                              "operator code", -1, sizeof *m->opcodes, &m->nopcodes, opcode_elem,
+                              NULL);
+  if (r->failed) return -1;
 
   rd_setctx(r, "model");
-  a = NULL;
-  rc = rd_read_tables(r, &mt, 2, "subgraphs vector", LIM_SUBGRAPHS, "SubGraph", "subgraph", -1,
-                      sizeof *m->subgraphs, &a, &m->nsubgraphs, read_subgraph, m);
-  m->subgraphs = a;
-  if (rc) return -1;
+  m->subgraphs = rd_read_tables(r, &mt, 2, "subgraphs vector", LIM_SUBGRAPHS, "SubGraph", "subgraph",
+                                -1, sizeof *m->subgraphs, &m->nsubgraphs, read_subgraph, m);
+  if (r->failed) return -1;
   if (m->nsubgraphs == 0) return rd_fail(r, "model has no subgraphs");
   for (int s = 0; s < m->nsubgraphs; s++)
     for (int o = 0; o < m->subgraphs[s].nops; o++)
       if (rd_check_op_options(r, m, &m->subgraphs[s].ops[o], s, o)) return -1;
 
   rd_setctx(r, "model");
-  a = NULL;
-  rc = rd_read_tables(r, &mt, 6, "metadata vector", LIM_TABLES, "Metadata", "metadata", -1,
-                      sizeof *m->metadata, &a, &m->nmetadata, metadata_elem, m);
-  m->metadata = a;
-  if (rc) return -1;
+  m->metadata = rd_read_tables(r, &mt, 6, "metadata vector", LIM_TABLES, "Metadata", "metadata", -1,
+                               sizeof *m->metadata, &m->nmetadata, metadata_elem, m);
+  if (r->failed) return -1;
 
   rd_setctx(r, "model");
-  a = NULL;
-  rc = rd_read_tables(r, &mt, 7, "signature_defs vector", LIM_TABLES, "SignatureDef",
-                      "signature", -1, sizeof *m->signatures, &a, &m->nsignatures,
-                      signature_elem, m);
-  m->signatures = a;
-  return rc;
+  m->signatures = rd_read_tables(r, &mt, 7, "signature_defs vector", LIM_TABLES, "SignatureDef",
+                                 "signature", -1, sizeof *m->signatures, &m->nsignatures,
+                                 signature_elem, m);
+  return r->failed ? -1 : 0;
 }
 
 litert_model *litert_read(const uint8_t *data, size_t len, aotc_diag *d) {

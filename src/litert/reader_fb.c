@@ -288,22 +288,21 @@ const char *rd_fmt_shape(const int32_t *s, int rank, char *buf, size_t len) {
   return buf;
 }
 
-int rd_read_tables(rd *r, const tab *t, int id, const char *vecname, int kind,
-                   const char *tabname, const char *what, int sg, size_t esz, void **arr,
-                   int *count, rd_elem_fn fn, void *ctx) {
+void *rd_read_tables(rd *r, const tab *t, int id, const char *vecname, int kind,
+                     const char *tabname, const char *what, int sg, size_t esz, int *count,
+                     rd_elem_fn fn, void *ctx) {
   uint64_t data;
   uint32_t n;
-  if (rd_get_vec(r, t, id, 4, &data, &n, vecname) < 0) return -1;
-  if (rd_count_elems(r, kind, n, vecname)) return -1;
-  *arr = xcalloc(n ? n : 1, esz);
+  if (rd_get_vec(r, t, id, 4, &data, &n, vecname) < 0) return NULL;
+  if (rd_count_elems(r, kind, n, vecname)) return NULL;
+  char *arr = xcalloc(n ? n : 1, esz);
   for (uint32_t i = 0; i < n; i++) {
     tab et;
     *count = (int)i + 1;
     if (what && sg >= 0) rd_setctx(r, "%s %u of subgraph %d", what, i, sg);
     else if (what) rd_setctx(r, "%s %u", what, i);
-    if (rd_vec_tab(r, data, i, &et, tabname)) return -1;
-    if (fn(r, &et, (char *)*arr + esz * i, ctx, (int)i)) return -1;
+    if (rd_vec_tab(r, data, i, &et, tabname) || fn(r, &et, arr + esz * i, ctx, (int)i)) return arr;
   }
   *count = (int)n;
-  return 0;
+  return arr;
 }

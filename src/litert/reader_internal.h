@@ -84,14 +84,15 @@ int rd_get_i32vec(rd *r, const tab *t, int id, int32_t **out, int *n, int *prese
 /* Reads one element of a vector of tables into elem (see rd_read_tables). */
 typedef int (*rd_elem_fn)(rd *r, const tab *t, void *elem, void *ctx, int idx);
 /* Reads vector field id of table t (vecname in messages), a vector of
- * tables of type tabname, into a new array *arr of esz-byte elements, each
- * read by fn; the tables count as `kind` against the limits. *count follows
- * the elements read so far (so that a failure frees what was read). Unless
- * what is NULL, element i is read in the context "<what> <i>", or "<what>
- * <i> of subgraph <sg>" when sg >= 0. */
-int rd_read_tables(rd *r, const tab *t, int id, const char *vecname, int kind,
-                   const char *tabname, const char *what, int sg, size_t esz, void **arr,
-                   int *count, rd_elem_fn fn, void *ctx);
+ * tables of type tabname, into a new array of esz-byte elements (returned),
+ * each read by fn; the tables count as `kind` against the limits. *count
+ * follows the elements read so far, so that after a failure (r->failed set;
+ * the array, if allocated, still returned) the model frees what was read.
+ * Unless what is NULL, element i is read in the context "<what> <i>", or
+ * "<what> <i> of subgraph <sg>" when sg >= 0. */
+void *rd_read_tables(rd *r, const tab *t, int id, const char *vecname, int kind,
+                     const char *tabname, const char *what, int sg, size_t esz, int *count,
+                     rd_elem_fn fn, void *ctx);
 
 /* ---- messages (reader_fb.c) ----------------------------------------------- */
 
