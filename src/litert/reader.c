@@ -64,23 +64,26 @@ static int opcode_elem(rd *r, const tab *t, void *elem, void *ctx, int idx) {
   return rd_read_opcode(r, t, elem, idx);
 }
 
+/* A string field and a uint32 field of one table (a name and an index). */
+static int name_index(rd *r, const tab *t, int sid, char **s, const char *sname, int iid,
+                      uint32_t *i, const char *iname) {
+  if (rd_get_str(r, t, sid, s, sname) || rd_get_u32(r, t, iid, 0, i, iname)) return -1;
+  return 0;
+}
+
 static int tensormap_elem(rd *r, const tab *t, void *elem, void *ctx, int idx) {
   litert_sigtensor *st = elem;
   (void)ctx;
   (void)idx;
-  if (rd_get_str(r, t, 0, &st->name, "TensorMap name") ||
-      rd_get_u32(r, t, 1, 0, &st->tensor_index, "TensorMap tensor_index"))
-    return -1;
-  return 0;
+  return name_index(r, t, 0, &st->name, "TensorMap name", 1, &st->tensor_index,
+                    "TensorMap tensor_index");
 }
 
 static int metadata_elem(rd *r, const tab *t, void *elem, void *ctx, int idx) {
   litert_metadata *md = elem;
   const litert_model *m = ctx;
   (void)idx;
-  if (rd_get_str(r, t, 0, &md->name, "name string") ||
-      rd_get_u32(r, t, 1, 0, &md->buffer, "buffer"))
-    return -1;
+  if (name_index(r, t, 0, &md->name, "name string", 1, &md->buffer, "buffer")) return -1;
   if (md->buffer >= (uint32_t)m->nbuffers)
     return rd_fail(r, "buffer index %u out of range (%d buffers)", md->buffer, m->nbuffers);
   return 0;
@@ -90,8 +93,8 @@ static int signature_elem(rd *r, const tab *t, void *elem, void *ctx, int idx) {
   litert_signature *g = elem;
   const litert_model *m = ctx;
   (void)idx;
-  if (rd_get_str(r, t, 2, &g->key, "signature_key string") ||
-      rd_get_u32(r, t, 4, 0, &g->subgraph_index, "subgraph_index"))
+  if (name_index(r, t, 2, &g->key, "signature_key string", 4, &g->subgraph_index,
+                 "subgraph_index"))
     return -1;
   g->inputs = rd_read_tables(r, t, 0, "inputs vector", LIM_TABLES, "TensorMap", NULL, -1,
                              sizeof *g->inputs, &g->ninputs, tensormap_elem, NULL);

@@ -33,31 +33,19 @@ static const struct {
     {"bytes of names and other strings", 64000000},
 };
 
-/* Formats a report of the first problem (later ones are dropped). */
-static void report(rd *r, int unsupported, const char *fmt, va_list ap) {
-  if (r->failed) return;
+int rd_report(rd *r, int unsupported, const char *fmt, ...) {
+  if (r->failed) return -1;
   char msg[700];
+  va_list ap;
+  va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
   if (unsupported)
     diag_unsupported(r->d, "unsupported .tflite: %s%s%s", r->ctx, r->ctx[0] ? ": " : "", msg);
   else
     diag_error(r->d, "malformed .tflite: %s%s%s; the file is damaged or not a TFLite flatbuffer, re-export it",
                r->ctx, r->ctx[0] ? ": " : "", msg);
   r->failed = 1;
-}
-
-void rd_fail_report(rd *r, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  report(r, 0, fmt, ap);
-  va_end(ap);
-}
-
-int rd_unsupported(rd *r, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  report(r, 1, fmt, ap);
-  va_end(ap);
   return -1;
 }
 
@@ -124,51 +112,58 @@ static long fld(rd *r, const tab *t, int id, unsigned size, const char *name) {
   return (long)fo;
 }
 
+/* The little-endian bits of a field of size 1, 4 or 8 bytes: 1 present
+ * (*v set), 0 absent, -1 error. */
+static int get_bits(rd *r, const tab *t, int id, unsigned size, uint64_t *v, const char *name) {
+  long fo = fld(r, t, id, size, name);
+  if (fo <= 0) return (int)fo;
+  const uint8_t *p = r->p + t->pos + (size_t)fo;
+  *v = size == 1 ? p[0] : size == 4 ? rd_ld32(p) : rd_ld64(p);
+  return 1;
+}
+
+/* A byte field as an int, sign-extended if is_signed. */
+static int get_byte(rd *r, const tab *t, int id, int is_signed, int def, int *out,
+                    const char *name) {
+  uint64_t v;
+  int k = get_bits(r, t, id, 1, &v, name);
+  *out = k <= 0 ? def : is_signed ? (int)(int8_t)v : (int)v;
+  return k < 0 ? -1 : 0;
+}
+
 int rd_get_u8(rd *r, const tab *t, int id, int def, int *out, const char *name) {
-  long fo = fld(r, t, id, 1, name);
-  if (fo < 0) return -1;
-  *out = fo ? r->p[t->pos + (size_t)fo] : def;
-  return 0;
+  return get_byte(r, t, id, 0, def, out, name);
 }
 
 int rd_get_i8(rd *r, const tab *t, int id, int def, int *out, const char *name) {
-  long fo = fld(r, t, id, 1, name);
-  if (fo < 0) return -1;
-  *out = fo ? (int)(int8_t)r->p[t->pos + (size_t)fo] : def;
-  return 0;
-}
-
-int rd_get_u32(rd *r, const tab *t, int id, uint32_t def, uint32_t *out, const char *name) {
-  long fo = fld(r, t, id, 4, name);
-  if (fo < 0) return -1;
-  *out = fo ? rd_ld32(r->p + t->pos + (size_t)fo) : def;
-  return 0;
-}
-
-int rd_get_i32(rd *r, const tab *t, int id, int32_t def, int32_t *out, const char *name) {
-  uint32_t u;
-  if (rd_get_u32(r, t, id, (uint32_t)def, &u, name)) return -1;
-  memcpy(out, &u, sizeof *out);
-  return 0;
+  return get_byte(r, t, id, 1, def, out, name);
 }
 
 int rd_get_u64(rd *r, const tab *t, int id, uint64_t def, uint64_t *out, const char *name) {
-  long fo = fld(r, t, id, 8, name);
-  if (fo < 0) return -1;
-  *out = fo ? rd_ld64(r->p + t->pos + (size_t)fo) : def;
-  return 0;
+  int k = get_bits(r, t, id, 8, out, name);
+  if (k == 0) *out = def;
+  return k < 0 ? -1 : 0;
+}
+
+/* A 4-byte field of any type (def and out point to 4 bytes). */
+static int get_word(rd *r, const tab *t, int id, const void *def, void *out, const char *name) {
+  uint64_t v;
+  int k = get_bits(r, t, id, 4, &v, name);
+  uint32_t u = (uint32_t)v;
+  memcpy(out, k > 0 ? (const void *)&u : def, 4);
+  return k < 0 ? -1 : 0;
+}
+
+int rd_get_u32(rd *r, const tab *t, int id, uint32_t def, uint32_t *out, const char *name) {
+  return get_word(r, t, id, &def, out, name);
+}
+
+int rd_get_i32(rd *r, const tab *t, int id, int32_t def, int32_t *out, const char *name) {
+  return get_word(r, t, id, &def, out, name);
 }
 
 int rd_get_f32(rd *r, const tab *t, int id, float def, float *out, const char *name) {
-  long fo = fld(r, t, id, 4, name);
-  if (fo < 0) return -1;
-  if (!fo) {
-    *out = def;
-  } else {
-    uint32_t u = rd_ld32(r->p + t->pos + (size_t)fo);
-    memcpy(out, &u, sizeof *out);
-  }
-  return 0;
+  return get_word(r, t, id, &def, out, name);
 }
 
 /* Follows an offset field: 1 present (*target set), 0 absent, -1 error. */

@@ -43,14 +43,17 @@ static inline uint64_t rd_ld64(const uint8_t *p) {
 
 /* ---- reports (reader_fb.c) ------------------------------------------------ */
 
-void rd_fail_report(rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Reports a malformed file (the first report wins) and evaluates to -1; a
- * macro so that the compiler sees the -1 at each call site (a variadic
- * function is never inlined, and -O2 would otherwise warn that outputs of the
- * failing paths "may be used uninitialized"). */
-#define rd_fail(...) (rd_fail_report(__VA_ARGS__), -1)
-/* Reports a valid file aotc cannot hold ("unsupported .tflite: ..."); -1. */
-int rd_unsupported(rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Reports the first problem found (later ones are dropped): a malformed
+ * file, "malformed .tflite: <ctx>: <what>; ...", or with unsupported set a
+ * valid file aotc cannot hold, "unsupported .tflite: <ctx>: <what>".
+ * Returns -1. */
+int rd_report(rd *r, int unsupported, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Reports a malformed file and evaluates to -1; a macro so that the compiler
+ * sees the -1 at each call site (a variadic function is never inlined, and
+ * -O2 would otherwise warn that outputs of the failing paths "may be used
+ * uninitialized"). */
+#define rd_fail(r, ...) (rd_report((r), 0, __VA_ARGS__), -1)
+#define rd_unsupported(r, ...) rd_report((r), 1, __VA_ARGS__)
 /* Sets the context the next report names ("tensor 3 of subgraph 0"). */
 void rd_setctx(rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Charges bytes of decoded data against the budget. */

@@ -193,18 +193,14 @@ int rd_check_op_options(rd *r, const litert_model *m, const litert_op *op, int s
     case BO_SpaceToDepthOptions: case BO_DepthToSpaceOptions:
       if (o->block_size < 1) return rd_fail(r, "block_size %d must be >= 1", o->block_size);
       break;
-    case BO_WhileOptions:
-      if (o->cond_subgraph < 0 || o->cond_subgraph >= m->nsubgraphs || o->body_subgraph < 0 ||
-          o->body_subgraph >= m->nsubgraphs)
-        return rd_fail(r, "cond/body subgraph %d/%d out of range (%d subgraphs)", o->cond_subgraph,
-                       o->body_subgraph, m->nsubgraphs);
+    case BO_WhileOptions: case BO_IfOptions: {
+      int w = o->type == BO_WhileOptions;
+      int a = w ? o->cond_subgraph : o->then_subgraph, b = w ? o->body_subgraph : o->else_subgraph;
+      if (a < 0 || a >= m->nsubgraphs || b < 0 || b >= m->nsubgraphs)
+        return rd_fail(r, "%s subgraph %d/%d out of range (%d subgraphs)",
+                       w ? "cond/body" : "then/else", a, b, m->nsubgraphs);
       break;
-    case BO_IfOptions:
-      if (o->then_subgraph < 0 || o->then_subgraph >= m->nsubgraphs || o->else_subgraph < 0 ||
-          o->else_subgraph >= m->nsubgraphs)
-        return rd_fail(r, "then/else subgraph %d/%d out of range (%d subgraphs)", o->then_subgraph,
-                       o->else_subgraph, m->nsubgraphs);
-      break;
+    }
     case BO_CallOnceOptions:
       if (o->init_subgraph < 0 || o->init_subgraph >= m->nsubgraphs)
         return rd_fail(r, "init subgraph %d out of range (%d subgraphs)", o->init_subgraph,

@@ -54,33 +54,38 @@ int rd_read_opcode(rd *r, const tab *t, litert_opcode *c, int idx) {
   return 0;
 }
 
-static int read_quant(rd *r, const tab *qt, litert_tensor *x) {
+/* A vector of quantization parameters (4-byte scales or 8-byte zero points)
+ * copied out; *out stays NULL if it is absent or empty. */
+static int read_qvec(rd *r, const tab *qt, int id, size_t esz, void **out, int *count,
+                     const char *name) {
   uint64_t data;
   uint32_t n;
+  if (rd_get_vec(r, qt, id, esz, &data, &n, name) < 0) return -1;
+  if (esz == 4 && n > (uint32_t)INT_MAX / 8) return rd_fail(r, "too many quantization scales (%u)", n);
+  if (rd_count_elems(r, LIM_QUANT, n, name)) return -1;
+  if (n) {
+    uint8_t *v = xmalloc(esz * n);
+    for (uint32_t i = 0; i < n; i++) {
+      const uint8_t *p = r->p + data + esz * i;
+      uint32_t u = esz == 4 ? rd_ld32(p) : 0;
+      uint64_t w = esz == 8 ? rd_ld64(p) : 0;
+      memcpy(v + esz * i, esz == 4 ? (const void *)&u : (const void *)&w, esz);
+    }
+    *out = v;
+  }
+  *count = (int)n;
+  return 0;
+}
+
+static int read_quant(rd *r, const tab *qt, litert_tensor *x) {
   litert_quant *q = &x->q;
-  int k = rd_get_vec(r, qt, 2, 4, &data, &n, "quantization scale vector");
-  if (k < 0) return -1;
-  if (n > (uint32_t)INT_MAX / 8) return rd_fail(r, "too many quantization scales (%u)", n);
-  if (rd_count_elems(r, LIM_QUANT, n, "quantization scale vector")) return -1;
-  if (n) {
-    q->scale = xmalloc(sizeof *q->scale * n);
-    for (uint32_t i = 0; i < n; i++) {
-      uint32_t u = rd_ld32(r->p + data + 4ull * i);
-      memcpy(&q->scale[i], &u, sizeof u);
-    }
-  }
-  q->nscale = (int)n;
-  k = rd_get_vec(r, qt, 3, 8, &data, &n, "quantization zero_point vector");
-  if (k < 0) return -1;
-  if (rd_count_elems(r, LIM_QUANT, n, "quantization zero_point vector")) return -1;
-  if (n) {
-    q->zero_point = xmalloc(sizeof *q->zero_point * n);
-    for (uint32_t i = 0; i < n; i++) {
-      uint64_t u = rd_ld64(r->p + data + 8ull * i);
-      memcpy(&q->zero_point[i], &u, sizeof u);
-    }
-  }
-  q->nzero = (int)n;
+  void *scale = NULL, *zero = NULL;
+  int k = read_qvec(r, qt, 2, 4, &scale, &q->nscale, "quantization scale vector");
+  q->scale = scale;
+  if (k) return -1;
+  k = read_qvec(r, qt, 3, 8, &zero, &q->nzero, "quantization zero_point vector");
+  q->zero_point = zero;
+  if (k) return -1;
   int32_t qd;
   if (rd_get_i32(r, qt, 6, 0, &qd, "quantized_dimension")) return -1;
   q->quantized_dimension = qd;
