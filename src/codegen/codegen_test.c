@@ -5,6 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* "static const <type> aot_test_<what>_<i>[n] = {...};" for a stored array. */
+static void test_array(strbuf *c, const cg_array *a, const char *what, int i) {
+  size_t n = a->nbytes / (dtype_size(a->dtype) ? dtype_size(a->dtype) : 1);
+  sb_printf(c, "static const %s aot_test_%s_%d[%zu] = {\n", dtype_ctype(a->dtype), what, i, n ? n : 1);
+  emit_fmt_values(c, a->dtype, a->data, n);
+  sb_puts(c, "};\n");
+}
+
 void gen_test_case(const ir_graph *g, const cg_options *o, strbuf *c, strbuf *h) {
   const cg_test *t = &o->test;
   cg_banner(h, o, "aot_test_case.h");
@@ -20,20 +28,8 @@ void gen_test_case(const ir_graph *g, const cg_options *o, strbuf *c, strbuf *h)
                "#include <string.h>\n\n#include \"aot_model.h\"\n\n");
   int steps = t->sequence && g->nin > 0 ? t->inputs[0].steps : 1;
   if (steps < 1) steps = 1;
-  for (int i = 0; i < g->nin; i++) {
-    const cg_array *a = &t->inputs[i];
-    size_t n = a->nbytes / (dtype_size(a->dtype) ? dtype_size(a->dtype) : 1);
-    sb_printf(c, "static const %s aot_test_input_%d[%zu] = {\n", dtype_ctype(a->dtype), i, n ? n : 1);
-    emit_fmt_values(c, a->dtype, a->data, n);
-    sb_puts(c, "};\n");
-  }
-  for (int i = 0; i < g->nout; i++) {
-    const cg_array *a = &t->outputs[i];
-    size_t n = a->nbytes / (dtype_size(a->dtype) ? dtype_size(a->dtype) : 1);
-    sb_printf(c, "static const %s aot_test_expected_%d[%zu] = {\n", dtype_ctype(a->dtype), i, n ? n : 1);
-    emit_fmt_values(c, a->dtype, a->data, n);
-    sb_puts(c, "};\n");
-  }
+  for (int i = 0; i < g->nin; i++) test_array(c, &t->inputs[i], "input", i);
+  for (int i = 0; i < g->nout; i++) test_array(c, &t->outputs[i], "expected", i);
   int *fed = xcalloc((size_t)(g->nin + 1), sizeof(int));
   for (int k = 0; k < t->nfeedback; k++) fed[t->feedback[k][1]] = 1;
   sb_printf(c, "\nstatic aot_model_context_t aot_test_ctx;\n\n"

@@ -105,17 +105,21 @@ static char *referenced_buffers(const litert_model *m) {
   return ref;
 }
 
-static int set_buffer(litert_model *m, const void *data, size_t bytes) {
-  return litert_add_buffer(m, data, bytes);
+/* Signature entries of subgraph s naming tensor t (inputs, or outputs if
+ * outputs is set) name ext instead. */
+static void retarget_signatures(litert_model *m, int s, int t, int ext, int outputs) {
+  for (int k = 0; k < m->nsignatures; k++) {
+    litert_signature *sgn = &m->signatures[k];
+    if ((int)sgn->subgraph_index != s) continue;
+    litert_sigtensor *v = outputs ? sgn->outputs : sgn->inputs;
+    int n = outputs ? sgn->noutputs : sgn->ninputs;
+    for (int j = 0; j < n; j++)
+      if ((int)v[j].tensor_index == t) v[j].tensor_index = (uint32_t)ext;
+  }
 }
 
-static void free_op_fields(litert_op *op) {
-  free(op->inputs);
-  free(op->outputs);
-  free(op->intermediates);
-  free(op->custom_options);
-  litert_options_free(&op->opts);
-  memset(op, 0, sizeof *op);
+static int set_buffer(litert_model *m, const void *data, size_t bytes) {
+  return litert_add_buffer(m, data, bytes);
 }
 
 static int builtin(const litert_model *m, const litert_op *op) { return litert_op_builtin(m, op); }
@@ -389,7 +393,7 @@ int litert_to_fp16_ex(litert_model *m, int io_fp16, litert_fp16_stats *stp, aotc
     int w = 0;
     for (int i = 0; i < g->nops; i++) {
       if (kill[i]) {
-        free_op_fields(&g->ops[i]);
+        litert_op_free(&g->ops[i]);
         continue;
       }
       if (w != i) g->ops[w] = g->ops[i];
@@ -408,12 +412,7 @@ int litert_to_fp16_ex(litert_model *m, int io_fp16, litert_fp16_stats *stp, aotc
       /* other inputs listing the same tensor share the new one */
       for (int j = i; j < m->subgraphs[s].ninputs; j++)
         if (m->subgraphs[s].inputs[j] == t) m->subgraphs[s].inputs[j] = ext, in_f32[j] = 0;
-      for (int k = 0; k < m->nsignatures; k++) {
-        litert_signature *sgn = &m->signatures[k];
-        if ((int)sgn->subgraph_index != s) continue;
-        for (int j = 0; j < sgn->ninputs; j++)
-          if ((int)sgn->inputs[j].tensor_index == t) sgn->inputs[j].tensor_index = (uint32_t)ext;
-      }
+      retarget_signatures(m, s, t, ext, 0);
       int at = add_cast(m, s, ext, t, DT_FLOAT32, DT_FLOAT16);
       g = &m->subgraphs[s];
       litert_op tmp = g->ops[at];
@@ -430,12 +429,7 @@ int litert_to_fp16_ex(litert_model *m, int io_fp16, litert_fp16_stats *stp, aotc
       if (!is_sg_input(&m->subgraphs[s], t)) rename_suffix(&m->subgraphs[s].tensors[t], "/fp16");
       for (int j = i; j < m->subgraphs[s].noutputs; j++)
         if (m->subgraphs[s].outputs[j] == t) m->subgraphs[s].outputs[j] = ext, out_f32[j] = 0;
-      for (int k = 0; k < m->nsignatures; k++) {
-        litert_signature *sgn = &m->signatures[k];
-        if ((int)sgn->subgraph_index != s) continue;
-        for (int j = 0; j < sgn->noutputs; j++)
-          if ((int)sgn->outputs[j].tensor_index == t) sgn->outputs[j].tensor_index = (uint32_t)ext;
-      }
+      retarget_signatures(m, s, t, ext, 1);
       add_cast(m, s, t, ext, DT_FLOAT16, DT_FLOAT32);
       st.casts++;
     }

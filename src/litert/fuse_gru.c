@@ -112,7 +112,7 @@ static void free_subgraph(litert_subgraph *g) {
     free(x->name), free(x->shape), free(x->shape_signature), free(x->q.scale), free(x->q.zero_point);
   }
   free(g->tensors), free(g->inputs), free(g->outputs);
-  for (int o = 0; o < g->nops; o++) gru_free_op(&g->ops[o]);
+  for (int o = 0; o < g->nops; o++) litert_op_free(&g->ops[o]);
   free(g->ops);
 }
 

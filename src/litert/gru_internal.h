@@ -148,7 +148,6 @@ void gru_gctx_free(gctx *g);
 int gru_match_loop(gctx *g);
 
 /* gru_rewrite.c */
-void gru_free_op(litert_op *op);
 void gru_remove_op(litert_model *m, int sg, int pos);
 enum { GRU_KEEP = 1, GRU_REFUSE = 2 };
 int gru_check_loop(gctx *g, int collision, char *why, size_t nwhy, int *pdtype);

@@ -30,18 +30,9 @@ static int insert_op(litert_model *m, int sg, int pos, int builtin, const char *
   return pos;
 }
 
-void gru_free_op(litert_op *op) {
-  free(op->inputs);
-  free(op->outputs);
-  free(op->intermediates);
-  free(op->custom_options);
-  litert_options_free(&op->opts);
-  memset(op, 0, sizeof *op);
-}
-
 void gru_remove_op(litert_model *m, int sg, int pos) {
   litert_subgraph *s = &m->subgraphs[sg];
-  gru_free_op(&s->ops[pos]);
+  litert_op_free(&s->ops[pos]);
   memmove(&s->ops[pos], &s->ops[pos + 1], sizeof *s->ops * (size_t)(s->nops - pos - 1));
   s->nops--;
 }
@@ -444,7 +435,7 @@ int gru_rewrite_loop(gctx *g, int pdtype) {
         if (oci < 0) oci = litert_add_opcode(m, OP_RESHAPE, NULL, 1);
         M = &m->subgraphs[sg];
         op = &M->ops[i];
-        gru_free_op(op);
+        litert_op_free(op);
         int32_t in[2] = {hs, st};
         op->opcode_index = (uint32_t)oci;
         op = &M->ops[i];

@@ -230,6 +230,9 @@ typedef struct litert_model {
 litert_model *litert_read(const uint8_t *data, size_t len, aotc_diag *d);
 litert_model *litert_read_file(const char *path, aotc_diag *d);
 void litert_model_free(litert_model *m);
+/* Frees what an op owns (tensor lists, custom options, option strings) and
+ * zeroes it. */
+void litert_op_free(litert_op *op);
 
 /* Serializes to a valid .tflite flatbuffer (malloc'd, *len set). */
 int litert_write(const litert_model *m, uint8_t **out, size_t *len, aotc_diag *d);

@@ -513,6 +513,15 @@ void litert_set_io(litert_model *m, int sg, int nin, const int32_t *in, int nout
 
 /* ---- free ------------------------------------------------------------------ */
 
+void litert_op_free(litert_op *op) {
+  free(op->inputs);
+  free(op->outputs);
+  free(op->intermediates);
+  free(op->custom_options);
+  litert_options_free(&op->opts);
+  memset(op, 0, sizeof *op);
+}
+
 void litert_model_free(litert_model *m) {
   if (!m) return;
   free(m->description);
@@ -532,14 +541,7 @@ void litert_model_free(litert_model *m) {
     free(g->tensors);
     free(g->inputs);
     free(g->outputs);
-    for (int o = 0; o < g->nops; o++) {
-      litert_op *op = &g->ops[o];
-      free(op->inputs);
-      free(op->outputs);
-      free(op->intermediates);
-      free(op->custom_options);
-      litert_options_free(&op->opts);
-    }
+    for (int o = 0; o < g->nops; o++) litert_op_free(&g->ops[o]);
     free(g->ops);
   }
   free(m->subgraphs);

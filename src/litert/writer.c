@@ -141,38 +141,32 @@ static void tb_end(wb *w, tb *t) {
 
 /* ---- vectors ------------------------------------------------------------- */
 
+/* Starts a vector of count elements whose data is align-aligned (at least
+ * 4): pads, writes the length; returns the position of the length. */
+static size_t w_vec_begin(wb *w, uint32_t count, size_t align) {
+  w_align(w, 4, 0);
+  w_align(w, align < 4 ? 4 : align, 4);
+  size_t pos = w->n;
+  w_u32(w, count);
+  return pos;
+}
+
 /* Writes a vector of count elements of esz bytes (little-endian source words
  * are converted element by element); returns the position of its length. */
 static size_t w_vec_raw(wb *w, const void *data, size_t count, size_t esz, size_t align) {
-  if (align < 4) align = 4;
-  w_align(w, 4, 0);
-  w_align(w, align, 4);
-  size_t pos = w->n;
-  w_u32(w, (uint32_t)count);
+  size_t pos = w_vec_begin(w, (uint32_t)count, align);
   w_put(w, data, count * esz);
   return pos;
 }
 
 static size_t w_vec_i32(wb *w, const int32_t *v, int n) {
-  w_align(w, 4, 0);
-  size_t pos = w->n;
-  w_u32(w, (uint32_t)(n > 0 ? n : 0));
-  for (int i = 0; i < n; i++) w_u32(w, (uint32_t)v[i]);
-  return pos;
-}
-
-static size_t w_vec_int(wb *w, const int *v, int n) {
-  w_align(w, 4, 0);
-  size_t pos = w->n;
-  w_u32(w, (uint32_t)(n > 0 ? n : 0));
+  size_t pos = w_vec_begin(w, (uint32_t)(n > 0 ? n : 0), 4);
   for (int i = 0; i < n; i++) w_u32(w, (uint32_t)v[i]);
   return pos;
 }
 
 static size_t w_vec_f32(wb *w, const float *v, int n) {
-  w_align(w, 4, 0);
-  size_t pos = w->n;
-  w_u32(w, (uint32_t)n);
+  size_t pos = w_vec_begin(w, (uint32_t)n, 4);
   for (int i = 0; i < n; i++) {
     uint32_t u;
     memcpy(&u, &v[i], sizeof u);
@@ -182,10 +176,7 @@ static size_t w_vec_f32(wb *w, const float *v, int n) {
 }
 
 static size_t w_vec_i64(wb *w, const int64_t *v, int n) {
-  w_align(w, 4, 0);
-  w_align(w, 8, 4);
-  size_t pos = w->n;
-  w_u32(w, (uint32_t)n);
+  size_t pos = w_vec_begin(w, (uint32_t)n, 8);
   for (int i = 0; i < n; i++) {
     uint8_t b[8];
     st64(b, (uint64_t)v[i]);
@@ -273,10 +264,12 @@ static void write_options(wb *w, const litert_options *o, size_t slot) {
       w_patch(w, s, w_str(w, str));
     } else {
       int cnt, v[64];
+      int32_t v32[64];
       memcpy(&cnt, base + x->off_n, sizeof cnt);
       if (cnt > x->cap) cnt = x->cap;
       memcpy(v, base + x->off, sizeof(int) * (size_t)cnt);
-      w_patch(w, s, w_vec_int(w, v, cnt));
+      for (int k = 0; k < cnt; k++) v32[k] = v[k];
+      w_patch(w, s, w_vec_i32(w, v32, cnt));
     }
   }
 }

@@ -201,22 +201,21 @@ const char *emit_array_i32(emit_ctx *e, const char *s, const int32_t *v, size_t 
 const char *emit_array_i64(emit_ctx *e, const char *s, const int64_t *v, size_t n) { return emit_array(e, s, DT_INT64, v, n); }
 const char *emit_array_f32(emit_ctx *e, const char *s, const float *v, size_t n) { return emit_array(e, s, DT_FLOAT32, v, n); }
 
-void emit_kernel(emit_ctx *e, const char *relpath) {
-  for (int i = 0; i < e->nkernels; i++)
-    if (strcmp(e->kernels[i], relpath) == 0) return;
-  if (e->nkernels == e->capkernels) {
-    e->capkernels = e->capkernels ? 2 * e->capkernels : 16;
-    e->kernels = xrealloc(e->kernels, (size_t)e->capkernels * sizeof(char *));
+/* Adds s to the list (*list, *n entries, *cap allocated) unless it is there. */
+static void add_unique(emit_ctx *e, const char ***list, int *n, int *cap, int first_cap, const char *s) {
+  for (int i = 0; i < *n; i++)
+    if (strcmp((*list)[i], s) == 0) return;
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : first_cap;
+    *list = xrealloc(*list, (size_t)*cap * sizeof(char *));
   }
-  e->kernels[e->nkernels++] = pool_add(e, xstrdup(relpath));
+  (*list)[(*n)++] = pool_add(e, xstrdup(s));
+}
+
+void emit_kernel(emit_ctx *e, const char *relpath) {
+  add_unique(e, &e->kernels, &e->nkernels, &e->capkernels, 16, relpath);
 }
 
 void emit_feature(emit_ctx *e, const char *name) {
-  for (int i = 0; i < e->nfeatures; i++)
-    if (strcmp(e->features[i], name) == 0) return;
-  if (e->nfeatures == e->capfeatures) {
-    e->capfeatures = e->capfeatures ? 2 * e->capfeatures : 8;
-    e->features = xrealloc(e->features, (size_t)e->capfeatures * sizeof(char *));
-  }
-  e->features[e->nfeatures++] = pool_add(e, xstrdup(name));
+  add_unique(e, &e->features, &e->nfeatures, &e->capfeatures, 8, name);
 }
