@@ -133,6 +133,20 @@ static long static_numel(const litert_tensor *t) {
   return n;
 }
 
+/* Every input from first_in on and every output of op (a `what`, op i of
+ * the subgraph labelled l) is wired to a tensor; else one error naming the
+ * first absent one, with the hint for an input or an output. */
+static int check_wired(const litert_op *op, int first_in, const char *what, const char *l, int i,
+                       const char *in_hint, const char *out_hint, aotc_diag *d) {
+  for (int k = first_in; k < op->ninputs; k++)
+    if (op->inputs[k] < 0)
+      return diag_error(d, "%s op %d (%s): input %d is absent (-1); %s", l, i, what, k, in_hint);
+  for (int k = 0; k < op->noutputs; k++)
+    if (op->outputs[k] < 0)
+      return diag_error(d, "%s op %d (%s): output %d is absent (-1); %s", l, i, what, k, out_hint);
+  return 0;
+}
+
 static int check_op(const litert_model *m, int s, int i, aotc_diag *d) {
   const litert_subgraph *g = &m->subgraphs[s];
   const litert_op *op = &g->ops[i];
@@ -192,12 +206,9 @@ static int check_op(const litert_model *m, int s, int i, aotc_diag *d) {
       if (static_numel(ct) == 0)
         return diag_error(d, "%s op %d (IF): the condition '%s' has no elements; it must hold one value", l, i,
                           ct->name ? ct->name : "");
-      for (int k = 1; k < op->ninputs; k++)
-        if (op->inputs[k] < 0)
-          return diag_error(d, "%s op %d (IF): input %d is absent (-1); wire a tensor to every branch input", l, i, k);
-      for (int k = 0; k < op->noutputs; k++)
-        if (op->outputs[k] < 0)
-          return diag_error(d, "%s op %d (IF): output %d is absent (-1); wire a tensor to every IF output", l, i, k);
+      if (check_wired(op, 1, "IF", l, i, "wire a tensor to every branch input",
+                      "wire a tensor to every IF output", d))
+        return -1;
       for (int br = 0; br < 2; br++) {
         const litert_subgraph *bg = &m->subgraphs[cs[br]];
         if (bg->ninputs != op->ninputs - 1 || bg->noutputs != op->noutputs)
@@ -226,12 +237,8 @@ static int check_op(const litert_model *m, int s, int i, aotc_diag *d) {
     }
     case OP_CALL: {
       const litert_subgraph *cg = &m->subgraphs[cs[0]];
-      for (int k = 0; k < op->ninputs; k++)
-        if (op->inputs[k] < 0)
-          return diag_error(d, "%s op %d (CALL): input %d is absent (-1); wire a tensor to it", l, i, k);
-      for (int k = 0; k < op->noutputs; k++)
-        if (op->outputs[k] < 0)
-          return diag_error(d, "%s op %d (CALL): output %d is absent (-1); wire a tensor to it", l, i, k);
+      if (check_wired(op, 0, "CALL", l, i, "wire a tensor to it", "wire a tensor to it", d))
+        return -1;
       if (cg->ninputs != op->ninputs || cg->noutputs != op->noutputs)
         return diag_error(d, "%s op %d (CALL): %s has %d inputs and %d outputs; the op passes %d and expects %d",
                           l, i, sg_text(m, cs[0], cl, sizeof cl), cg->ninputs, cg->noutputs, op->ninputs, op->noutputs);
