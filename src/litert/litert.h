@@ -1,6 +1,6 @@
 /* litert.h - the mutable in-memory form of a .tflite model (schema v3).
  *
- * the reader (reader*.c) fills it from a flatbuffer with every offset checked; writer.c
+ * The reader (reader*.c) fills it from a flatbuffer with every offset checked; writer.c
  * serializes it back. Model hooks (hooks.c) rewrite it in place. Everything
  * here is owned by the model (free with litert_model_free). Arrays may be
  * grown with xrealloc; counts are authoritative. */
