@@ -87,21 +87,19 @@ void diag_replace(aotc_diag *d, const char *from, const char *to) {
   sb_free(&b);
 }
 
-int diag_error(aotc_diag *d, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  diag_set(d, 1, fmt, ap);
-  va_end(ap);
-  return -1;
-}
+/* Body of the variadic diag_* functions that set code CODE and return -1. */
+#define DIAG_SET_VARIADIC(d, code, fmt) \
+  do {                                  \
+    va_list ap;                         \
+    va_start(ap, fmt);                  \
+    diag_set(d, code, fmt, ap);         \
+    va_end(ap);                         \
+    return -1;                          \
+  } while (0)
 
-int diag_unsupported(aotc_diag *d, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  diag_set(d, 2, fmt, ap);
-  va_end(ap);
-  return -1;
-}
+int diag_error(aotc_diag *d, const char *fmt, ...) { DIAG_SET_VARIADIC(d, 1, fmt); }
+
+int diag_unsupported(aotc_diag *d, const char *fmt, ...) { DIAG_SET_VARIADIC(d, 2, fmt); }
 
 void diag_warn(aotc_diag *d, const char *fmt, ...) {
   va_list ap;
