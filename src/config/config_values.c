@@ -207,6 +207,23 @@ int cfg_parse_pair(const char *s, aotc_int_pair *p) {
   return rc ? -1 : 0;
 }
 
+static int parse_int_item(const char *s, void *v) { return cfg_parse_int(s, v); }
+static int parse_pair_item(const char *s, void *v) { return cfg_parse_pair(s, v); }
+
+/* Parses the list val into a new array (*out, *n elements of elem bytes) with parse per item;
+   -1 (nothing allocated) when an item does not parse. */
+static int parse_items(const char *val, size_t elem, int (*parse)(const char *, void *), void **out, int *n) {
+  char **items;
+  *n = cfg_split_list(val, &items);
+  char *v = xmalloc(elem * (size_t)(*n ? *n : 1));
+  int rc = 0;
+  for (int i = 0; i < *n && !rc; i++) rc = parse(items[i], v + elem * (size_t)i);
+  cfg_free_items(items, *n);
+  if (rc) free(v);
+  *out = rc ? NULL : v;
+  return rc ? -1 : 0;
+}
+
 
 /* Sets option o from text (flag value or YAML scalar). */
 int cfg_set_text(aotc_config *c, const opt_def *o, const char *val, const char *where,
@@ -245,34 +262,15 @@ int cfg_set_text(aotc_config *c, const opt_def *o, const char *val, const char *
       *FIELD(c, o, int) = i;
       break;
     }
-    case T_INTS: {
-      char **items;
-      int n = cfg_split_list(val, &items);
-      int *v = xmalloc(sizeof *v * (size_t)(n ? n : 1));
-      for (int i = 0; i < n; i++) {
-        if (cfg_parse_int(items[i], &v[i])) {
-          free(v);
-          cfg_free_items(items, n);
-          return cfg_type_error_val(o, val, where, d);
-        }
-      }
-      cfg_free_items(items, n);
-      cfg_set_ints(c, o, v, n);
-      break;
-    }
+    case T_INTS:
     case T_PAIRS: {
-      char **items;
-      int n = cfg_split_list(val, &items);
-      aotc_int_pair *v = xmalloc(sizeof *v * (size_t)(n ? n : 1));
-      for (int i = 0; i < n; i++) {
-        if (cfg_parse_pair(items[i], &v[i])) {
-          free(v);
-          cfg_free_items(items, n);
-          return cfg_type_error_val(o, val, where, d);
-        }
-      }
-      cfg_free_items(items, n);
-      cfg_set_pairs(c, o, v, n);
+      int ints = o->type == T_INTS;
+      void *v;
+      int n;
+      if (parse_items(val, ints ? sizeof(int) : sizeof(aotc_int_pair), ints ? parse_int_item : parse_pair_item, &v, &n))
+        return cfg_type_error_val(o, val, where, d);
+      if (ints) cfg_set_ints(c, o, v, n);
+      else cfg_set_pairs(c, o, v, n);
       break;
     }
     case T_LEVEL: {
