@@ -375,6 +375,53 @@ static void put_yaml_string(FILE *out, const char *s) {
   fputc('"', out);
 }
 
+/* Writes element k of list option o of m as YAML. */
+static void put_yaml_list_item(FILE *out, const opt_def *o, aotc_config *m, int k) {
+  switch (o->type) {
+    case T_INTS: fprintf(out, "%d", (*FIELD(m, o, int *))[k]); break;
+    case T_PAIRS: {
+      aotc_int_pair p = (*FIELD(m, o, aotc_int_pair *))[k];
+      fprintf(out, "[%d, %d]", p.out, p.in);
+      break;
+    }
+    case T_STRS: put_yaml_string(out, (*FIELD(m, o, char **))[k]); break;
+    case T_MEMS: {
+      aotc_mem_size ms = (*FIELD(m, o, aotc_mem_size *))[k];
+      fputs("{name: ", out);
+      put_yaml_string(out, ms.name);
+      if (ms.size >= 0) fprintf(out, ", max_size: %lld}", ms.size);
+      else fputs("}", out);
+      break;
+    }
+    default: { /* T_RULES, T_OPRULES */
+      const aotc_rule *r = &(*FIELD(m, o, aotc_rule *))[k];
+      fputs("{type: ", out);
+      put_yaml_string(out, r->type);
+      if (r->nids) {
+        fputs(", id: [", out);
+        for (int q = 0; q < r->nids; q++) {
+          if (q) fputs(", ", out);
+          put_yaml_string(out, r->ids[q]);
+        }
+        fputc(']', out);
+      }
+      fputs(", attributes: {", out);
+      int first = 1;
+      const char *names[] = {"memory", "constant_destination_memory", "code_placement", "scratch_placement"};
+      const char *vals[] = {r->memory, r->constant_destination_memory, r->code_placement, r->scratch_placement};
+      for (int q = 0; q < 4; q++) {
+        if (!vals[q]) continue;
+        fprintf(out, "%s%s: ", first ? "" : ", ", names[q]);
+        put_yaml_string(out, vals[q]);
+        first = 0;
+      }
+      if (r->accel >= 0) fprintf(out, "%saccel: %s", first ? "" : ", ", r->accel ? "true" : "false");
+      fputs("}}", out);
+      break;
+    }
+  }
+}
+
 void config_dump_yaml(const aotc_config *c, FILE *out) {
   char section[64] = "";
   for (size_t i = 0; i < N_OPTS; i++) {
@@ -402,70 +449,19 @@ void config_dump_yaml(const aotc_config *c, FILE *out) {
       case T_STRING: put_yaml_string(out, *FIELD(m, o, char *)); break;
       case T_ENUM: fputs(cfg_choice_name(o->choices, *FIELD(m, o, int), nb, sizeof nb), out); break;
       case T_INTS:
-        fputc('[', out);
-        for (int k = 0; k < *COUNT(m, o); k++)
-          fprintf(out, "%s%d", k ? ", " : "", (*FIELD(m, o, int *))[k]);
-        fputc(']', out);
-        break;
       case T_PAIRS:
-        fputc('[', out);
-        for (int k = 0; k < *COUNT(m, o); k++) {
-          aotc_int_pair p = (*FIELD(m, o, aotc_int_pair *))[k];
-          fprintf(out, "%s[%d, %d]", k ? ", " : "", p.out, p.in);
-        }
-        fputc(']', out);
-        break;
-      case T_LEVEL: fprintf(out, "%d", *FIELD(m, o, int)); break;
       case T_STRS:
-        fputc('[', out);
-        for (int k = 0; k < *COUNT(m, o); k++) {
-          if (k) fputs(", ", out);
-          put_yaml_string(out, (*FIELD(m, o, char **))[k]);
-        }
-        fputc(']', out);
-        break;
       case T_MEMS:
-        fputc('[', out);
-        for (int k = 0; k < *COUNT(m, o); k++) {
-          aotc_mem_size ms = (*FIELD(m, o, aotc_mem_size *))[k];
-          fputs(k ? ", {name: " : "{name: ", out);
-          put_yaml_string(out, ms.name);
-          if (ms.size >= 0) fprintf(out, ", max_size: %lld}", ms.size);
-          else fputs("}", out);
-        }
-        fputc(']', out);
-        break;
       case T_RULES:
       case T_OPRULES:
         fputc('[', out);
         for (int k = 0; k < *COUNT(m, o); k++) {
-          const aotc_rule *r = &(*FIELD(m, o, aotc_rule *))[k];
-          fputs(k ? ", {" : "{", out);
-          fputs("type: ", out);
-          put_yaml_string(out, r->type);
-          if (r->nids) {
-            fputs(", id: [", out);
-            for (int q = 0; q < r->nids; q++) {
-              if (q) fputs(", ", out);
-              put_yaml_string(out, r->ids[q]);
-            }
-            fputc(']', out);
-          }
-          fputs(", attributes: {", out);
-          int first = 1;
-          const char *names[] = {"memory", "constant_destination_memory", "code_placement", "scratch_placement"};
-          const char *vals[] = {r->memory, r->constant_destination_memory, r->code_placement, r->scratch_placement};
-          for (int q = 0; q < 4; q++) {
-            if (!vals[q]) continue;
-            fprintf(out, "%s%s: ", first ? "" : ", ", names[q]);
-            put_yaml_string(out, vals[q]);
-            first = 0;
-          }
-          if (r->accel >= 0) fprintf(out, "%saccel: %s", first ? "" : ", ", r->accel ? "true" : "false");
-          fputs("}}", out);
+          if (k) fputs(", ", out);
+          put_yaml_list_item(out, o, m, k);
         }
         fputc(']', out);
         break;
+      case T_LEVEL: fprintf(out, "%d", *FIELD(m, o, int)); break;
     }
     fputc('\n', out);
   }
