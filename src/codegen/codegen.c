@@ -435,8 +435,7 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
       diag_error(d, "memory %s: the plan needs %zu bytes (%s) but %lld are available (%s); put a role elsewhere with memory.tensors or raise the constraint",
                  o->mem_names[m], need, parts.s, o->mem_sizes[m], o->mem_source ? o->mem_source : "platform");
       sb_free(&parts);
-      cg_layout_free(&L);
-      goto out;
+      goto out_layout;
     }
     sb_free(&parts);
   }
@@ -523,8 +522,7 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
     if (moved < 0 || moved_body < 0) {
       free(decls);
       diag_error(d, "memory placement: an address outside the planned memories (internal error; remove the rules by id and scratch_placement and report it)");
-      cg_layout_free(&L);
-      goto out;
+      goto out_layout;
     }
     e.body.len = e.body.s ? strlen(e.body.s) : 0;
     e.body.cap = e.body.s ? e.body.len + 1 : 0;
@@ -568,18 +566,12 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
     sb_free(&hp);
     sb_free(&hco);
     sb_free(&tcs);
-    if (w) {
-      cg_layout_free(&L);
-      goto out;
-    }
+    if (w) goto out_layout;
   }
   if (e.nkernels > 0) qsort(e.kernels, (size_t)e.nkernels, sizeof(char *), cmp_str);
   for (int i = 0; i < e.nkernels; i++) cg_collect_kernel(e.kernels[i]);
   for (int i = 0; i < e.nkernels; i++)
-    if ((!o->shared_runtime || e.kernels[i][0] == '/') && copy_runtime_file(o, e.kernels[i], dir, d) != 0) {
-      cg_layout_free(&L);
-      goto out;
-    }
+    if ((!o->shared_runtime || e.kernels[i][0] == '/') && copy_runtime_file(o, e.kernels[i], dir, d) != 0) goto out_layout;
   if (o->test.enabled) {
     strbuf tc = {0}, th = {0}, tm = {0};
     gen_test_case(g, o, &tc, &th);
@@ -591,42 +583,28 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
     sb_free(&tc);
     sb_free(&th);
     sb_free(&tm);
-    if (w) {
-      cg_layout_free(&L);
-      goto out;
-    }
+    if (w) goto out_layout;
   }
-  if (gen_build_glue(g, o, (const char *const *)e.kernels, e.nkernels, dir, d) != 0) {
-    cg_layout_free(&L);
-    goto out;
-  }
+  if (gen_build_glue(g, o, (const char *const *)e.kernels, e.nkernels, dir, d) != 0) goto out_layout;
   {
     strbuf svg = {0};
     gen_memory_svg(g, &svg);
     int w = write_text(dir, "memory.svg", svg.s, o->prefix, d);
     sb_free(&svg);
-    if (w) {
-      cg_layout_free(&L);
-      goto out;
-    }
+    if (w) goto out_layout;
   }
   gen_readme(g, o, &L, &rd, const_bytes, e.param_bytes);
-  if (write_text(dir, "README.md", rd.s, o->prefix, d)) {
-    cg_layout_free(&L);
-    goto out;
-  }
+  if (write_text(dir, "README.md", rd.s, o->prefix, d)) goto out_layout;
   if (o->dump_residency_json) {
     strbuf j = {0};
     gen_residency(g, o, &L, &j);
     int w = write_text(dir, "aot_residency.json", j.s, o->prefix, d);
     sb_free(&j);
-    if (w) {
-      cg_layout_free(&L);
-      goto out;
-    }
+    if (w) goto out_layout;
   }
-  cg_layout_free(&L);
   rc = 0;
+out_layout:
+  cg_layout_free(&L);
 out:
   if (o->shared_runtime) cg_shared_end();
   for (int i = 0; i < e.npool; i++) free(e.pool[i]);
