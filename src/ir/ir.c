@@ -79,6 +79,15 @@ size_t ir_numel(const ir_tensor *t) {
 
 size_t ir_bytes(const ir_tensor *t) { return ir_numel(t) * dtype_size(t->dtype); }
 
+void ir_set_float_data(ir_tensor *t, float *f, size_t n) {
+  free(t->owned_data);
+  t->owned_data = (uint8_t *)f;
+  t->data = t->owned_data;
+  t->data_bytes = n * sizeof(float);
+  t->dtype = DT_FLOAT32;
+  t->nq = 0;
+}
+
 const ir_tensor *ir_in(const ir_graph *g, const ir_op *op, int i) {
   if (i < 0 || i >= op->nin || op->in[i] < 0) return NULL;
   return &g->t[op->in[i]];

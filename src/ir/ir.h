@@ -123,6 +123,9 @@ void ir_set_cname(ir_graph *g, int t);
 /* Number of elements / bytes of a tensor. */
 size_t ir_numel(const ir_tensor *t);
 size_t ir_bytes(const ir_tensor *t);
+/* Makes the n floats f (malloc'ed; the tensor takes them) the data of dequantized tensor t:
+ * frees its own data, sets dtype float32 and drops its quantization. */
+void ir_set_float_data(ir_tensor *t, float *f, size_t n);
 /* Input/output tensor of an op, or NULL if absent. */
 const ir_tensor *ir_in(const ir_graph *g, const ir_op *op, int i);
 const ir_tensor *ir_out(const ir_graph *g, const ir_op *op, int i);

@@ -47,12 +47,7 @@ static int dequantize_hybrid_weights(ir_graph *g, aotc_diag *d) {
       int32_t q = w->dtype == DT_INT8 ? (int32_t)(int8_t)w->data[e] : (int32_t)w->data[e];
       out[e] = (float)(((double)q - (double)w->zero_point[c]) * (double)w->scale[c]);  /* no int overflow for hostile zero points */
     }
-    free(w->owned_data);
-    w->owned_data = (uint8_t *)out;
-    w->data = w->owned_data;
-    w->data_bytes = n * sizeof(float);
-    w->dtype = DT_FLOAT32;
-    w->nq = 0;
+    ir_set_float_data(w, out, n);
     changes++;
   }
   return changes;

@@ -103,12 +103,7 @@ static int dequantize_hybrid(rinst *I, rsg *r, const ir_op *op) {
       int32_t q = x->dtype == DT_INT8 ? ((const int8_t *)x->data)[e] : ((const int16_t *)x->data)[e];
       f[e] = x->scale[c] * (float)(q - x->zero_point[c]);
     }
-    free(x->owned_data);
-    x->owned_data = (uint8_t *)f;
-    x->data = x->owned_data;
-    x->data_bytes = n * sizeof(float);
-    x->dtype = DT_FLOAT32;
-    x->nq = 0;
+    ir_set_float_data(x, f, n);
     r->data[t] = f;
     nconv++;
   }
