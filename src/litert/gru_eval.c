@@ -36,17 +36,16 @@ int gru_producer_in(const litert_subgraph *s, int t) {
   return -1;
 }
 
-int gru_input_pos(const litert_subgraph *s, int t) {
-  for (int i = 0; i < s->ninputs; i++)
-    if (s->inputs[i] == t) return i;
+/* Position of tensor t among the n tensors a, or -1. */
+static int tensor_pos(const int32_t *a, int n, int t) {
+  for (int i = 0; i < n; i++)
+    if (a[i] == t) return i;
   return -1;
 }
 
-int gru_is_output_of(const litert_subgraph *s, int t) {
-  for (int i = 0; i < s->noutputs; i++)
-    if (s->outputs[i] == t) return 1;
-  return 0;
-}
+int gru_input_pos(const litert_subgraph *s, int t) { return tensor_pos(s->inputs, s->ninputs, t); }
+
+int gru_is_output_of(const litert_subgraph *s, int t) { return tensor_pos(s->outputs, s->noutputs, t) >= 0; }
 
 int gru_count_consumers(const litert_subgraph *s, int t) {
   int n = 0;
