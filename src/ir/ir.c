@@ -28,16 +28,22 @@ void ir_set_cname(ir_graph *g, int t) {
   else snprintf(x->cname, sizeof x->cname, "t%d_%s", t, base);
 }
 
+/* Grows array a of n elements of elem bytes by one zeroed element at pos (0..n); returns the array. */
+static void *insert_zeroed(void *a, int n, int pos, size_t elem) {
+  char *b = xrealloc(a, (size_t)(n + 1) * elem);
+  memmove(b + (size_t)(pos + 1) * elem, b + (size_t)pos * elem, (size_t)(n - pos) * elem);
+  memset(b + (size_t)pos * elem, 0, elem);
+  return b;
+}
+
 int ir_add_tensor(ir_graph *g, char *name, int dtype, int rank, const int32_t *shape) {
   int32_t dims[IR_MAX_RANK] = {0};  /* shape may point into g->t, which moves */
   if (rank < 0) rank = 0;
   if (rank > IR_MAX_RANK) rank = IR_MAX_RANK;
   for (int k = 0; k < rank; k++) dims[k] = shape[k];
   int id = g->nt;
-  g->t = xrealloc(g->t, (size_t)(g->nt + 1) * sizeof(ir_tensor));
-  g->nt++;
+  g->t = insert_zeroed(g->t, g->nt++, id, sizeof(ir_tensor));
   ir_tensor *t = &g->t[id];
-  memset(t, 0, sizeof *t);
   t->name = name;
   t->dtype = dtype;
   t->rank = rank;
@@ -54,11 +60,8 @@ int ir_add_tensor(ir_graph *g, char *name, int dtype, int rank, const int32_t *s
 
 ir_op *ir_insert_op(ir_graph *g, int pos, int id, int builtin, int nin, const int *in, int nout,
                     const int *out) {
-  g->ops = xrealloc(g->ops, (size_t)(g->nops + 1) * sizeof(ir_op));
-  memmove(&g->ops[pos + 1], &g->ops[pos], (size_t)(g->nops - pos) * sizeof(ir_op));
-  g->nops++;
+  g->ops = insert_zeroed(g->ops, g->nops++, pos, sizeof(ir_op));
   ir_op *op = &g->ops[pos];
-  memset(op, 0, sizeof *op);
   op->id = id;
   op->builtin = builtin;
   op->nin = nin;
