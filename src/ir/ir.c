@@ -159,6 +159,20 @@ static int *copy_i32(const int32_t *v, int n) {
   return r;
 }
 
+/* Fills op (zeroed) from operator lo, number id, of model m. */
+static void op_from_litert(const litert_model *m, const litert_op *lo, int id, ir_op *op) {
+  op->id = id;
+  op->builtin = litert_op_builtin(m, lo);
+  op->custom = xstrdup(litert_op_custom(m, lo));
+  op->nin = lo->ninputs;
+  op->in = copy_i32(lo->inputs, lo->ninputs);
+  op->nout = lo->noutputs;
+  op->out = copy_i32(lo->outputs, lo->noutputs);
+  op->opts = lo->opts;
+  op->custom_options = lo->custom_options;
+  op->custom_options_len = lo->custom_options_len;
+}
+
 ir_graph *ir_from_litert(const litert_model *m, int sgi, aotc_diag *d) {
   if (sgi < 0 || sgi >= m->nsubgraphs) {
     diag_error(d, "subgraph %d does not exist (model has %d)", sgi, m->nsubgraphs);
@@ -228,20 +242,7 @@ ir_graph *ir_from_litert(const litert_model *m, int sgi, aotc_diag *d) {
   }
   g->nops = sg->nops;
   g->ops = xcalloc((size_t)(g->nops > 0 ? g->nops : 1), sizeof(ir_op));
-  for (int i = 0; i < g->nops; i++) {
-    const litert_op *lo = &sg->ops[i];
-    ir_op *op = &g->ops[i];
-    op->id = i;
-    op->builtin = litert_op_builtin(m, lo);
-    op->custom = xstrdup(litert_op_custom(m, lo));
-    op->nin = lo->ninputs;
-    op->in = copy_i32(lo->inputs, lo->ninputs);
-    op->nout = lo->noutputs;
-    op->out = copy_i32(lo->outputs, lo->noutputs);
-    op->opts = lo->opts;
-    op->custom_options = lo->custom_options;
-    op->custom_options_len = lo->custom_options_len;
-  }
+  for (int i = 0; i < g->nops; i++) op_from_litert(m, &sg->ops[i], i, &g->ops[i]);
   ir_mark_used(g);
   return g;
 }
