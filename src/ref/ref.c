@@ -118,7 +118,7 @@ int ref_run(const litert_model *m, const npy_array *inputs, int nin, const ref_o
     size_t per = st > 0 ? a->nbytes / (size_t)st : 0;
     if (per != ref_tbytes(x)) {
       /* a run-time shape where the signature allows it */
-      int ok = r->dynsig[t] && arank == x->rank;
+      int ok = r->ts[t].dynsig && arank == x->rank;
       const litert_tensor *lt = &m->subgraphs[0].tensors[x->src_index];
       for (int k = 0; ok && k < arank; k++)
         if (ash[k] != x->shape[k] && !(lt->shape_signature && lt->shape_signature[k] < 0)) ok = 0;

@@ -62,16 +62,16 @@ static void init_persistent(rinst *I, rsg *r) {
     ir_tensor *x = &r->g->t[t];
     if (x->role != ROLE_PERSISTENT) continue;
     /* back to the declared shape */
-    x->rank = r->decl_rank[t];
-    memcpy(x->shape, r->decl_shape[t], sizeof x->shape);
+    x->rank = r->ts[t].decl_rank;
+    memcpy(x->shape, r->ts[t].decl_shape, sizeof x->shape);
     size_t need = ref_tbytes(x);
-    if (need > r->cap[t]) {
+    if (need > r->ts[t].cap) {
       r->data[t] = xrealloc(r->data[t], need);
-      r->cap[t] = need;
+      r->ts[t].cap = need;
     }
     /* as TFLite and TFLM reset variable tensors: int8 ones to their zero
      * point, others to zero; a buffer, if present, gives the initial data */
-    memset(r->data[t], (x->dtype == DT_INT8 && x->nq > 0) ? x->zero_point[0] : 0, r->cap[t]);
+    memset(r->data[t], (x->dtype == DT_INT8 && x->nq > 0) ? x->zero_point[0] : 0, r->ts[t].cap);
     const litert_tensor *lt = &sg->tensors[x->src_index];
     if (lt->buffer > 0 && (int)lt->buffer < I->m->nbuffers) {
       const litert_buffer *b = &I->m->buffers[lt->buffer];
@@ -93,27 +93,24 @@ rsg *ref_get_sg(rinst *I, int s) {
   int n = g->nt > 0 ? g->nt : 1;
   r->g = g;
   r->data = xcalloc((size_t)n, sizeof(void *));
-  r->cap = xcalloc((size_t)n, sizeof(size_t));
-  r->decl_rank = xcalloc((size_t)n, sizeof(int));
-  r->decl_shape = xcalloc((size_t)n, sizeof *r->decl_shape);
-  r->dynsig = xcalloc((size_t)n, 1);
+  r->ts = xcalloc((size_t)n, sizeof *r->ts);
   for (int t = 0; t < g->nt; t++) {
     ir_tensor *x = &g->t[t];
     const litert_tensor *lt = &sg->tensors[x->src_index];
-    r->decl_rank[t] = x->rank;
-    memcpy(r->decl_shape[t], x->shape, sizeof x->shape);
+    r->ts[t].decl_rank = x->rank;
+    memcpy(r->ts[t].decl_shape, x->shape, sizeof x->shape);
     /* rank unknown; or rank 0, which old converters also write for "unknown"
      * (a real scalar gets rank 0 from the shape rules again) */
-    if (lt->rank <= 0 && x->role != ROLE_CONST) r->dynsig[t] = 1;
+    if (lt->rank <= 0 && x->role != ROLE_CONST) r->ts[t].dynsig = 1;
     if (lt->shape_signature)
       for (int k = 0; k < lt->rank; k++)
-        if (lt->shape_signature[k] < 0) r->dynsig[t] = 1;
+        if (lt->shape_signature[k] < 0) r->ts[t].dynsig = 1;
     if (x->role == ROLE_CONST) {
       r->data[t] = (void *)x->data;
     } else {
       size_t need = ref_tbytes(x);
       r->data[t] = xcalloc(need ? need : 1, 1);
-      r->cap[t] = need ? need : 1;
+      r->ts[t].cap = need ? need : 1;
     }
   }
   init_persistent(I, r);
@@ -156,12 +153,9 @@ void ref_inst_free(rinst *I) {
     rsg *r = &I->sg[s];
     if (!r->g) continue;
     for (int t = 0; t < r->g->nt; t++)
-      if (r->cap[t]) free(r->data[t]);
+      if (r->ts[t].cap) free(r->data[t]);
     free(r->data);
-    free(r->cap);
-    free(r->decl_rank);
-    free(r->decl_shape);
-    free(r->dynsig);
+    free(r->ts);
     ir_free(r->g);
   }
   free(I->sg);
@@ -182,7 +176,7 @@ int ref_same_shape(int ra, const int32_t *a, int rb, const int32_t *b) {
 
 int ref_is_declared(const rsg *r, int t) {
   const ir_tensor *x = &r->g->t[t];
-  return ref_same_shape(x->rank, x->shape, r->decl_rank[t], r->decl_shape[t]);
+  return ref_same_shape(x->rank, x->shape, r->ts[t].decl_rank, r->ts[t].decl_shape);
 }
 
 /* Gives tensor t a new shape (growing its buffer; new bytes zero). */
@@ -206,10 +200,10 @@ int ref_set_shape(rinst *I, rsg *r, int t, int rank, const int32_t *shape) {
   x->rank = rank;
   for (int i = 0; i < IR_MAX_RANK; i++) x->shape[i] = i < rank ? shape[i] : 0;
   size_t need = ref_tbytes(x);
-  if (need > r->cap[t]) {
+  if (need > r->ts[t].cap) {
     r->data[t] = xrealloc(r->data[t], need);
-    memset((uint8_t *)r->data[t] + r->cap[t], 0, need - r->cap[t]);
-    r->cap[t] = need;
+    memset((uint8_t *)r->data[t] + r->ts[t].cap, 0, need - r->ts[t].cap);
+    r->ts[t].cap = need;
   }
   return 0;
 }

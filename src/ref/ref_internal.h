@@ -16,13 +16,18 @@
 
 #include "../ir/ir.h"
 
+/* What the instance keeps about one tensor besides its storage. */
+typedef struct rtensor {
+  size_t cap;                   /* allocated bytes (0 for consts) */
+  int decl_rank;                /* declared shape, to see run-time changes */
+  int32_t decl_shape[IR_MAX_RANK];
+  uint8_t dynsig;               /* shape_signature holds -1 (or rank unknown) */
+} rtensor;
+
 typedef struct rsg {
   ir_graph *g;
   void **data;                  /* storage of each tensor (consts: model data) */
-  size_t *cap;                  /* allocated bytes (0 for consts) */
-  int *decl_rank;               /* declared shapes, to see run-time changes */
-  int32_t (*decl_shape)[IR_MAX_RANK];
-  uint8_t *dynsig;              /* shape_signature holds -1 (or rank unknown) */
+  rtensor *ts;                  /* per tensor: capacity, declared shape */
   int active;                   /* running (recursion guard) */
 } rsg;
 

@@ -131,7 +131,7 @@ int ref_run_kernel_op(rinst *I, rsg *r, ir_op *op) {
   for (int i = 0; i < op->nin; i++)
     if (op->in[i] >= 0 && !ref_is_declared(r, op->in[i])) changed = 1;
   for (int i = 0; i < op->nout; i++)
-    if (op->out[i] >= 0 && r->dynsig[op->out[i]]) dyn_out = 1;
+    if (op->out[i] >= 0 && r->ts[op->out[i]].dynsig) dyn_out = 1;
   if (changed || dyn_out) {
     ir_shape os[64];
     if (op->nout > 64)
@@ -162,7 +162,7 @@ int ref_run_kernel_op(rinst *I, rsg *r, ir_op *op) {
     /* a previous run may have changed them */
     for (int i = 0; i < op->nout; i++) {
       int t = op->out[i];
-      if (t >= 0 && !ref_is_declared(r, t) && ref_set_shape(I, r, t, r->decl_rank[t], r->decl_shape[t]))
+      if (t >= 0 && !ref_is_declared(r, t) && ref_set_shape(I, r, t, r->ts[t].decl_rank, r->ts[t].decl_shape))
         return -1;
     }
   }

@@ -61,7 +61,7 @@ int ref_run_var_op(rinst *I, rsg *r, const ir_op *op) {
     const ir_tensor *x = &g->t[t];
     if (!v->assigned) {
       /* never assigned: zeros of the read op's shape and dtype */
-      if (ref_set_shape(I, r, t, r->decl_rank[t], r->decl_shape[t])) return -1;
+      if (ref_set_shape(I, r, t, r->ts[t].decl_rank, r->ts[t].decl_shape)) return -1;
       memset(r->data[t], 0, ref_tbytes(x));
       return 0;
     }
