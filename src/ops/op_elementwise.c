@@ -59,8 +59,13 @@ static int per_tensor3(const ir_tensor *a, const ir_tensor *b, const ir_tensor *
              : 0;
 }
 
-static int addsub_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
-  const int is_sub = op->builtin == OP_SUB;
+/* The part ADD, SUB and MUL share: checks two inputs of the output's type and a
+ * supported fused activation, and plans the float32 kernel kf or int32 kernel ki
+ * (int32 clamped to the activation range unless clamp_i32 is 0). Returns 1 when
+ * the output is int8 or int16 with per-tensor quantization throughout, so the
+ * caller plans its quantized kernel; else 0 (planned) or -1 (refused). */
+static int arith_plan_wide(const ir_graph *g, const ir_op *op, lower_call *pl, int kf, int ki,
+                           int clamp_i32, WHY) {
   if (io_count(op, 2, why, n)) return -1;
   const ir_tensor *a = tin(g, op, 0), *b = tin(g, op, 1), *y = ir_out(g, op, 0);
   const int act = op->opts.fused_act;
@@ -69,24 +74,32 @@ static int addsub_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) 
     return ew_fail(why, n, "input types %s, %s with output %s not supported",
                    dtype_name(a->dtype), dtype_name(b->dtype), dtype_name(y->dtype));
   switch (y->dtype) {
-    case DT_FLOAT32: {
-      lower_call_init(pl, is_sub ? LK(aot_sub_f32) : LK(aot_add_f32), op->in[0], op->in[1], -1, op->out[0]);
+    case DT_FLOAT32:
+      lower_call_init(pl, kf, op->in[0], op->in[1], -1, op->out[0]);
       act_range_float(act, &pl->u.af.act_min, &pl->u.af.act_max);
       return plan_bcast(g, op, 2, &pl->u.af.bc, why, n);
-    }
-    case DT_INT32: {
-      lower_call_init(pl, is_sub ? LK(aot_sub_s32) : LK(aot_add_s32), op->in[0], op->in[1], -1, op->out[0]);
-      if (is_sub) act_range_i32(act, &pl->u.ai.act_min, &pl->u.ai.act_max);
-      else pl->u.ai.act_min = INT32_MIN, pl->u.ai.act_max = INT32_MAX; /* TFLM ignores it */
+    case DT_INT32:
+      lower_call_init(pl, ki, op->in[0], op->in[1], -1, op->out[0]);
+      if (clamp_i32) act_range_i32(act, &pl->u.ai.act_min, &pl->u.ai.act_max);
+      else pl->u.ai.act_min = INT32_MIN, pl->u.ai.act_max = INT32_MAX;
       return plan_bcast(g, op, 2, &pl->u.ai.bc, why, n);
-    }
     case DT_INT8:
     case DT_INT16:
       break;
     default:
       return ew_fail(why, n, "%s not supported", dtype_name(y->dtype));
   }
-  if (per_tensor3(a, b, y, why, n)) return -1;
+  return per_tensor3(a, b, y, why, n) ? -1 : 1;
+}
+
+static int addsub_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
+  const int is_sub = op->builtin == OP_SUB;
+  /* TFLM ADD ignores the activation of int32 */
+  const int r = arith_plan_wide(g, op, pl, is_sub ? LK(aot_sub_f32) : LK(aot_add_f32),
+                                is_sub ? LK(aot_sub_s32) : LK(aot_add_s32), is_sub, why, n);
+  if (r <= 0) return r;
+  const ir_tensor *a = tin(g, op, 0), *b = tin(g, op, 1), *y = ir_out(g, op, 0);
+  const int act = op->opts.fused_act;
   const float s1 = a->scale[0], s2 = b->scale[0], so = y->scale[0];
   const int32_t z1 = a->zero_point[0], z2 = b->zero_point[0], zo = y->zero_point[0];
   const int is16 = y->dtype == DT_INT16;
@@ -150,29 +163,10 @@ static int addsub_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) 
 /* ======================================================================== */
 
 static int mul_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
-  if (io_count(op, 2, why, n)) return -1;
+  const int r = arith_plan_wide(g, op, pl, LK(aot_mul_f32), LK(aot_mul_s32), 1, why, n);
+  if (r <= 0) return r;
   const ir_tensor *a = tin(g, op, 0), *b = tin(g, op, 1), *y = ir_out(g, op, 0);
   const int act = op->opts.fused_act;
-  if (check_fused_act_supported(act, why, n)) return -1;
-  if (a->dtype != b->dtype || a->dtype != y->dtype)
-    return ew_fail(why, n, "input types %s, %s with output %s not supported",
-                   dtype_name(a->dtype), dtype_name(b->dtype), dtype_name(y->dtype));
-  switch (y->dtype) {
-    case DT_FLOAT32:
-      lower_call_init(pl, LK(aot_mul_f32), op->in[0], op->in[1], -1, op->out[0]);
-      act_range_float(act, &pl->u.af.act_min, &pl->u.af.act_max);
-      return plan_bcast(g, op, 2, &pl->u.af.bc, why, n);
-    case DT_INT32:
-      lower_call_init(pl, LK(aot_mul_s32), op->in[0], op->in[1], -1, op->out[0]);
-      act_range_i32(act, &pl->u.ai.act_min, &pl->u.ai.act_max);
-      return plan_bcast(g, op, 2, &pl->u.ai.bc, why, n);
-    case DT_INT8:
-    case DT_INT16:
-      break;
-    default:
-      return ew_fail(why, n, "%s not supported", dtype_name(y->dtype));
-  }
-  if (per_tensor3(a, b, y, why, n)) return -1;
   const int is16 = y->dtype == DT_INT16;
   if (is16 && (a->zero_point[0] || b->zero_point[0] || y->zero_point[0]))
     return ew_fail(why, n, "int16 MUL needs zero points 0");
