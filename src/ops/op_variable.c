@@ -50,7 +50,9 @@ static int var_handle_check(const ir_graph *g, const ir_op *op, char *why, size_
   return 0;
 }
 
-static int var_handle_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scratch) {
+/* VAR_HANDLE and CALL_ONCE compute nothing in the reference interpreter. */
+static int var_eval_nothing(const ir_graph *g, const ir_op *op, void *const *data,
+                            void *scratch) {
   (void)g;
   (void)op;
   (void)data;
@@ -66,7 +68,7 @@ const op_impl op_var_handle = {
                    "kept in the persistent arena",
     .check = var_handle_check,
     .emit = var_emit_pending,
-    .eval = var_handle_eval,
+    .eval = var_eval_nothing,
 };
 
 /* ---- READ_VARIABLE ------------------------------------------------------- */
@@ -82,16 +84,26 @@ static int var_check(const ir_tensor *r, const ir_tensor *v, char *why, size_t n
   return 0;
 }
 
-static int read_variable_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
-  if (op->nin < 1 || op->in[0] < 0 || op->nout != 1 || op->out[0] < 0)
-    return why_set(why, n, "expects one resource input and one output");
-  return var_check(ir_in(g, op, 0), ir_out(g, op, 0), why, n);
+/* READ_VARIABLE copies the variable (input 0) to output 0, ASSIGN_VARIABLE
+ * copies input 1 to the variable; one check and one copy serve both. */
+static int var_access_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
+  if (op->builtin == OP_READ_VARIABLE) {
+    if (op->nin < 1 || op->in[0] < 0 || op->nout != 1 || op->out[0] < 0)
+      return why_set(why, n, "expects one resource input and one output");
+  } else if (op->nin < 2 || op->in[0] < 0 || op->in[1] < 0) {
+    return why_set(why, n, "expects a resource input and a value input");
+  }
+  const ir_tensor *v = op->builtin == OP_READ_VARIABLE ? ir_out(g, op, 0) : ir_in(g, op, 1);
+  return var_check(ir_in(g, op, 0), v, why, n);
 }
 
-static int read_variable_eval(const ir_graph *g, const ir_op *op, void *const *data,
-                              void *scratch) {
+static int var_access_eval(const ir_graph *g, const ir_op *op, void *const *data,
+                           void *scratch) {
   (void)scratch;
-  memcpy(data[op->out[0]], data[op->in[0]], ir_bytes(&g->t[op->out[0]]));
+  const int rd = op->builtin == OP_READ_VARIABLE;
+  const int value = rd ? op->out[0] : op->in[1]; /* the tensor beside the variable */
+  const int to = rd ? value : op->in[0], from = rd ? op->in[0] : value;
+  memmove(data[to], data[from], ir_bytes(&g->t[value]));
   return 0;
 }
 
@@ -100,34 +112,21 @@ const op_impl op_read_variable = {
     .name = "READ_VARIABLE",
     .dtypes = "float32, int8, uint8, int16, int32, int64, bool",
     .constraints = "static shape; reads zeros before the first ASSIGN_VARIABLE",
-    .check = read_variable_check,
+    .check = var_access_check,
     .emit = var_emit_pending,
-    .eval = read_variable_eval,
+    .eval = var_access_eval,
 };
 
 /* ---- ASSIGN_VARIABLE ----------------------------------------------------- */
-
-static int assign_variable_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
-  if (op->nin < 2 || op->in[0] < 0 || op->in[1] < 0)
-    return why_set(why, n, "expects a resource input and a value input");
-  return var_check(ir_in(g, op, 0), ir_in(g, op, 1), why, n);
-}
-
-static int assign_variable_eval(const ir_graph *g, const ir_op *op, void *const *data,
-                                void *scratch) {
-  (void)scratch;
-  memmove(data[op->in[0]], data[op->in[1]], ir_bytes(&g->t[op->in[1]]));
-  return 0;
-}
 
 const op_impl op_assign_variable = {
     .builtin = OP_ASSIGN_VARIABLE,
     .name = "ASSIGN_VARIABLE",
     .dtypes = "float32, int8, uint8, int16, int32, int64, bool",
     .constraints = "static shape; every assignment of one variable has the same type and size",
-    .check = assign_variable_check,
+    .check = var_access_check,
     .emit = var_emit_pending,
-    .eval = assign_variable_eval,
+    .eval = var_access_eval,
 };
 
 /* ---- CALL_ONCE ----------------------------------------------------------- */
@@ -148,14 +147,6 @@ static int call_once_check(const ir_graph *g, const ir_op *op, char *why, size_t
   return 0;
 }
 
-static int call_once_eval(const ir_graph *g, const ir_op *op, void *const *data, void *scratch) {
-  (void)g;
-  (void)op;
-  (void)data;
-  (void)scratch;
-  return 0;
-}
-
 const op_impl op_call_once = {
     .builtin = OP_CALL_ONCE,
     .name = "CALL_ONCE",
@@ -164,5 +155,5 @@ const op_impl op_call_once = {
                    "<prefix>_model_init",
     .check = call_once_check,
     .emit = var_emit_pending,
-    .eval = call_once_eval,
+    .eval = var_eval_nothing,
 };
