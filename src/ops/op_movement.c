@@ -91,17 +91,25 @@ static int plan_concat(const ir_graph *g, const ir_op *op, mv_plan *p, char *why
   return 0;
 }
 
+/* The paddings (input 1, [rank, 2] before/after pairs) of PAD, PADV2 and
+ * MIRROR_PAD, whose output has rank orank. */
+static int pad_paddings(const ir_graph *g, const ir_op *op, int rank, int orank, int64_t *pads,
+                        char *why, size_t wl) {
+  if (orank != rank) return mv_fail(why, wl, "output rank %d, input rank %d", orank, rank);
+  int np;
+  if (mv_const_ints(g, op->nin > 1 ? op->in[1] : -1, "paddings", pads, 2 * IR_MAX_RANK, &np, why, wl))
+    return -1;
+  if (np != 2 * rank) return mv_fail(why, wl, "paddings has %d values, expected %d", np, 2 * rank);
+  return 0;
+}
+
 /* PAD / PADV2 */
 static int plan_pad(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, size_t wl) {
   if (mv_io_common(g, op, why, wl)) return -1;
   const ir_tensor *in = IN(0), *out = OUT(0);
   int rank = in->rank;
-  if (out->rank != rank) return mv_fail(why, wl, "output rank %d, input rank %d", out->rank, rank);
   int64_t pads[2 * IR_MAX_RANK];
-  int np;
-  if (mv_const_ints(g, op->nin > 1 ? op->in[1] : -1, "paddings", pads, 2 * IR_MAX_RANK, &np, why, wl))
-    return -1;
-  if (np != 2 * rank) return mv_fail(why, wl, "paddings has %d values, expected %d", np, 2 * rank);
+  if (pad_paddings(g, op, rank, out->rank, pads, why, wl)) return -1;
   for (int d = 0; d < rank; d++) {
     if (pads[2 * d] < 0 || pads[2 * d + 1] < 0) return mv_fail(why, wl, "negative padding");
     if (in->shape[d] + pads[2 * d] + pads[2 * d + 1] != out->shape[d])
@@ -155,12 +163,8 @@ static int plan_mirror_pad(const ir_graph *g, const ir_op *op, mv_plan *p, char 
   const ir_tensor *in = IN(0), *out = OUT(0);
   int rank = in->rank;
   if (rank < 1 || rank > AOT_MV_MAX_DIMS) return mv_fail(why, wl, "rank %d not supported", rank);
-  if (out->rank != rank) return mv_fail(why, wl, "output rank %d, input rank %d", out->rank, rank);
   int64_t pads[2 * IR_MAX_RANK];
-  int np;
-  if (mv_const_ints(g, op->nin > 1 ? op->in[1] : -1, "paddings", pads, 2 * IR_MAX_RANK, &np, why, wl))
-    return -1;
-  if (np != 2 * rank) return mv_fail(why, wl, "paddings has %d values, expected %d", np, 2 * rank);
+  if (pad_paddings(g, op, rank, out->rank, pads, why, wl)) return -1;
   int mode = op->opts.mirror_mode; /* 0 REFLECT, 1 SYMMETRIC */
   if (mode != 0 && mode != 1) return mv_fail(why, wl, "mirror pad mode %d not supported", mode);
   int offset = mode == 0 ? 1 : 0;
