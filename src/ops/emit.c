@@ -43,19 +43,26 @@ static const char *tensor_ctype(const ir_tensor *x) {
   return ct ? ct : "uint8_t";
 }
 
-const char *emit_addr(emit_ctx *e, int t) {
+/* Where tensor t lives: 'C' a constant, 'S' / 'P' the scratch / persistent
+ * arena at *off (with pointer type *ct), 0 nowhere (t < 0 or unplaced). */
+static char tensor_place(const emit_ctx *e, int t, const char **ct, size_t *off) {
   const ir_graph *g = e->g;
-  if (t < 0) return "NULL";
+  if (t < 0) return 0;
   const ir_tensor *x = &g->t[t];
-  const char *ct = tensor_ctype(x);
-  if (x->role == ROLE_CONST) {
-    int o = emit_const_owner(g, t);
-    return pool_add(e, xasprintf("aot_constants.c_%s", g->t[o].cname));
-  }
-  if (x->arena == 0)
-    return pool_add(e, xasprintf("((%s *)(S + %zu))", ct, g->scratch_base + x->offset));
-  if (x->arena == 1)
-    return pool_add(e, xasprintf("((%s *)(P + %zu))", ct, g->persistent_base + x->offset));
+  *ct = tensor_ctype(x);
+  if (x->role == ROLE_CONST) return 'C';
+  if (x->arena == 0) return *off = g->scratch_base + x->offset, 'S';
+  if (x->arena == 1) return *off = g->persistent_base + x->offset, 'P';
+  return 0;
+}
+
+const char *emit_addr(emit_ctx *e, int t) {
+  const char *ct = NULL;
+  size_t off = 0;
+  const char place = tensor_place(e, t, &ct, &off);
+  if (place == 'C')
+    return pool_add(e, xasprintf("aot_constants.c_%s", e->g->t[emit_const_owner(e->g, t)].cname));
+  if (place) return pool_add(e, xasprintf("((%s *)(%c + %zu))", ct, place, off));
   return "NULL";
 }
 
@@ -81,16 +88,15 @@ static const char *named_ptr(emit_ctx *e, const char *name, const char *ctype, c
 }
 
 const char *emit_ptr(emit_ctx *e, int t) {
-  const ir_graph *g = e->g;
+  const char *ct = NULL;
+  size_t off = 0;
+  const char place = tensor_place(e, t, &ct, &off);
   if (t < 0) return "NULL";
-  const ir_tensor *x = &g->t[t];
-  const char *ct = tensor_ctype(x);
-  if (x->role == ROLE_CONST) {
-    e->const_used[g->sg][emit_const_owner(g, t)] = 1;
+  if (place == 'C') {
+    e->const_used[e->g->sg][emit_const_owner(e->g, t)] = 1;
     return emit_addr(e, t);
   }
-  if (x->arena == 0) return named_ptr(e, x->cname, ct, 'S', g->scratch_base + x->offset);
-  if (x->arena == 1) return named_ptr(e, x->cname, ct, 'P', g->persistent_base + x->offset);
+  if (place) return named_ptr(e, e->g->t[t].cname, ct, place, off);
   e->failed = 1;
   return "NULL";
 }
