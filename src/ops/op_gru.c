@@ -176,26 +176,22 @@ typedef struct gru_packed {
   size_t nw, nu, nb; /* elements: floats, words (binary16 matrices) */
 } gru_packed;
 
-/* src [3 units, cols] (dtype size es) -> packed rows, zero padded */
+/* src [3 units, cols] of float32 (binary16 when f16) -> packed rows, zero padded;
+ * both layouts move es-byte elements the same way */
 static void *gru_pack(const void *src, int units, int cols, int f16) {
   int up = aot_gru_padded_units(units);
   size_t n = (size_t)3 * (size_t)up * (size_t)cols;
   if (!src) return NULL;
-  if (!f16) {
-    float *d = xcalloc(n, sizeof(float));
-    const float *s = src;
-    for (int gt = 0; gt < 3; gt++)
-      for (int j = 0; j < units; j++)
-        for (int k = 0; k < cols; k++)
-          d[aot_gru_pack_index(gt * up + j, k, cols)] = s[((size_t)gt * units + j) * cols + k];
-    return d;
-  }
-  uint16_t *d = xcalloc(n, sizeof(uint16_t));
-  const uint16_t *s = src;
+  const size_t es = f16 ? sizeof(uint16_t) : sizeof(float);
+  unsigned char *d = xcalloc(n, es);
+  const unsigned char *s = src;
   for (int gt = 0; gt < 3; gt++)
     for (int j = 0; j < units; j++)
-      for (int k = 0; k < cols; k++)
-        d[aot_gru_pack16_index(gt * up + j, k, cols)] = s[((size_t)gt * units + j) * cols + k];
+      for (int k = 0; k < cols; k++) {
+        const size_t to = f16 ? aot_gru_pack16_index(gt * up + j, k, cols)
+                              : aot_gru_pack_index(gt * up + j, k, cols);
+        memcpy(d + to * es, s + (((size_t)gt * units + j) * cols + k) * es, es);
+      }
   return d;
 }
 
