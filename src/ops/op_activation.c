@@ -47,6 +47,17 @@ static int unary_f32(lower_call *pl, const ir_op *op, const ir_tensor *y, int k)
   return 0;
 }
 
+/* One input and output: float32 planned with kernel kf, else int8 per-tensor
+ * with kernel k8, whose parameters the caller fills when this returns 1. */
+static int f32_or_s8_plan(const ir_graph *g, const ir_op *op, lower_call *pl, int kf, int k8,
+                          const ir_tensor **x, const ir_tensor **y, WHY) {
+  if (io1(g, op, x, y, why, n)) return -1;
+  if ((*x)->dtype == DT_FLOAT32) return unary_f32(pl, op, *y, kf);
+  if (int8_per_tensor(*x, *y, why, n)) return -1;
+  lower_call_init(pl, k8, op->in[0], -1, -1, op->out[0]);
+  return 1;
+}
+
 /* ======================================================================== */
 /* LOGISTIC / TANH                                                           */
 /* ======================================================================== */
@@ -246,10 +257,8 @@ static int leaky_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
 
 static int hswish_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   const ir_tensor *x, *y;
-  if (io1(g, op, &x, &y, why, n)) return -1;
-  if (x->dtype == DT_FLOAT32) return unary_f32(pl, op, y, LK(aot_hard_swish_f32));
-  if (int8_per_tensor(x, y, why, n)) return -1;
-  lower_call_init(pl, LK(aot_hard_swish_s8), op->in[0], -1, -1, op->out[0]);
+  const int r = f32_or_s8_plan(g, op, pl, LK(aot_hard_swish_f32), LK(aot_hard_swish_s8), &x, &y, why, n);
+  if (r <= 0) return r;
   aot_hard_swish_s8_params *p = &pl->u.hs;
   /* TFLM hard_swish_common.cc */
   const float hires_input_scale = (1.0f / 128.0f) * x->scale[0];
@@ -310,10 +319,8 @@ static float elu_transform(float v) { return v < 0.0f ? expf(v) - 1.0f : v; }
 
 static int elu_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   const ir_tensor *x, *y;
-  if (io1(g, op, &x, &y, why, n)) return -1;
-  if (x->dtype == DT_FLOAT32) return unary_f32(pl, op, y, LK(aot_elu_f32));
-  if (int8_per_tensor(x, y, why, n)) return -1;
-  lower_call_init(pl, LK(aot_lut_s8), op->in[0], -1, -1, op->out[0]);
+  const int r = f32_or_s8_plan(g, op, pl, LK(aot_elu_f32), LK(aot_lut_s8), &x, &y, why, n);
+  if (r <= 0) return r;
   pl->u.lut.size = numel32(y);
   pl->nlut8 = 1;
   /* TFLM elu.cc PopulateLookupTable (float arithmetic) */
