@@ -480,6 +480,18 @@ static int plan_strided_slice(const ir_graph *g, const ir_op *op, mv_plan *p, ch
   return mv_add_copy(p, op->in[0], op->out[0], (int)dtype_size(in->dtype), &c, why, wl);
 }
 
+/* SLICE's output has the input's rank; starts copy c over it, with the input
+ * strides in istr. */
+static int slice_copy_start(const ir_tensor *in, const ir_tensor *out, int64_t *istr, mv_copy *c,
+                            char *why, size_t wl) {
+  if (out->rank != in->rank)
+    return mv_fail(why, wl, "output rank %d, input rank %d", out->rank, in->rank);
+  mv_strides(in->shape, in->rank, istr);
+  memset(c, 0, sizeof *c);
+  c->rank = in->rank;
+  return 0;
+}
+
 /* SLICE with a begin computed at run time (constant size): the kernel fails
  * the run when begin leaves the input. A size of -1 ("to the end") fixes
  * begin to input dim - output dim. */
@@ -491,12 +503,9 @@ static int plan_slice_dyn(const ir_graph *g, const ir_op *op, mv_plan *p, char *
   if (mv_check_dyn_begin(g, op->in[1], rank, "begin", why, wl)) return -1;
   if (mv_const_ints(g, op->nin > 2 ? op->in[2] : -1, "size", sv, IR_MAX_RANK, &ns, why, wl)) return -1;
   if (ns != rank) return mv_fail(why, wl, "begin/size must have %d values", rank);
-  if (out->rank != rank) return mv_fail(why, wl, "output rank %d, input rank %d", out->rank, rank);
   int64_t istr[IR_MAX_RANK];
-  mv_strides(in->shape, rank, istr);
   mv_copy c;
-  memset(&c, 0, sizeof c);
-  c.rank = rank;
+  if (slice_copy_start(in, out, istr, &c, why, wl)) return -1;
   int32_t lo[IR_MAX_RANK], hi[IR_MAX_RANK];
   int64_t os = 1;
   for (int d = rank - 1; d >= 0; d--) {
@@ -536,12 +545,9 @@ static int plan_slice(const ir_graph *g, const ir_op *op, mv_plan *p, char *why,
   if (mv_const_ints(g, op->nin > 1 ? op->in[1] : -1, "begin", bv, IR_MAX_RANK, &nb, why, wl)) return -1;
   if (mv_const_ints(g, op->nin > 2 ? op->in[2] : -1, "size", sv, IR_MAX_RANK, &ns, why, wl)) return -1;
   if (nb != rank || ns != rank) return mv_fail(why, wl, "begin/size must have %d values", rank);
-  if (out->rank != rank) return mv_fail(why, wl, "output rank %d, input rank %d", out->rank, rank);
   int64_t istr[IR_MAX_RANK];
-  mv_strides(in->shape, rank, istr);
   mv_copy c;
-  memset(&c, 0, sizeof c);
-  c.rank = rank;
+  if (slice_copy_start(in, out, istr, &c, why, wl)) return -1;
   int64_t os = 1;
   for (int d = rank - 1; d >= 0; d--) {
     int64_t b = bv[d], n = sv[d];
