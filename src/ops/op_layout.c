@@ -14,23 +14,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* TRANSPOSE and TILE: the common input / output checks and the constant
+ * vector input 1 (what names it) of up to IR_MAX_RANK values. */
+static int io_and_vector(const ir_graph *g, const ir_op *op, const char *what, int64_t *v, int *nv,
+                         char *why, size_t wl) {
+  if (mv_io_common(g, op, why, wl)) return -1;
+  return mv_const_ints(g, op->nin > 1 ? op->in[1] : -1, what, v, IR_MAX_RANK, nv, why, wl);
+}
+
+/* Row-major strides of in and out (each over its own rank) and copy c emptied
+ * for crank dims: how TRANSPOSE, TILE and BROADCAST_TO start. */
+static void strided_copy_start(const ir_tensor *in, const ir_tensor *out, int64_t *istr,
+                               int64_t *ostr, mv_copy *c, int crank) {
+  mv_strides(in->shape, in->rank, istr);
+  mv_strides(out->shape, out->rank, ostr);
+  memset(c, 0, sizeof *c);
+  c->rank = crank;
+}
+
 /* TRANSPOSE */
 static int plan_transpose(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, size_t wl) {
-  if (mv_io_common(g, op, why, wl)) return -1;
-  const ir_tensor *in = IN(0), *out = OUT(0);
-  int rank = in->rank;
   int64_t perm[IR_MAX_RANK];
   int np;
-  if (mv_const_ints(g, op->nin > 1 ? op->in[1] : -1, "perm", perm, IR_MAX_RANK, &np, why, wl)) return -1;
+  if (io_and_vector(g, op, "perm", perm, &np, why, wl)) return -1;
+  const ir_tensor *in = IN(0), *out = OUT(0);
+  int rank = in->rank;
   if (np != rank) return mv_fail(why, wl, "perm has %d values, input rank %d", np, rank);
   if (out->rank != rank) return mv_fail(why, wl, "output rank %d, input rank %d", out->rank, rank);
   int seen[IR_MAX_RANK] = {0};
   int64_t istr[IR_MAX_RANK], ostr[IR_MAX_RANK];
-  mv_strides(in->shape, rank, istr);
-  mv_strides(out->shape, rank, ostr);
   mv_copy c;
-  memset(&c, 0, sizeof c);
-  c.rank = rank;
+  strided_copy_start(in, out, istr, ostr, &c, rank);
   for (int d = 0; d < rank; d++) {
     int64_t a = perm[d] < 0 ? perm[d] + rank : perm[d];
     if (a < 0 || a >= rank || seen[a]) return mv_fail(why, wl, "perm is not a permutation");
@@ -342,19 +356,15 @@ static int plan_zeros_like(const ir_graph *g, const ir_op *op, mv_plan *p, char 
 
 /* TILE */
 static int plan_tile(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, size_t wl) {
-  if (mv_io_common(g, op, why, wl)) return -1;
-  const ir_tensor *in = IN(0), *out = OUT(0);
-  int rank = in->rank;
   int64_t mult[IR_MAX_RANK];
   int nm;
-  if (mv_const_ints(g, op->nin > 1 ? op->in[1] : -1, "multiples", mult, IR_MAX_RANK, &nm, why, wl)) return -1;
+  if (io_and_vector(g, op, "multiples", mult, &nm, why, wl)) return -1;
+  const ir_tensor *in = IN(0), *out = OUT(0);
+  int rank = in->rank;
   if (nm != rank || out->rank != rank) return mv_fail(why, wl, "multiples must have %d values", rank);
   int64_t istr[IR_MAX_RANK], ostr[IR_MAX_RANK];
-  mv_strides(in->shape, rank, istr);
-  mv_strides(out->shape, rank, ostr);
   mv_copy c;
-  memset(&c, 0, sizeof c);
-  c.rank = 2 * rank;
+  strided_copy_start(in, out, istr, ostr, &c, 2 * rank);
   for (int d = 0; d < rank; d++) {
     if (mult[d] < 0) return mv_fail(why, wl, "negative multiple");
     if (in->shape[d] * mult[d] != out->shape[d]) return mv_fail(why, wl, "output dim %d does not match", d);
@@ -375,11 +385,8 @@ static int plan_broadcast_to(const ir_graph *g, const ir_op *op, mv_plan *p, cha
   int rank = out->rank;
   if (in->rank > rank) return mv_fail(why, wl, "input rank %d > output rank %d", in->rank, rank);
   int64_t istr[IR_MAX_RANK], ostr[IR_MAX_RANK];
-  mv_strides(in->shape, in->rank, istr);
-  mv_strides(out->shape, rank, ostr);
   mv_copy c;
-  memset(&c, 0, sizeof c);
-  c.rank = rank;
+  strided_copy_start(in, out, istr, ostr, &c, rank);
   for (int d = 0; d < rank; d++) {
     int k = d - (rank - in->rank);
     int idim = k >= 0 ? in->shape[k] : 1;
