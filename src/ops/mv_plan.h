@@ -10,6 +10,8 @@
 #ifndef AOTC_MV_PLAN_H
 #define AOTC_MV_PLAN_H
 
+#include <string.h>
+
 #include "ops.h"
 
 #include "aot_movement.h"
@@ -68,6 +70,15 @@ typedef int (*mv_plan_fn)(const ir_graph *g, const ir_op *op, mv_plan *p, char *
 int mv_const_ints(const ir_graph *g, int tid, const char *what, int64_t *out, int max, int *n,
                   char *why, size_t wl);
 void mv_strides(const int32_t *shape, int rank, int64_t *strides);
+/* Row-major strides of a and b (each over its own rank) into astr / bstr, and
+ * copy c emptied for crank dims: how the strided-copy plans start. */
+static inline void mv_copy_start(const ir_tensor *a, const ir_tensor *b, int64_t *astr,
+                                 int64_t *bstr, mv_copy *c, int crank) {
+  mv_strides(a->shape, a->rank, astr);
+  mv_strides(b->shape, b->rank, bstr);
+  memset(c, 0, sizeof *c);
+  c->rank = crank;
+}
 /* Reads the constant axis tensor tid (at most max values, negative ones
  * counted from the end) into mask[d] = 1 for each axis d of a rank-`rank`
  * tensor; -1 with a reason if one is out of range. */

@@ -22,16 +22,6 @@ static int io_and_vector(const ir_graph *g, const ir_op *op, const char *what, i
   return mv_const_ints(g, op->nin > 1 ? op->in[1] : -1, what, v, IR_MAX_RANK, nv, why, wl);
 }
 
-/* Row-major strides of in and out (each over its own rank) and copy c emptied
- * for crank dims: how TRANSPOSE, TILE and BROADCAST_TO start. */
-static void strided_copy_start(const ir_tensor *in, const ir_tensor *out, int64_t *istr,
-                               int64_t *ostr, mv_copy *c, int crank) {
-  mv_strides(in->shape, in->rank, istr);
-  mv_strides(out->shape, out->rank, ostr);
-  memset(c, 0, sizeof *c);
-  c->rank = crank;
-}
-
 /* TRANSPOSE */
 static int plan_transpose(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, size_t wl) {
   int64_t perm[IR_MAX_RANK];
@@ -44,7 +34,7 @@ static int plan_transpose(const ir_graph *g, const ir_op *op, mv_plan *p, char *
   int seen[IR_MAX_RANK] = {0};
   int64_t istr[IR_MAX_RANK], ostr[IR_MAX_RANK];
   mv_copy c;
-  strided_copy_start(in, out, istr, ostr, &c, rank);
+  mv_copy_start(in, out, istr, ostr, &c, rank);
   for (int d = 0; d < rank; d++) {
     int64_t a = perm[d] < 0 ? perm[d] + rank : perm[d];
     if (a < 0 || a >= rank || seen[a]) return mv_fail(why, wl, "perm is not a permutation");
@@ -364,7 +354,7 @@ static int plan_tile(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, 
   if (nm != rank || out->rank != rank) return mv_fail(why, wl, "multiples must have %d values", rank);
   int64_t istr[IR_MAX_RANK], ostr[IR_MAX_RANK];
   mv_copy c;
-  strided_copy_start(in, out, istr, ostr, &c, 2 * rank);
+  mv_copy_start(in, out, istr, ostr, &c, 2 * rank);
   for (int d = 0; d < rank; d++) {
     if (mult[d] < 0) return mv_fail(why, wl, "negative multiple");
     if (in->shape[d] * mult[d] != out->shape[d]) return mv_fail(why, wl, "output dim %d does not match", d);
@@ -386,7 +376,7 @@ static int plan_broadcast_to(const ir_graph *g, const ir_op *op, mv_plan *p, cha
   if (in->rank > rank) return mv_fail(why, wl, "input rank %d > output rank %d", in->rank, rank);
   int64_t istr[IR_MAX_RANK], ostr[IR_MAX_RANK];
   mv_copy c;
-  strided_copy_start(in, out, istr, ostr, &c, rank);
+  mv_copy_start(in, out, istr, ostr, &c, rank);
   for (int d = 0; d < rank; d++) {
     int k = d - (rank - in->rank);
     int idim = k >= 0 ? in->shape[k] : 1;

@@ -143,11 +143,8 @@ static int plan_pad(const ir_graph *g, const ir_op *op, mv_plan *p, char *why, s
     }
   }
   mv_copy c;
-  memset(&c, 0, sizeof c);
   int64_t ostr[IR_MAX_RANK], istr[IR_MAX_RANK];
-  mv_strides(out->shape, rank, ostr);
-  mv_strides(in->shape, rank, istr);
-  c.rank = rank;
+  mv_copy_start(out, in, ostr, istr, &c, rank);
   for (int d = 0; d < rank; d++) {
     c.count[d] = in->shape[d];
     c.istr[d] = istr[d];
@@ -586,11 +583,8 @@ static int plan_dynamic_update_slice(const ir_graph *g, const ir_op *op, mv_plan
   if (mv_add_flat_copy(p, op->in[0], op->out[0], esize, mv_numel64(in), why, wl)) return -1;
   if (mv_numel64(upd) == 0) return 0;
   int64_t ostr[IR_MAX_RANK], ustr[IR_MAX_RANK];
-  mv_strides(in->shape, rank, ostr);
-  mv_strides(upd->shape, rank, ustr);
   mv_copy c;
-  memset(&c, 0, sizeof c);
-  c.rank = rank;
+  mv_copy_start(in, upd, ostr, ustr, &c, rank);
   for (int d = 0; d < rank; d++) {
     c.count[d] = upd->shape[d];
     c.istr[d] = ustr[d];
