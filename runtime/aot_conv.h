@@ -314,4 +314,14 @@ AOT_INLINE void aot_conv_window(int32_t origin, int32_t dil, int32_t in_size,
   *end = e;
 }
 
+/* Whether the output position one stride on (origin + stride) reaches the
+ * same filter taps [start, end) as the one at origin (aot_conv_window). */
+AOT_INLINE int aot_conv_same_window(int32_t origin, int32_t stride, int32_t dil,
+                                    int32_t in_size, int32_t fsize, int32_t start,
+                                    int32_t end) {
+  int32_t s, e;
+  aot_conv_window(origin + stride, dil, in_size, fsize, &s, &e);
+  return s == start && e == end;
+}
+
 #endif

@@ -224,4 +224,53 @@ AOT_INLINE int32_t aot_f32_mve_oc2(const aot_f32_win *wn, size_t dx, const float
 }
 #endif
 
+/* Output channels 0 .. n-1 of one window (CONV_2D, and FULLY_CONNECTED as a
+ * window of one run): filter f0 (channel 0 at the window's first tap,
+ * channels fsize apart), bias at channel 0 (or NULL). Channel blocks of the
+ * variant, then one channel at a time; each channel sums its taps in window
+ * order. Not inlined: the convolution calls it from several places. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((unused))
+#endif
+static void aot_f32_oc(const aot_f32_win *wn, const float *f0, int32_t fsize, int32_t n,
+                       const float *bias, float lo, float hi, float *out) {
+  int32_t j = 0, r, k;
+#ifdef AOT_F32_MVE
+  j = aot_f32_mve_oc(wn, f0, fsize, n, bias, lo, hi, out);
+#else
+  for (; j + 4 <= n; j += 4) {
+    const float *w = f0 + (size_t)j * fsize;
+    float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+    for (r = 0; r < wn->rows; r++, w += wn->frow - wn->nseg * wn->seg) {
+      const float *ip = wn->in + (size_t)r * wn->row_step;
+      for (k = 0; k < wn->nseg; k++, ip += wn->seg_step) {
+        const float *q = ip, *e = ip + wn->seg;
+        while (q < e) {
+          const float x = *q++;
+          AOT_F32_MLA(a0, x, w[0]);
+          AOT_F32_MLA(a1, x, w[fsize]);
+          AOT_F32_MLA(a2, x, w[2 * fsize]);
+          AOT_F32_MLA(a3, x, w[3 * fsize]);
+          w++;
+        }
+      }
+    }
+    aot_f32_out4(out + j, bias ? bias + j : bias, a0, a1, a2, a3, lo, hi);
+  }
+#endif
+  for (; j < n; j++) {
+    const float *w = f0 + (size_t)j * fsize;
+    float acc = 0.0f;
+    for (r = 0; r < wn->rows; r++, w += wn->frow - wn->nseg * wn->seg) {
+      const float *ip = wn->in + (size_t)r * wn->row_step;
+      for (k = 0; k < wn->nseg; k++, ip += wn->seg_step) {
+        const float *q = ip, *e = ip + wn->seg;
+        for (; q < e; q++, w++) AOT_F32_MLA(acc, *q, *w);
+      }
+    }
+    if (bias) acc += bias[j];
+    out[j] = aot_clamp_f32(acc, lo, hi);
+  }
+}
+
 #endif

@@ -22,51 +22,8 @@
 #define AOT_CONV2D_F32_DSP 1
 #endif
 
-/* n output channels of one window: filter f0 (channel 0 at the window's
- * first tap, channels fsize apart), bias at channel 0 (or NULL) */
-static void conv_win(const aot_f32_win *wn, const float *f0, int32_t fsize, int32_t n,
-                     const float *bias, float lo, float hi, float *out) {
-  int32_t j = 0, r, k;
-#ifdef AOT_F32_MVE
-  j = aot_f32_mve_oc(wn, f0, fsize, n, bias, lo, hi, out);
-#else
-  for (; j + 4 <= n; j += 4) {
-    const float *w = f0 + (size_t)j * fsize;
-    float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
-    for (r = 0; r < wn->rows; r++, w += wn->frow - wn->nseg * wn->seg) {
-      const float *ip = wn->in + (size_t)r * wn->row_step;
-      for (k = 0; k < wn->nseg; k++, ip += wn->seg_step) {
-        const float *q = ip, *e = ip + wn->seg;
-        while (q < e) {
-          const float x = *q++;
-          AOT_F32_MLA(a0, x, w[0]);
-          AOT_F32_MLA(a1, x, w[fsize]);
-          AOT_F32_MLA(a2, x, w[2 * fsize]);
-          AOT_F32_MLA(a3, x, w[3 * fsize]);
-          w++;
-        }
-      }
-    }
-    aot_f32_out4(out + j, bias ? bias + j : bias, a0, a1, a2, a3, lo, hi);
-  }
-#endif
-  for (; j < n; j++) {
-    const float *w = f0 + (size_t)j * fsize;
-    float acc = 0.0f;
-    for (r = 0; r < wn->rows; r++, w += wn->frow - wn->nseg * wn->seg) {
-      const float *ip = wn->in + (size_t)r * wn->row_step;
-      for (k = 0; k < wn->nseg; k++, ip += wn->seg_step) {
-        const float *q = ip, *e = ip + wn->seg;
-        for (; q < e; q++, w++) AOT_F32_MLA(acc, *q, *w);
-      }
-    }
-    if (bias) acc += bias[j];
-    out[j] = aot_clamp_f32(acc, lo, hi);
-  }
-}
-
 #ifdef AOT_F32_PAIR
-/* conv_win for two output positions whose windows differ only by dx input
+/* aot_f32_oc for two output positions whose windows differ only by dx input
  * elements (out and out2): every filter value loaded feeds both. */
 static void conv_win2(const aot_f32_win *wn, size_t dx, const float *f0, int32_t fsize,
                       int32_t n, const float *bias, float lo, float hi, float *out,
@@ -107,8 +64,8 @@ static void conv_win2(const aot_f32_win *wn, size_t dx, const float *f0, int32_t
   if (j < n) {
     aot_f32_win w2 = *wn;
     w2.in += dx;
-    conv_win(wn, f0 + (size_t)j * fsize, fsize, n - j, bias ? bias + j : bias, lo, hi, out + j);
-    conv_win(&w2, f0 + (size_t)j * fsize, fsize, n - j, bias ? bias + j : bias, lo, hi,
+    aot_f32_oc(wn, f0 + (size_t)j * fsize, fsize, n - j, bias ? bias + j : bias, lo, hi, out + j);
+    aot_f32_oc(&w2, f0 + (size_t)j * fsize, fsize, n - j, bias ? bias + j : bias, lo, hi,
              out2 + j);
   }
 }
@@ -137,11 +94,8 @@ int32_t aot_conv2d_f32(const aot_conv_params *p, const float *input,
       int32_t fy0, fy1, ypair = 0;
       aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
 #ifdef AOT_F32_PAIR
-      if (oy + 1 < p->out_h) {  /* the next row with the same filter rows */
-        int32_t gy0, gy1;
-        aot_conv_window(iy0 + p->stride_h, dh, in_h, fh, &gy0, &gy1);
-        ypair = gy0 == fy0 && gy1 == fy1;
-      }
+      /* the next row with the same filter rows */
+      if (oy + 1 < p->out_h) ypair = aot_conv_same_window(iy0, p->stride_h, dh, in_h, fh, fy0, fy1);
 #endif
       for (ox = 0; ox < p->out_w; ox++) {
         const int32_t ix0 = ox * p->stride_w - p->pad_w;
@@ -165,11 +119,8 @@ int32_t aot_conv2d_f32(const aot_conv_params *p, const float *input,
                                    (size_t)(ix0 + fx0 * dw) * in_c;
         f_first = (fy0 * fw + fx0) * fic;
 #ifdef AOT_F32_PAIR
-        if (!ypair && ox + 1 < p->out_w) {  /* the next position with the same filter columns */
-          int32_t gx0, gx1;
-          aot_conv_window(ix0 + p->stride_w, dw, in_w, fw, &gx0, &gx1);
-          pair = gx0 == fx0 && gx1 == fx1;
-        }
+        if (!ypair && ox + 1 < p->out_w)  /* the next position with the same filter columns */
+          pair = aot_conv_same_window(ix0, p->stride_w, dw, in_w, fw, fx0, fx1);
 #endif
         for (g = 0; g < groups; g++) {
           aot_f32_win wg = wn;
@@ -189,7 +140,7 @@ int32_t aot_conv2d_f32(const aot_conv_params *p, const float *input,
             continue;
           }
 #endif
-          conv_win(&wg, f0, fsize, per_group, bg, act_min, act_max, og);
+          aot_f32_oc(&wg, f0, fsize, per_group, bg, act_min, act_max, og);
         }
         output += out_c;
         if (pair) {

@@ -155,11 +155,8 @@ static void aot_dw_f32_dm1(const aot_conv_params *p, const float *input, const f
       int32_t fy0, fy1, ypair = 0;
       aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
 #ifdef AOT_F32_PAIR
-      if (oy + 1 < p->out_h) {  /* the next row with the same filter rows */
-        int32_t gy0, gy1;
-        aot_conv_window(iy0 + p->stride_h, dh, in_h, fh, &gy0, &gy1);
-        ypair = gy0 == fy0 && gy1 == fy1;
-      }
+      /* the next row with the same filter rows */
+      if (oy + 1 < p->out_h) ypair = aot_conv_same_window(iy0, p->stride_h, dh, in_h, fh, fy0, fy1);
 #endif
       for (ox = 0; ox < p->out_w; ox++) {
         const int32_t ix0 = ox * p->stride_w - p->pad_w;
@@ -184,15 +181,12 @@ static void aot_dw_f32_dm1(const aot_conv_params *p, const float *input, const f
           output += ch;
           continue;
         }
-        if (ox + 1 < p->out_w) {  /* the next position with the same filter columns */
-          int32_t gx0, gx1;
-          aot_conv_window(ix0 + p->stride_w, dw, in_w, fw, &gx0, &gx1);
-          if (gx0 == fx0 && gx1 == fx1) {
-            dw_win2(&wn, (size_t)p->stride_w * ch, ch, bias, lo, hi, output, output + ch);
-            output += 2 * ch;
-            ox++;
-            continue;
-          }
+        /* with the next position, when it has the same filter columns */
+        if (ox + 1 < p->out_w && aot_conv_same_window(ix0, p->stride_w, dw, in_w, fw, fx0, fx1)) {
+          dw_win2(&wn, (size_t)p->stride_w * ch, ch, bias, lo, hi, output, output + ch);
+          output += 2 * ch;
+          ox++;
+          continue;
         }
 #endif
         dw_win1(&wn, 0, ch, bias, lo, hi, output);
