@@ -42,27 +42,10 @@ int32_t ref_svdf_s8_s16(const aot_svdf_params *p, const int8_t *input, const int
 int32_t ref_lstm_s8(const aot_lstm_q_params *p, const aot_lstm_s8_tensors *t, int16_t *scratch);
 int32_t ref_lstm_s16(const aot_lstm_q_params *p, const aot_lstm_s16_tensors *t, int16_t *scratch);
 
-static uint32_t rng = 0x2545F491u;
-static uint32_t rnd(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 17;
-  rng ^= rng << 5;
-  return rng;
-}
-static int32_t rr(int32_t lo, int32_t hi) {
-  return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1));
-}
-static double runit(void) { return (double)(rnd() & 0xFFFFFF) / 16777216.0; }
+#define KC_SEED 0x2545F491u
+#include "kernel_check.h"
 
-static int passed, failed;
-static void check(int ok, const char *what, int idx) {
-  if (ok) {
-    passed++;
-  } else {
-    failed++;
-    if (failed < 30) printf("FAIL %s #%d\n", what, idx);
-  }
-}
+static double runit(void) { return (double)(rnd() & 0xFFFFFF) / 16777216.0; }
 
 /* TFLite QuantizeMultiplier (shift > 0 = left). */
 static void qm(double r, int32_t *m, int32_t *s) {
@@ -225,7 +208,6 @@ static void mul_params(aot_mul_q_params *p, int is16) {
             NAME "_flat", c);                                                          \
     }                                                                                  \
   } while (0)
-
 
 /* ---- SVDF / LSTM ---------------------------------------------------------- */
 static int8_t wf8[4096], wt8[2048], in8[512], st8a[4096], st8b[4096], out8a[256], out8b[256];

@@ -38,27 +38,10 @@ int32_t ref_dwconv2d_f32(const aot_conv_params *p, const float *input, const flo
 int32_t ref_fc_f32(const aot_fc_params *p, const float *input, const float *weights,
                    const float *bias, float *output);
 
-static uint32_t rng = 0x9E3779B9u;
-static uint32_t rnd(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 17;
-  rng ^= rng << 5;
-  return rng;
-}
-static int32_t rr(int32_t lo, int32_t hi) {
-  return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1));
-}
-static float rf(void) { return (float)((double)(rnd() & 0xFFFFFF) / 8388608.0 - 1.0); }
+#define KC_SEED 0x9E3779B9u
+#include "kernel_check.h"
 
-static int passed, failed;
-static void check(int ok, const char *what, int idx) {
-  if (ok) {
-    passed++;
-  } else {
-    failed++;
-    if (failed < 30) printf("FAIL %s #%d\n", what, idx);
-  }
-}
+static float rf(void) { return (float)((double)(rnd() & 0xFFFFFF) / 8388608.0 - 1.0); }
 
 #define MAXIN 2048
 #define MAXF 4096

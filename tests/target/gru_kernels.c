@@ -49,26 +49,12 @@ int32_t ref_gru_dot_s8(const int8_t *w, const int8_t *q, int32_t n);
 #define GRU_EXACT 1
 #endif
 
-static uint32_t rng = 0x9E3779B9u;
-static uint32_t rnd(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 17;
-  rng ^= rng << 5;
-  return rng;
-}
-static int32_t rr(int32_t lo, int32_t hi) { return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1)); }
+#define KC_SEED 0x9E3779B9u
+#include "kernel_check.h"
+
 static float rf(float a) { return a * ((float)(int32_t)(rnd() % 20001u) / 10000.0f - 1.0f); }
 
-static int passed, failed;
 static float worst, worst_n; /* largest |a - b| and |a - b| / (1 + |b|) */
-static void check(int ok, const char *what, int idx) {
-  if (ok) {
-    passed++;
-  } else {
-    failed++;
-    if (failed < 30) printf("FAIL %s #%d\n", what, idx);
-  }
-}
 
 #define MAXU 40
 #define MAXF 40

@@ -31,27 +31,8 @@ int32_t ref_fc_s8(const aot_fc_params *p, const int8_t *input, const int8_t *wei
                   const int32_t *bias, int8_t *output);
 int32_t ref_avgpool_s8(const aot_pool_params *p, const int8_t *input, int8_t *output);
 
-static uint32_t rng = 0x12345678u;
-static uint32_t rnd(void) {
-  rng ^= rng << 13;
-  rng ^= rng >> 17;
-  rng ^= rng << 5;
-  return rng;
-}
-/* uniform in [lo, hi] */
-static int32_t rr(int32_t lo, int32_t hi) {
-  return lo + (int32_t)(rnd() % (uint32_t)(hi - lo + 1));
-}
-
-static int passed, failed;
-static void check(int ok, const char *what, int idx) {
-  if (ok) {
-    passed++;
-  } else {
-    failed++;
-    if (failed < 30) printf("FAIL %s #%d\n", what, idx);
-  }
-}
+#define KC_SEED 0x12345678u
+#include "kernel_check.h"
 
 /* ---- 1. requantization -------------------------------------------------- */
 #ifdef AOT_MVE
