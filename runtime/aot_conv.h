@@ -35,6 +35,13 @@ typedef struct aot_conv_params {
   float act_min_f, act_max_f; /* float activation range */
   const int32_t *out_mult;    /* out_c entries (quantized kernels) */
   const int32_t *out_shift;   /* out_c entries */
+  /* int8 CONV_2D / DEPTHWISE_CONV_2D, optional (NULL: the kernels compute
+   * it): out_c entries bias[c] + input_offset * (sum of output channel c's
+   * filter taps), int32 wrap-around, computed by aotc at compile time; the
+   * SIMD kernels start their sums of w * x from it (the same integer as the
+   * portable sum of w * (x + input_offset) + bias), the portable kernels
+   * ignore it */
+  const int32_t *kbias;
 } aot_conv_params;
 
 /* 1 if a window leaves the image (padding, or the last window reaching past
@@ -45,19 +52,84 @@ AOT_INLINE int aot_conv_clips(const aot_conv_params *p) {
          (p->out_w - 1) * p->stride_w - p->pad_w + (p->filter_w - 1) * p->dilation_w >= p->in_w;
 }
 
+/* scratch: aot_conv2d_s8_scratch_size(p) bytes, 8-byte aligned (planned in
+ * the arena by aotc; NULL when the size is 0) */
 int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
-                      const int8_t *filter, const int32_t *bias, int8_t *output);
+                      const int8_t *filter, const int32_t *bias, int8_t *output,
+                      void *scratch);
 int32_t aot_conv2d_s16(const aot_conv_params *p, const int16_t *input,
                        const int8_t *filter, const int64_t *bias, int16_t *output);
 int32_t aot_conv2d_f32(const aot_conv_params *p, const float *input,
                        const float *filter, const float *bias, float *output);
 
+/* scratch: aot_dwconv2d_s8_scratch_size(p) bytes, 8-byte aligned */
 int32_t aot_dwconv2d_s8(const aot_conv_params *p, const int8_t *input,
-                        const int8_t *filter, const int32_t *bias, int8_t *output);
+                        const int8_t *filter, const int32_t *bias, int8_t *output,
+                        void *scratch);
 int32_t aot_dwconv2d_s16(const aot_conv_params *p, const int16_t *input,
                          const int8_t *filter, const int64_t *bias, int16_t *output);
 int32_t aot_dwconv2d_f32(const aot_conv_params *p, const float *input,
                          const float *filter, const float *bias, float *output);
+
+/* ---- scratch of the int8 CONV_2D / DEPTHWISE_CONV_2D kernels ------------
+ * The bytes each target variant's path needs for a layer (im2col windows,
+ * widened taps, per-channel constants), from its shapes; the kernel's
+ * scratch size is the largest of them, so one plan serves the portable,
+ * DSP and Helium builds of a module. Each is rounded up to 8 bytes. */
+AOT_INLINE size_t aot_conv_scratch_round(size_t n) { return (n + 7u) & ~(size_t)7u; }
+/* 1 when the layer is the DSP pointwise case (1x1 filter over all input
+ * channels, no window leaving the image) */
+AOT_INLINE int aot_conv2d_s8_is_pw(const aot_conv_params *p) {
+  return p->filter_h == 1 && p->filter_w == 1 && p->filter_in_c == p->in_c && !aot_conv_clips(p);
+}
+/* per output-channel block of the DSP kernels: 64 channels of 12 bytes */
+AOT_INLINE size_t aot_conv2d_s8_dsp_kc(const aot_conv_params *p) {
+  const int32_t g = p->filter_in_c > 0 ? p->in_c / p->filter_in_c : 1;
+  const int32_t pg = g > 0 ? p->out_c / g : p->out_c;
+  return (size_t)12 * (size_t)(pg < 64 ? pg : 64);
+}
+/* Cortex-M4 DSP, pointwise: the widened inputs of two positions and the
+ * channel constants */
+AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
+  const size_t fsize = (size_t)p->filter_in_c;
+  if (!aot_conv2d_s8_is_pw(p)) return 0;
+  return aot_conv_scratch_round(16u * ((fsize + 3u) / 4u)) +
+         aot_conv_scratch_round(aot_conv2d_s8_dsp_kc(p));
+}
+/* Cortex-M4 DSP, other filters up to 1024 taps: two im2col windows, their
+ * widened taps and the channel constants */
+AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_col(const aot_conv_params *p) {
+  const size_t fsize = (size_t)p->filter_h * (size_t)p->filter_w * (size_t)p->filter_in_c;
+  if (aot_conv2d_s8_is_pw(p) || fsize > 1024u) return 0;
+  return aot_conv_scratch_round(2u * fsize) + aot_conv_scratch_round(16u * ((fsize + 3u) / 4u)) +
+         aot_conv_scratch_round(aot_conv2d_s8_dsp_kc(p));
+}
+/* Cortex-M55 Helium: an im2col buffer of 1024 bytes and 64 channel sums */
+AOT_INLINE size_t aot_conv2d_s8_scratch_mve(const aot_conv_params *p) {
+  const size_t fsize = (size_t)p->filter_h * (size_t)p->filter_w * (size_t)p->filter_in_c;
+  return fsize > 1024u ? 0 : 1024u + 256u;
+}
+AOT_INLINE size_t aot_conv2d_s8_scratch_size(const aot_conv_params *p) {
+  size_t a = aot_conv2d_s8_scratch_dsp_pw(p), b = aot_conv2d_s8_scratch_dsp_col(p);
+  size_t c = aot_conv2d_s8_scratch_mve(p);
+  a = a > b ? a : b;
+  return a > c ? a : c;
+}
+/* Cortex-M4 DSP depthwise (depth multiplier 1): per channel block a zero
+ * row, the channel constants and the widened filter */
+AOT_INLINE size_t aot_dwconv2d_s8_scratch_dsp(const aot_conv_params *p) {
+  return p->depth_multiplier == 1 ? 32u + 384u + 1728u : 0;
+}
+/* Cortex-M55 Helium depthwise: the packed filter of a block and the padded
+ * input of the small-image path */
+AOT_INLINE size_t aot_dwconv2d_s8_scratch_mve(const aot_conv_params *p) {
+  (void)p;
+  return 512u + 2048u;
+}
+AOT_INLINE size_t aot_dwconv2d_s8_scratch_size(const aot_conv_params *p) {
+  const size_t a = aot_dwconv2d_s8_scratch_dsp(p), b = aot_dwconv2d_s8_scratch_mve(p);
+  return a > b ? a : b;
+}
 
 /* TRANSPOSE_CONV: computed as a gather over the input positions that reach
  * each output (same integer sums as the reference scatter, no scratch). */

@@ -432,8 +432,10 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
 #endif
 
 int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
-                      const int8_t *filter, const int32_t *bias, int8_t *output) {
+                      const int8_t *filter, const int32_t *bias, int8_t *output,
+                      void *scratch) {
 #ifdef AOT_CONV2D_S8_MVE
+  (void)scratch;
   return aot_conv2d_s8_mve(p, input, filter, bias, output);
 #else
   const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c;
@@ -456,6 +458,7 @@ int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
   groups = in_c / fic;
   if (out_c % groups != 0) return AOT_KERNEL_BAD_PARAM;
   per_group = out_c / groups;
+  (void)scratch;
 #ifdef AOT_CONV2D_S8_DSP
   if (fsize <= AOT_CONV2D_S8_COL) return aot_conv2d_s8_dsp(p, input, filter, bias, output);
 #if !AOT_F_CONV_S8_BIG

@@ -106,7 +106,8 @@ static void aot_dw_s8_dm1(const aot_conv_params *p, const int8_t *input, const i
 #endif
 
 int32_t aot_dwconv2d_s8(const aot_conv_params *p, const int8_t *input,
-                        const int8_t *filter, const int32_t *bias, int8_t *output) {
+                        const int8_t *filter, const int32_t *bias, int8_t *output,
+                        void *scratch) {
   const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c;
   const int32_t out_h = p->out_h, out_w = p->out_w, out_c = p->out_c;
   const int32_t fh = p->filter_h, fw = p->filter_w, dm = p->depth_multiplier;
@@ -117,6 +118,7 @@ int32_t aot_dwconv2d_s8(const aot_conv_params *p, const int8_t *input,
   const int32_t x_step = dw * in_c, fx_step = out_c;
   int32_t b, oy, ox;
 
+  (void)scratch;
   if (dm <= 0 || out_c != in_c * dm) return AOT_KERNEL_BAD_PARAM;
 #ifdef AOT_DWCONV2D_S8_MVE
   /* a path the module left out (aot_features.h): AOT_KERNEL_BAD_PARAM */

@@ -107,6 +107,8 @@ const char *emit_scratch_ptr(emit_ctx *e) {
   return named_ptr(e, name, "void", 'S', e->g->scratch_base + e->op->scratch_offset);
 }
 
+size_t emit_scratch_bytes(const emit_ctx *e) { return e->op->scratch_bytes; }
+
 void emit_fn_begin(emit_ctx *e) {
   e->fn_n = 0;
   e->uses_S = e->uses_P = e->uses_st = 0;

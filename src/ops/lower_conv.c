@@ -4,11 +4,13 @@
  *
  * A call's tensors are in[0..2] (input, filter / weights, bias) and out; the
  * constant arrays its params point to (requantization multipliers and
- * shifts, an int64 bias, hybrid filter scales, the folded int8 FC bias) are
+ * shifts, an int64 bias, hybrid filter scales, the folded int8 bias) are
  * lower_arg arrays at their LOWER_CA_* place. Printing emits those arrays
  * first, then the params struct (one fixed layout per kind), the tensor
  * pointers and the call; the hybrid kernels also get an aot_hybrid_params
- * struct "<opname>_h" and the op's scratch buffer. The host call points the
+ * struct "<opname>_h" and the op's scratch buffer, as do the int8 CONV_2D and
+ * DEPTHWISE_CONV_2D (their SIMD variants' windows and tables, sized by
+ * aot_conv2d_s8_scratch_size). The host call points the
  * params at the same arrays and calls the descriptor's function. */
 #include "lower.h"
 
@@ -40,8 +42,9 @@ static const char *ca_emit(emit_ctx *e, const lower_call *c, int role) {
 
 static const char *tensor_text(emit_ctx *e, int t) { return t >= 0 ? emit_ptr(e, t) : "NULL"; }
 
+/* kbias: the folded bias array's name, or NULL when the call has none */
 static void emit_conv_params(emit_ctx *e, const aot_conv_params *p, const char *pname,
-                             const char *mult, const char *shift) {
+                             const char *mult, const char *shift, const char *kbias) {
   const char *lo = emit_float(e, p->act_min_f), *hi = emit_float(e, p->act_max_f);
   emit_decl(e,
             "static const aot_conv_params %s = {\n"
@@ -52,14 +55,14 @@ static void emit_conv_params(emit_ctx *e, const aot_conv_params *p, const char *
             "  .pad_h = %d, .pad_w = %d, .depth_multiplier = %d,\n"
             "  .input_offset = %d, .output_offset = %d,\n"
             "  .act_min = %d, .act_max = %d, .act_min_f = %s, .act_max_f = %s,\n"
-            "  .out_mult = %s, .out_shift = %s,\n"
+            "  .out_mult = %s, .out_shift = %s,%s%s\n"
             "};",
             pname, (int)p->batches, (int)p->in_h, (int)p->in_w, (int)p->in_c, (int)p->out_h,
             (int)p->out_w, (int)p->out_c, (int)p->filter_h, (int)p->filter_w,
             (int)p->filter_in_c, (int)p->stride_h, (int)p->stride_w, (int)p->dilation_h,
             (int)p->dilation_w, (int)p->pad_h, (int)p->pad_w, (int)p->depth_multiplier,
             (int)p->input_offset, (int)p->output_offset, (int)p->act_min, (int)p->act_max, lo,
-            hi, mult, shift);
+            hi, mult, shift, kbias ? "\n  .kbias = " : "", kbias ? kbias : "");
 }
 
 /* kbias: the folded bias array's name, or NULL when the kernel has none
@@ -120,7 +123,8 @@ int lower_conv_emit(emit_ctx *e, lower_call *c, const char *pname) {
     emit_fc_params(e, &c->u.fc.p, pname, mult, shift,
                    c->k == lower_kernel_get(LK(aot_fc_s8)) ? kbias : NULL);
   } else {
-    emit_conv_params(e, &c->u.conv.p, pname, mult, shift);
+    const char *kbias = c->arg[LOWER_CA_KBIAS].adt ? ca_emit(e, c, LOWER_CA_KBIAS) : NULL;
+    emit_conv_params(e, &c->u.conv.p, pname, mult, shift, kbias);
   }
   const char *in = tensor_text(e, c->in[0]), *f = tensor_text(e, c->in[1]);
   const char *b = c->arg[LOWER_CA_BIAS64].adt ? ca_emit(e, c, LOWER_CA_BIAS64)
@@ -134,6 +138,9 @@ int lower_conv_emit(emit_ctx *e, lower_call *c, const char *pname) {
     const char *sc = emit_scratch_ptr(e);
     emit_call(e, "%s(&%s, &%s_h, %s, %s, %s, %s, %s)", c->k->name, pname, emit_opname(e), in, f,
               b, out, sc);
+  } else if (c->k->nin == 5) {   /* int8 CONV_2D / DEPTHWISE_CONV_2D: a scratch buffer */
+    const char *sc = emit_scratch_bytes(e) > 0 ? emit_scratch_ptr(e) : "NULL";
+    emit_call(e, "%s(&%s, %s, %s, %s, %s, %s)", c->k->name, pname, in, f, b, out, sc);
   } else {
     emit_call(e, "%s(&%s, %s, %s, %s, %s)", c->k->name, pname, in, f, b, out);
   }
@@ -153,6 +160,7 @@ int lower_conv_eval(lower_call *c, void *const *data, void *scratch) {
     case LP_CONV_HYB:
       c->u.conv.p.out_mult = ca_data(c, LOWER_CA_MULT);
       c->u.conv.p.out_shift = ca_data(c, LOWER_CA_SHIFT);
+      c->u.conv.p.kbias = ca_data(c, LOWER_CA_KBIAS);
       h = &c->u.conv.h;
       break;
     case LP_FC:
@@ -170,6 +178,10 @@ int lower_conv_eval(lower_call *c, void *const *data, void *scratch) {
     void *argv[6] = {h, in, f, b, data[c->out], scratch};
     return (int)c->k->fn(&c->u, argv, NULL, NULL, NULL);
   }
+  if (c->k->nin == 5) {
+    void *argv[5] = {in, f, b, data[c->out], scratch};
+    return (int)c->k->fn(&c->u, argv, NULL, NULL, NULL);
+  }
   return (int)c->k->fn(&c->u, in, f, b, data[c->out]);
 }
 
@@ -185,6 +197,10 @@ size_t lower_conv_scratch(lower_op_fn f, const ir_graph *g, const ir_op *op) {
       r = aot_dwconv2d_hybrid_buffer_size(&c->u.conv.p);
     else if (c->k == lower_kernel_get(LK(aot_fc_hybrid)))
       r = aot_fc_hybrid_buffer_size(&c->u.fc.p);
+    else if (c->k == lower_kernel_get(LK(aot_conv2d_s8)))
+      r = aot_conv2d_s8_scratch_size(&c->u.conv.p);
+    else if (c->k == lower_kernel_get(LK(aot_dwconv2d_s8)))
+      r = aot_dwconv2d_s8_scratch_size(&c->u.conv.p);
   }
   lower_release(L);
   free(L);

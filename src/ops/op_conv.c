@@ -2,7 +2,8 @@
  *
  * conv_lower() validates an op and lowers it to one kernel call (lower.h):
  * the kernel of its dtypes, every parameter, the constant arrays the params
- * point to (multipliers, shifts, an int64 bias, hybrid filter scales) and
+ * point to (multipliers, shifts, an int64 bias, hybrid filter scales, the
+ * folded int8 bias) and
  * the kernel variant paths the layer reaches (conv_features); check, emit,
  * eval and the scratch size all go through it, so what is emitted is
  * exactly what the reference interpreter runs. */
@@ -68,6 +69,30 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
     if (p->filter_h * p->filter_w > 49) f |= LF(DW_S8_BIG);
   }
   return f;
+}
+
+/* int8 CONV_2D / DEPTHWISE_CONV_2D with a constant filter (and bias): the
+ * folded bias kbias[c] = bias[c] + input_offset * (sum of output channel c's
+ * filter taps), int32 wrap-around as in the kernels, an array of the call
+ * (the SIMD kernels start their sums from it; see aot_conv_params); none
+ * for a filter computed at run time. */
+static void conv_kbias(lower_call *c, int ck, const ir_tensor *f, const ir_tensor *b) {
+  const aot_conv_params *p = &c->u.conv.p;
+  const size_t oc = (size_t)p->out_c;
+  const size_t taps = (size_t)p->filter_h * (size_t)p->filter_w;
+  const size_t per = ck == CK_CONV ? taps * (size_t)p->filter_in_c : taps;
+  if (f->dtype != DT_INT8 || !f->data || f->data_bytes < oc * per) return;
+  if (b && (b->dtype != DT_INT32 || !b->data || b->data_bytes < 4 * oc)) return;
+  int32_t *k = xmalloc(oc * sizeof *k);
+  const int8_t *w = (const int8_t *)f->data;
+  for (size_t o = 0; o < oc; o++) {
+    uint32_t s = 0, br = 0;
+    for (size_t i = 0; i < per; i++)   /* CONV_2D [O,H,W,I]; depthwise [1,H,W,O] */
+      s += (uint32_t)(int32_t)(ck == CK_CONV ? w[o * per + i] : w[i * oc + o]);
+    if (b) memcpy(&br, b->data + 4 * o, sizeof br);
+    k[o] = (int32_t)(br + s * (uint32_t)p->input_offset);
+  }
+  lower_conv_array(c, LOWER_CA_KBIAS, 'w', "kbias", k, oc);
 }
 
 static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *why, size_t n) {
@@ -206,6 +231,9 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
     }
     lower_conv_array(c, LOWER_CA_BIAS64, 'l', "bias64", b64, (size_t)p->out_c);
   }
+  if (kind == CF_S8 && ck != CK_TCONV)
+    conv_kbias(c, ck, &g->t[ir_root(g, op->in[ifl])],
+               b ? &g->t[ir_root(g, op->in[ib])] : NULL);
   if (kind == CF_S8) c->features = conv_features(ck, p);
   return 0;
 }

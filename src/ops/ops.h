@@ -75,6 +75,8 @@ int op_has_eval(const op_impl *impl);
 const char *emit_ptr(emit_ctx *e, int t);
 /* Expression for this op's scratch buffer, "((void *)(S + 4096))". */
 const char *emit_scratch_ptr(emit_ctx *e);
+/* The bytes of the op's scratch buffer (0: it has none). */
+size_t emit_scratch_bytes(const emit_ctx *e);
 /* Unique identifier base for the current op, e.g. "op12_conv_2d". */
 const char *emit_opname(emit_ctx *e);
 /* A statement line in the run function (indentation added). */

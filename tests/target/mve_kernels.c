@@ -24,9 +24,9 @@
 #include "aot_dsp.h"
 
 int32_t ref_conv2d_s8(const aot_conv_params *p, const int8_t *input, const int8_t *filter,
-                      const int32_t *bias, int8_t *output);
+                      const int32_t *bias, int8_t *output, void *scratch);
 int32_t ref_dwconv2d_s8(const aot_conv_params *p, const int8_t *input, const int8_t *filter,
-                        const int32_t *bias, int8_t *output);
+                        const int32_t *bias, int8_t *output, void *scratch);
 int32_t ref_fc_s8(const aot_fc_params *p, const int8_t *input, const int8_t *weights,
                   const int32_t *bias, int8_t *output);
 int32_t ref_avgpool_s8(const aot_pool_params *p, const int8_t *input, int8_t *output);
@@ -168,6 +168,11 @@ static int8_t in_buf[IN_MAX], filt_buf[FILT_MAX];
 static int32_t kbias_buf[CH_MAX];   /* test_fc: the folded bias */
 static int8_t out_a[OUT_MAX + GUARD], out_b[OUT_MAX + GUARD];
 static int32_t bias_buf[CH_MAX], mult_buf[CH_MAX], shift_buf[CH_MAX];
+/* the conv / depthwise scratch (aot_conv2d_s8_scratch_size bytes), guard
+ * bytes after it; the reference kernels get their own */
+#define SCRATCH_MAX 16384
+static uint64_t scratch_a[(SCRATCH_MAX + GUARD) / 8], scratch_b[(SCRATCH_MAX + GUARD) / 8];
+static int32_t ckbias_buf[CH_MAX];   /* conv / depthwise: the folded bias */
 
 static void fill_s8(int8_t *p, int32_t n) {
   int32_t i;
@@ -207,6 +212,39 @@ static void clear_out(void) {
   memset(out_b, 0x5A, sizeof out_b);
 }
 
+/* Fills the scratch buffers with garbage and guard bytes after n bytes;
+ * 0 when n is past SCRATCH_MAX. */
+static int scratch_prep(size_t n) {
+  if (n > SCRATCH_MAX) return 0;
+  memset(scratch_a, 0xA5, sizeof scratch_a);
+  memset(scratch_b, 0xA5, sizeof scratch_b);
+  return 1;
+}
+/* 1 when no kernel wrote past the n scratch bytes it was given */
+static int scratch_kept(size_t n) {
+  const uint8_t *a = (const uint8_t *)scratch_a + n, *b = (const uint8_t *)scratch_b + n;
+  size_t i;
+  for (i = 0; i < GUARD; i++)
+    if (a[i] != 0xA5 || b[i] != 0xA5) return 0;
+  return 1;
+}
+/* Half of the cases: the folded bias kbias[c] = bias[c] + input_offset *
+ * (sum of channel c's taps) as aotc computes it, in p->kbias (the SIMD
+ * kernels start from it; the portable kernel ignores it). */
+static void maybe_kbias(aot_conv_params *p, const int32_t *bias, int dw) {
+  const int32_t taps = p->filter_h * p->filter_w * (dw ? 1 : p->filter_in_c);
+  int32_t c, i;
+  p->kbias = NULL;
+  if (rnd() % 2) return;
+  for (c = 0; c < p->out_c; c++) {
+    uint32_t s = 0;
+    for (i = 0; i < taps; i++)
+      s += (uint32_t)(int32_t)(dw ? filt_buf[i * p->out_c + c] : filt_buf[c * taps + i]);
+    ckbias_buf[c] = (int32_t)((bias ? (uint32_t)bias[c] : 0u) + s * (uint32_t)p->input_offset);
+  }
+  p->kbias = ckbias_buf;
+}
+
 /* output size of one spatial dim (at least 1) */
 static int32_t out_dim(int32_t in, int32_t f, int32_t stride, int32_t dil, int32_t pad) {
   const int32_t span = dil * (f - 1) + 1;
@@ -240,6 +278,7 @@ static void test_conv(int n_cases) {
   for (it = 0; done < n_cases; it++) {
     aot_conv_params p;
     int32_t groups, in_n, f_n, o_n, ra, rb, kind = it % 8;
+    size_t sn;
     const int32_t *bias;
     memset(&p, 0, sizeof p);
     spatial(&p, 5, 10);
@@ -298,9 +337,13 @@ static void test_conv(int n_cases) {
       }
     }
     bias = rnd() % 5 == 0 ? NULL : bias_buf;
+    sn = aot_conv2d_s8_scratch_size(&p);
+    if (!scratch_prep(sn)) continue;
+    maybe_kbias(&p, bias, 0);
     clear_out();
-    ra = aot_conv2d_s8(&p, in_buf, filt_buf, bias, out_a);
-    rb = ref_conv2d_s8(&p, in_buf, filt_buf, bias, out_b);
+    ra = aot_conv2d_s8(&p, in_buf, filt_buf, bias, out_a, scratch_a);
+    rb = ref_conv2d_s8(&p, in_buf, filt_buf, bias, out_b, scratch_b);
+    check(scratch_kept(sn), "conv2d_s8 scratch bound", done);
     if (!compare_out(ra, rb, o_n))
       printf("conv case %d: b%ld %ldx%ldx%ld f%ldx%ld fic%ld oc%ld s%ld,%ld d%ld,%ld pad%ld,%ld\n",
              done, (long)p.batches, (long)p.in_h, (long)p.in_w, (long)p.in_c, (long)p.filter_h,
@@ -317,6 +360,7 @@ static void test_dwconv(int n_cases) {
   for (it = 0; done < n_cases; it++) {
     aot_conv_params p;
     int32_t in_n, f_n, o_n, ra, rb;
+    size_t sn;
     const int32_t *bias;
     memset(&p, 0, sizeof p);
     spatial(&p, 5, 10);
@@ -396,9 +440,13 @@ static void test_dwconv(int n_cases) {
       }
     }
     bias = rnd() % 5 == 0 ? NULL : bias_buf;
+    sn = aot_dwconv2d_s8_scratch_size(&p);
+    if (!scratch_prep(sn)) continue;
+    maybe_kbias(&p, bias, 1);
     clear_out();
-    ra = aot_dwconv2d_s8(&p, in_buf, filt_buf, bias, out_a);
-    rb = ref_dwconv2d_s8(&p, in_buf, filt_buf, bias, out_b);
+    ra = aot_dwconv2d_s8(&p, in_buf, filt_buf, bias, out_a, scratch_a);
+    rb = ref_dwconv2d_s8(&p, in_buf, filt_buf, bias, out_b, scratch_b);
+    check(scratch_kept(sn), "dwconv2d_s8 scratch bound", done);
     if (!compare_out(ra, rb, o_n))
       printf("dwconv case %d: b%ld %ldx%ldx%ld f%ldx%ld dm%ld s%ld,%ld d%ld,%ld pad%ld,%ld\n",
              done, (long)p.batches, (long)p.in_h, (long)p.in_w, (long)p.in_c, (long)p.filter_h,

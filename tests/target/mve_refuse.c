@@ -16,6 +16,7 @@
 static int passed, failed;
 static int8_t in[4096], flt[8192], out[4096];
 static int32_t bias[64], mult[64], shift[64];
+static uint64_t scratch[16384 / 8];   /* larger than any case's scratch size */
 
 static aot_conv_params shape(int32_t in_hw, int32_t in_c, int32_t f, int32_t dm, int32_t pad,
                              int32_t out_c) {
@@ -45,7 +46,8 @@ static void refused(const char *what, int dw, const aot_conv_params *p) {
   int32_t rc;
   size_t k;
   memset(out, 0x5a, sizeof out);
-  rc = dw ? aot_dwconv2d_s8(p, in, flt, bias, out) : aot_conv2d_s8(p, in, flt, bias, out);
+  rc = dw ? aot_dwconv2d_s8(p, in, flt, bias, out, scratch)
+         : aot_conv2d_s8(p, in, flt, bias, out, scratch);
   for (k = 0; k < sizeof out && out[k] == 0x5a; k++) {
   }
   if (rc == AOT_KERNEL_BAD_PARAM && k == sizeof out) {
@@ -64,7 +66,7 @@ static void runs_dw(const char *what, const aot_conv_params *p) {
   refused(what, 1, p);
   return;
 #endif
-  rc = aot_dwconv2d_s8(p, in, flt, bias, out);
+  rc = aot_dwconv2d_s8(p, in, flt, bias, out, scratch);
   for (oy = 0; oy < p->out_h; oy++)
     for (ox = 0; ox < p->out_w; ox++)
       for (c = 0; c < p->out_c; c++) {

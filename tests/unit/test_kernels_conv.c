@@ -126,16 +126,16 @@ static void test_conv2d_s8_hand(void **state) {
   p.act_min = -128; p.act_max = 127;
   p.out_mult = mult; p.out_shift = shift;
   int8_t out[4];
-  assert_int_equal(aot_conv2d_s8(&p, in, f, bias, out), AOT_KERNEL_OK);
+  assert_int_equal(aot_conv2d_s8(&p, in, f, bias, out, NULL), AOT_KERNEL_OK);
   const int8_t e1[4] = {15, 20, 30, 35};
   assert_memory_equal(out, e1, 4);
   shift[0] = -1;
-  assert_int_equal(aot_conv2d_s8(&p, in, f, bias, out), AOT_KERNEL_OK);
+  assert_int_equal(aot_conv2d_s8(&p, in, f, bias, out, NULL), AOT_KERNEL_OK);
   const int8_t e2[4] = {5, 8, 13, 15};
   assert_memory_equal(out, e2, 4);
   /* activation clamp (e.g. RELU with zp -5 -> [-5, 127]) and no bias */
   p.act_min = 9; p.act_max = 14;
-  assert_int_equal(aot_conv2d_s8(&p, in, f, NULL, out), AOT_KERNEL_OK);
+  assert_int_equal(aot_conv2d_s8(&p, in, f, NULL, out, NULL), AOT_KERNEL_OK);
   /* no bias, x0.25 with the reference's double rounding: 37 -> 18.5 -> 19
    * -> 9.5 -> 10; 47 -> 24 -> 12; 67 -> 34 -> 17; 77 -> 39 -> 20; then -5 and
    * the clamp: 5->9, 7->9, 12, 15->14. */
@@ -249,7 +249,7 @@ static void run_conv_case(const cfg *c, int kind) {
     p.output_offset = rnd_range(-20, 20);
     p.act_min = -100; p.act_max = 120;
     for (size_t i = 0; i < nin; i++) ((int8_t *)in)[i] = (int8_t)rnd_range(-128, 127);
-    assert_int_equal(aot_conv2d_s8(&p, in, f8, b32, out), AOT_KERNEL_OK);
+    assert_int_equal(aot_conv2d_s8(&p, in, f8, b32, out, NULL), AOT_KERNEL_OK);
   } else if (kind == 2) {
     p.act_min = -30000; p.act_max = 32767;
     for (size_t i = 0; i < nin; i++) ((int16_t *)in)[i] = (int16_t)rnd_range(-32768, 32767);
@@ -320,11 +320,11 @@ static void test_dwconv_s8_hand(void **state) {
   p.act_min = -128; p.act_max = 127;
   p.out_mult = mult; p.out_shift = shift;
   int8_t out[4];
-  assert_int_equal(aot_dwconv2d_s8(&p, in, f, bias, out), AOT_KERNEL_OK);
+  assert_int_equal(aot_dwconv2d_s8(&p, in, f, bias, out, NULL), AOT_KERNEL_OK);
   const int8_t e[4] = {10, -2, 0, -1};
   assert_memory_equal(out, e, 4);
   p.depth_multiplier = 3;  /* inconsistent with out_c */
-  assert_int_equal(aot_dwconv2d_s8(&p, in, f, bias, out), AOT_KERNEL_BAD_PARAM);
+  assert_int_equal(aot_dwconv2d_s8(&p, in, f, bias, out, NULL), AOT_KERNEL_BAD_PARAM);
 }
 
 static void run_dw_case(const cfg *c, int kind) {
@@ -354,7 +354,7 @@ static void run_dw_case(const cfg *c, int kind) {
     p.output_offset = rnd_range(-20, 20);
     p.act_min = -128; p.act_max = 127;
     for (size_t i = 0; i < nin; i++) ((int8_t *)in)[i] = (int8_t)rnd_range(-128, 127);
-    assert_int_equal(aot_dwconv2d_s8(&p, in, f8, use_bias ? b32 : NULL, out), AOT_KERNEL_OK);
+    assert_int_equal(aot_dwconv2d_s8(&p, in, f8, use_bias ? b32 : NULL, out, NULL), AOT_KERNEL_OK);
   } else if (kind == 2) {
     p.act_min = -32768; p.act_max = 32767;
     for (size_t i = 0; i < nin; i++) ((int16_t *)in)[i] = (int16_t)rnd_range(-32768, 32767);

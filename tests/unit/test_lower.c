@@ -85,9 +85,11 @@ static void test_kernel_table(void **state) {
     assert_non_null(d);
     assert_non_null(d->fn);
     /* 1..3 tensor inputs, or a wide call (LP_GRU, the recurrent and hybrid
-     * convolution kinds) with its argument vector */
+     * convolution kinds, the int8 convolutions with their scratch) with its
+     * argument vector */
     const int wide = d->kind == LP_GRU || (d->kind >= LP_SVDF && d->kind <= LP_LSTM_Q) ||
-                     d->kind == LP_CONV_HYB || d->kind == LP_FC_HYB;
+                     d->kind == LP_CONV_HYB || d->kind == LP_FC_HYB ||
+                     (d->kind == LP_CONV && d->nin == 5);
     assert_true((d->nin >= 1 && d->nin <= 3) || (wide && d->nin > 3 && d->nin <= LOWER_MAX_ARGS));
     assert_int_equal(strncmp(d->name, "aot_", 4), 0);
     for (int j = 0; j < k; j++) assert_string_not_equal(lower_kernel_get(j)->name, d->name);
@@ -293,6 +295,11 @@ static void test_lower_conv_s8(void **state) {
   fill_s8(t.data[x], 7 * 6 * 3, -128, 127);
   fill_s8(t.data[f], 4 * 27, -127, 127);
   for (int i = 0; i < 4; i++) ((int32_t *)t.data[b])[i] = rr(-3000, 3000);
+  t.g->t[f].role = t.g->t[b].role = ROLE_CONST;   /* constants: the bias is folded */
+  t.g->t[f].data = t.data[f];
+  t.g->t[f].data_bytes = 4 * 27;
+  t.g->t[b].data = t.data[b];
+  t.g->t[b].data_bytes = 4 * 4;
   ir_op *op = tg_op(&t, OP_CONV_2D, 3, (int[]){x, f, b}, y);
   op->opts.padding = PAD_SAME;
   op->opts.stride_h = op->opts.stride_w = 2;
@@ -311,6 +318,15 @@ static void test_lower_conv_s8(void **state) {
   assert_int_equal(c->out, y);
   /* padded windows: the clipped path only (27 taps, no BIG) */
   assert_int_equal(c->features, LF(CONV_S8_CLIP));
+  /* the folded bias: bias + input_offset (5) * the sum of each filter */
+  const int32_t *kb = c->arg[LOWER_CA_KBIAS].data;
+  assert_non_null(kb);
+  assert_int_equal(c->arg[LOWER_CA_KBIAS].n, 4);
+  for (int o = 0; o < 4; o++) {
+    int32_t sum = 0;
+    for (int i = 0; i < 27; i++) sum += ((const int8_t *)t.data[f])[o * 27 + i];
+    assert_int_equal(kb[o], ((const int32_t *)t.data[b])[o] + 5 * sum);
+  }
   assert_int_equal(lower_eval(L, t.data, NULL), 0);
 
   /* the portable kernel with parameters computed here */
@@ -325,9 +341,14 @@ static void test_lower_conv_s8(void **state) {
   p.act_min = 3 + 0;                                 /* RELU6: [0, 6] quantized */
   p.act_max = 3 + (int32_t)lround(6.0 / (double)so);
   int8_t want[48];
-  assert_int_equal(aot_conv2d_s8(&p, t.data[x], t.data[f], t.data[b], want), 0);
+  assert_int_equal(aot_conv2d_s8(&p, t.data[x], t.data[f], t.data[b], want, NULL), 0);
   assert_memory_equal(t.data[y], want, sizeof want);
 
+  /* the scratch the op asks for: the largest of the variants' needs (the
+   * DSP im2col path: two windows of 27 taps, their widened taps, constants) */
+  op->scratch_bytes = impl->scratch(t.g, op);
+  assert_int_equal(op->scratch_bytes, aot_conv2d_s8_scratch_size(&p));
+  assert_true(op->scratch_bytes >= 2 * 27 + 16 * 7 + 12 * 4);
   emit_ctx e;
   char *cu[1];
   emit_list(&t, op, L, &e, cu);
@@ -335,7 +356,9 @@ static void test_lower_conv_s8(void **state) {
   assert_non_null(strstr(e.decls.s, "static const int32_t op_shift[4]"));
   assert_non_null(strstr(e.decls.s, "static const aot_conv_params op_p = {\n  .batches = 1, .in_h = 7"));
   assert_non_null(strstr(e.decls.s, ".out_mult = op_mult, .out_shift = op_shift,"));
-  assert_non_null(strstr(e.body.s, "st = aot_conv2d_s8(&op_p, t0, t1, t2, t3);"));
+  assert_non_null(strstr(e.decls.s, "static const int32_t op_kbias[4]"));
+  assert_non_null(strstr(e.decls.s, ".out_mult = op_mult, .out_shift = op_shift,\n  .kbias = op_kbias\n};"));
+  assert_non_null(strstr(e.body.s, "st = aot_conv2d_s8(&op_p, t0, aot_constants.c_t1, aot_constants.c_t2, t3, op_scratch);"));
   assert_true(has(e.kernels, e.nkernels, "ConvolutionFunctions/aot_conv2d_s8.c"));
   assert_int_equal(e.nfeatures, 1);
   assert_string_equal(e.features[0], "CONV_S8_CLIP");
