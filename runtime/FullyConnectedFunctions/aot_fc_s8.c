@@ -14,6 +14,7 @@
 #elif defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32) && !defined(AOT_NO_SIMD)
 /* Arm DSP extension: see aot_fc_s8_dsp below. */
 #include "aot_dsp.h"
+#include "aot_fc_dsp.h"
 #define AOT_FC_S8_DSP 1
 /* input taps widened on the stack (two bytes each), per chunk */
 #define AOT_FC_S8_XW 1024
@@ -97,6 +98,82 @@ AOT_INLINE int8_t aot_fc_s8_q(int32_t acc, int32_t fast, int32_t m, int32_t sh, 
   return aot_dsp_st(v + out_off, full, lo, hi);
 }
 
+#if AOT_F_FC_S8_ROWS4
+/* Rows of a multiple of four taps (at least eight) on word-aligned weights
+ * with the folded bias: the input widened once per batch row without its
+ * offset (the bias folded by aotc holds it), three rows at a time summed by
+ * aot_fc_dsp_dot3 into at most AOT_FC_S8_CH int32 sums (a last block of
+ * fewer than three rows recomputes the rows before it instead), which
+ * aot_fc_dsp_rq requantizes. 1 when it ran, 0 when the layer does not fit
+ * it or a sum reached 2^30 in magnitude (the caller's exact path then
+ * computes every output again). */
+#define AOT_FC_S8_CH 96
+static int32_t aot_fc_s8_dsp3(const aot_fc_params *p, const int8_t *input,
+                              const int8_t *weights, int8_t *output) {
+  const int32_t depth = p->in_depth, out_depth = p->out_depth, ms = p->per_channel ? 1 : 0;
+  const int32_t out_off = p->output_offset, lo = p->act_min, hi = p->act_max;
+  const int32_t full = lo == -128 && hi == 127, c = 1 + 2 * out_off;
+  uint32_t xw[AOT_FC_S8_XW / 2];
+  int32_t acc[AOT_FC_S8_CH + 2];
+  aot_fc_dsp_job job;
+  int32_t b, r0, i;
+  if ((depth & 3) || depth < 8 || depth > AOT_FC_S8_XW || out_depth < 3 || !p->kbias ||
+      ((uintptr_t)weights & 3))
+    return 0;
+  for (i = 0; i < (ms ? out_depth : 1); i++)
+    if ((p->out_shift[i] >= 0 || p->out_shift[i] < -31) && p->out_mult[i] != 0) return 0;
+  job.xw = xw;
+  job.depth = depth;
+  job.n4 = depth >> 2;
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *x = input + (size_t)b * depth;
+    int8_t *o = output + (size_t)b * out_depth;
+    aot_fc_dsp_widen(x, depth >> 2, xw);
+    for (r0 = 0; r0 < out_depth; r0 += AOT_FC_S8_CH) {
+      /* the last chunk keeps at least three rows */
+      const int32_t nr = out_depth - r0 <= AOT_FC_S8_CH + 2 ? out_depth - r0 : AOT_FC_S8_CH;
+      const int32_t *mult = p->out_mult + ms * r0, *shift = p->out_shift + ms * r0;
+      job.w = weights + (size_t)r0 * depth;
+      job.nblk = nr / 3;
+      job.init = p->kbias + r0;
+      job.out = acc;
+      aot_fc_dsp_q_clear();
+      aot_fc_dsp_dot3(&job);
+      if (nr % 3) {
+        job.w = weights + (size_t)(r0 + nr - 3) * depth;
+        job.nblk = 1;
+        job.init = p->kbias + r0 + nr - 3;
+        job.out = acc + nr - 3;
+        aot_fc_dsp_dot3(&job);
+      }
+      if (aot_fc_dsp_q_set()) return 0; /* some |acc| >= 2^30: the exact path */
+      if (ms) {
+        for (i = 0; i < nr; i++) {
+          const int32_t v = aot_fc_dsp_rq(acc[i], mult[i], ~shift[i], c);
+          o[r0 + i] = (int8_t)(full ? v : aot_clamp_i32(v, lo, hi));
+        }
+      } else if (full) {
+        const int32_t m = mult[0], rs = ~shift[0];
+        int8_t *q = o + r0;
+        for (i = 0; i + 4 <= nr; i += 4, q += 4) {
+          q[0] = (int8_t)aot_fc_dsp_rq(acc[i], m, rs, c);
+          q[1] = (int8_t)aot_fc_dsp_rq(acc[i + 1], m, rs, c);
+          q[2] = (int8_t)aot_fc_dsp_rq(acc[i + 2], m, rs, c);
+          q[3] = (int8_t)aot_fc_dsp_rq(acc[i + 3], m, rs, c);
+        }
+        for (; i < nr; i++) *q++ = (int8_t)aot_fc_dsp_rq(acc[i], m, rs, c);
+      } else {
+        const int32_t m = mult[0], rs = ~shift[0];
+        for (i = 0; i < nr; i++)
+          o[r0 + i] = (int8_t)aot_clamp_i32(aot_fc_dsp_rq(acc[i], m, rs, c), lo, hi);
+      }
+      if (nr > AOT_FC_S8_CH) break;
+    }
+  }
+  return 1;
+}
+#endif
+
 static int32_t aot_fc_s8_dsp(const aot_fc_params *p, const int8_t *input, const int8_t *weights,
                              const int32_t *bias, int8_t *output) {
   const int32_t depth = p->in_depth, out_depth = p->out_depth;
@@ -104,6 +181,9 @@ static int32_t aot_fc_s8_dsp(const aot_fc_params *p, const int8_t *input, const 
   const int32_t in_off = p->input_offset, ms = p->per_channel ? 1 : 0;
   const int32_t full = lo == -128 && hi == 127;
   int32_t b;
+#if AOT_F_FC_S8_ROWS4
+  if (aot_fc_s8_dsp3(p, input, weights, output)) return AOT_KERNEL_OK;
+#endif
 #if AOT_F_FC_S8_ROWS4
 #if AOT_F_FC_S8_LONG
   const int32_t one = depth <= AOT_FC_S8_XW;
