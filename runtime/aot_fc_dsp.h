@@ -10,8 +10,8 @@
  * them out). Per eight taps: one LDM of the four input pairs, then per row
  * one LDM of its eight weights, four SXTB16 and four SMLAD: 28 instructions
  * per 24 MACs, every product exact (the same integers as the portable
- * loop). The loop body holds four such groups and is entered part-way for
- * the first (groups mod 4); it ends when the input pointer meets the end
+ * loop). The loop body holds eight such groups and is entered part-way for
+ * the first (groups mod 8); it ends when the input pointer meets the end
  * kept on the stack; a last four taps take one LDR per row. Then the three
  * sums are stored, the row pointers move to the next block, and the next
  * block starts, all in the one function (naked: it uses all fourteen
@@ -93,18 +93,14 @@ __attribute__((naked, noinline, unused)) static void aot_fc_dsp_dot3(
       "adreq.w r8, 8f\n\t"
       "orr r8, r8, #1\n\t"
       "str r8, [sp, #8]\n\t"
-      /* the entry: (4 - groups mod 4) mod 4 groups into the body */
-      "ands r7, r7, #3\n\t"
+      /* the entry: (8 - groups mod 8) mod 8 groups into the body (every
+         group is 112 bytes, checked below) */
+      "and r7, r7, #7\n\t"
+      "rsb r7, r7, #8\n\t"
+      "and r7, r7, #7\n\t"
       "adr.w r8, 10f\n\t"
-      "cmp r7, #1\n\t"
-      "it eq\n\t"
-      "adreq.w r8, 13f\n\t"
-      "cmp r7, #2\n\t"
-      "it eq\n\t"
-      "adreq.w r8, 12f\n\t"
-      "cmp r7, #3\n\t"
-      "it eq\n\t"
-      "adreq.w r8, 11f\n\t"
+      "mov r9, #112\n\t"
+      "mla r8, r7, r9, r8\n\t"
       "orr r8, r8, #1\n\t"
       "str r8, [sp, #4]\n\t"
       /* rows: r1, r1 + depth, r1 + 2 * depth */
@@ -118,9 +114,12 @@ __attribute__((naked, noinline, unused)) static void aot_fc_dsp_dot3(
       "str r7, [sp, #32]\n\t"
       "ldr pc, [sp, #4]\n"
       "10:\n\t" AOT_FC_DSP_GROUP
-      "11:\n\t" AOT_FC_DSP_GROUP
-      "12:\n\t" AOT_FC_DSP_GROUP
-      "13:\n\t" AOT_FC_DSP_GROUP
+      "11:\n\t" AOT_FC_DSP_GROUP AOT_FC_DSP_GROUP AOT_FC_DSP_GROUP AOT_FC_DSP_GROUP
+      AOT_FC_DSP_GROUP AOT_FC_DSP_GROUP AOT_FC_DSP_GROUP
+      "12:\n\t"
+      ".if (11b - 10b) != 112 || (12b - 10b) != 8 * 112\n\t"
+      ".error \"aot_fc_dsp_dot3: a group is not 112 bytes\"\n\t"
+      ".endif\n\t"
       "ldr r11, [sp]\n\t"
       "cmp r0, r11\n\t"
       "bne 10b\n\t"

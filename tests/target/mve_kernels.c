@@ -511,6 +511,61 @@ static void test_fc(int n_cases) {
   }
 }
 
+/* FULLY_CONNECTED on the DSP three-row loop (aot_fc_dsp.h): rows of a
+ * multiple of four taps, the folded bias, shifts in [-31, -1] (or dead
+ * channels), 3..200 rows (a last block of 1 or 2 rows recomputes the rows
+ * before it), more than one 96-row chunk, odd and even eight-tap group
+ * counts; some cases with sums near 2^30 (the QADD saturation falls back to
+ * the exact path) and some on weights one byte off word alignment (the
+ * four-row loop). */
+static void test_fc3(int n_cases) {
+  int i;
+  for (i = 0; i < n_cases; i++) {
+    aot_fc_params p;
+    int32_t o_n, ra, rb, j, k;
+    const int32_t *bias;
+    int8_t *w = filt_buf + (i % 9 == 4 ? 1 : 0);
+    memset(&p, 0, sizeof p);
+    p.batches = rr(1, 3);
+    p.in_depth = 4 * (i % 3 == 0 ? rr(2, 10) : rr(2, 256));
+    p.out_depth = i % 4 == 0 ? rr(3, 8) : i % 4 == 1 ? rr(90, 200) : rr(3, 60);
+    if (p.out_depth * p.in_depth > FILT_MAX - 4) p.in_depth = 4 * ((FILT_MAX - 4) / p.out_depth / 4);
+    p.input_offset = rr(-127, 128);
+    p.output_offset = rr(-128, 127);
+    fill_act(&p.act_min, &p.act_max);
+    p.per_channel = (int32_t)(rnd() % 2);
+    p.out_mult = mult_buf;
+    p.out_shift = shift_buf;
+    fill_s8(in_buf, p.batches * p.in_depth);
+    fill_s8(w, p.out_depth * p.in_depth);
+    fill_rq(p.out_depth);
+    for (j = 0; j < p.out_depth; j++)
+      if (mult_buf[j] != 0) shift_buf[j] = rr(-31, -1);
+    if (i % 10 == 7) {   /* sums near 2^30 */
+      for (j = 0; j < p.out_depth; j++) {
+        bias_buf[j] = (rnd() % 2 ? 1 : -1) * rr((1 << 30) - (1 << 12), 1 << 30);
+        shift_buf[j] = rr(-31, -23);
+      }
+    }
+    bias = rnd() % 5 == 0 ? NULL : bias_buf;
+    for (j = 0; j < p.out_depth; j++) {
+      uint32_t t = bias ? (uint32_t)bias[j] : 0u;
+      for (k = 0; k < p.in_depth; k++)
+        t += (uint32_t)p.input_offset * (uint32_t)(int32_t)w[j * p.in_depth + k];
+      kbias_buf[j] = (int32_t)t;
+    }
+    p.kbias = kbias_buf;
+    o_n = p.batches * p.out_depth;
+    clear_out();
+    ra = aot_fc_s8(&p, in_buf, w, bias, out_a);
+    rb = ref_fc_s8(&p, in_buf, w, bias, out_b);
+    if (!compare_out(ra, rb, o_n))
+      printf("fc3 case %d: b%ld depth%ld out%ld pc%ld\n", i, (long)p.batches, (long)p.in_depth,
+             (long)p.out_depth, (long)p.per_channel);
+    check(compare_out(ra, rb, o_n), "fc_s8 rows3", i);
+  }
+}
+
 static void test_avgpool(int n_cases) {
   int it, done = 0;
   for (it = 0; done < n_cases; it++) {
@@ -567,6 +622,7 @@ int main(void) {
   test_conv(400);
   test_dwconv(400);
   test_fc(300);
+  test_fc3(300);
   test_avgpool(200);
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
