@@ -360,6 +360,19 @@ AOT_INLINE int32_t aot_rec_qmul(int32_t x, const aot_rec_q *q) {
   return (y >> q->rsh) + ((y & q->mask) > ((q->mask >> 1) + (y < 0)));
 }
 
+#if defined(AOT_REC_DSP)
+/* aot_rec_qmul(x, q) for q->lsh == 0, q->rsh >= 1 and |x| < 2^30, given
+ * rs = q->rsh - 1: SMMULR on 2x is the doubling high multiply with its
+ * rounding (2x fits int32), then r += r >> 31 and ((r >> rs) + 1) >> 1 is
+ * the rounding right shift (round half away from zero). */
+AOT_INLINE int32_t aot_rec_qmulf(int32_t x, int32_t m, int32_t rs) {
+  int32_t r;
+  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"((uint32_t)x << 1), "r"(m));
+  r += r >> 31;
+  return ((r >> rs) + 1) >> 1;
+}
+#endif
+
 /* Moves bytes [1, n) of buf to [0, n - 1) (forward, in chunks that read
  * ahead of what they write). */
 AOT_INLINE void aot_rec_shift_bytes(uint8_t *buf, size_t n, size_t by) {

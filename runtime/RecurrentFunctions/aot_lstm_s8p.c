@@ -99,14 +99,153 @@ static void aot_lstm_s8p_fc(const aot_lstm_s8p_tensors *t, int32_t ni, int32_t n
   }
 }
 
+#if defined(AOT_LSTM_S8P_DSP)
+/* Arm DSP form of aot_lstm_s8p_fc for word-aligned packed weights and rows
+ * of at most AOT_LSTM_S8P_XW columns: the input row and the hidden state
+ * are widened once per step into 16-bit pairs (per four columns (x0, x2),
+ * (x1, x3)), then per block of four rows every 16-column chunk takes four
+ * LDRD of input pairs and, per row, two LDRD of its sixteen weights, eight
+ * SXTB16 and eight SMLAD (aot_lstm_s8p_chunks: 79 instructions per 64
+ * MACs); the tail columns of the block (row by row) one word per row and
+ * four columns. Exact int32 products: the same sums as aot_rec_dot4p_s8. */
+#define AOT_LSTM_S8P_XW 256
+AOT_INLINE void aot_lstm_s8p_widen(const int8_t *x, int32_t n4, uint32_t *xw) {
+  for (; n4 > 0; n4--, x += 4, xw += 2) {
+    uint32_t v, a, b;
+    memcpy(&v, x, 4);
+    __asm__("sxtb16 %0, %2\n\t"
+            "sxtb16 %1, %2, ror #8"
+            : "=&r"(a), "=&r"(b)
+            : "r"(v));
+    xw[0] = a;
+    xw[1] = b;
+  }
+}
+
+#define AOT_LSTM_S8P_ROW8(A, OFF)                    \
+  "ldrd %[t], %[u], [%[w], #" OFF "]\n\t"            \
+  "sxtb16 %[v], %[t]\n\t"                            \
+  "smlad %[" A "], %[v], %[x0], %[" A "]\n\t"        \
+  "sxtb16 %[t], %[t], ror #8\n\t"                    \
+  "smlad %[" A "], %[t], %[x1], %[" A "]\n\t"        \
+  "sxtb16 %[v], %[u]\n\t"                            \
+  "smlad %[" A "], %[v], %[x2], %[" A "]\n\t"        \
+  "sxtb16 %[u], %[u], ror #8\n\t"                    \
+  "smlad %[" A "], %[u], %[x3], %[" A "]\n\t"
+/* s[r] += the 16-column chunks (nch >= 1) of the four rows of one block */
+AOT_INLINE void aot_lstm_s8p_chunks(const uint32_t *xw, const int8_t *w, int32_t nch,
+                                    int32_t *s) {
+  int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], t, u, v, x0, x1, x2, x3;
+  __asm__ volatile(
+      "1:\n\t"
+      "ldrd %[x0], %[x1], [%[x]], #8\n\t"
+      "ldrd %[x2], %[x3], [%[x]], #8\n\t"
+      AOT_LSTM_S8P_ROW8("a0", "0") AOT_LSTM_S8P_ROW8("a1", "16")
+      AOT_LSTM_S8P_ROW8("a2", "32") AOT_LSTM_S8P_ROW8("a3", "48")
+      "ldrd %[x0], %[x1], [%[x]], #8\n\t"
+      "ldrd %[x2], %[x3], [%[x]], #8\n\t"
+      AOT_LSTM_S8P_ROW8("a0", "8") AOT_LSTM_S8P_ROW8("a1", "24")
+      AOT_LSTM_S8P_ROW8("a2", "40") AOT_LSTM_S8P_ROW8("a3", "56")
+      "add %[w], %[w], #64\n\t"
+      "subs %[n], %[n], #1\n\t"
+      "bne 1b\n"
+      : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [t] "=&r"(t),
+        [u] "=&r"(u), [v] "=&r"(v), [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2),
+        [x3] "=&r"(x3), [x] "+r"(xw), [w] "+r"(w), [n] "+r"(nch)
+      :
+      : "cc", "memory");
+  s[0] = a0;
+  s[1] = a1;
+  s[2] = a2;
+  s[3] = a3;
+}
+
+/* out[r] = init[r] + the sums of one block of four packed rows of n columns
+ * over the widened xw */
+AOT_INLINE void aot_lstm_s8p_dot4w(const int8_t *w, const uint32_t *xw, int32_t n,
+                                   const int32_t *init, int32_t *out) {
+  const int32_t k16 = n & ~15, t = ((n + 3) & ~3) - k16;
+  int32_t s[4], k;
+  s[0] = init[0];
+  s[1] = init[1];
+  s[2] = init[2];
+  s[3] = init[3];
+  if (k16) aot_lstm_s8p_chunks(xw, w, k16 >> 4, s);
+  w += 4 * k16;
+  xw += k16 >> 1;
+  for (k = 0; k < t; k += 4, xw += 2) {
+    const int16x2_t xa = (int16x2_t)xw[0], xb = (int16x2_t)xw[1];
+    uint32_t v0, v1, v2, v3;
+    memcpy(&v0, w + k, 4);
+    memcpy(&v1, w + t + k, 4);
+    memcpy(&v2, w + 2 * t + k, 4);
+    memcpy(&v3, w + 3 * t + k, 4);
+    s[0] = __smlad(__sxtb16((int8x4_t)v0), xa, s[0]);
+    s[0] = __smlad(aot_rec_hi16(v0), xb, s[0]);
+    s[1] = __smlad(__sxtb16((int8x4_t)v1), xa, s[1]);
+    s[1] = __smlad(aot_rec_hi16(v1), xb, s[1]);
+    s[2] = __smlad(__sxtb16((int8x4_t)v2), xa, s[2]);
+    s[2] = __smlad(aot_rec_hi16(v2), xb, s[2]);
+    s[3] = __smlad(__sxtb16((int8x4_t)v3), xa, s[3]);
+    s[3] = __smlad(aot_rec_hi16(v3), xb, s[3]);
+  }
+  out[0] = s[0];
+  out[1] = s[1];
+  out[2] = s[2];
+  out[3] = s[3];
+}
+
+/* 1 when it ran (the weights allow it), else 0 */
+static int aot_lstm_s8p_fc_dsp(const aot_lstm_s8p_tensors *t, int32_t ni, int32_t ns,
+                               const int8_t *x, const int8_t *h, int32_t *acc_in,
+                               int32_t *acc_rec) {
+  const int32_t ni4 = aot_lstm_pad4(ni), ns4 = aot_lstm_pad4(ns);
+  const size_t bi = 4u * (size_t)ni4, br = 4u * (size_t)ns4;
+  const int8_t *wi = t->w_in, *wr = t->w_rec;
+  uint32_t xw[AOT_LSTM_S8P_XW / 2], hw[AOT_LSTM_S8P_XW / 2];
+  int32_t r;
+  if (ni4 > AOT_LSTM_S8P_XW || ns4 > AOT_LSTM_S8P_XW || (((uintptr_t)wi | (uintptr_t)wr) & 3))
+    return 0;
+  aot_lstm_s8p_widen(x, ni4 >> 2, xw);
+  aot_lstm_s8p_widen(h, ns4 >> 2, hw);
+  for (r = 0; r < 4 * ns; r += 4, wi += bi, wr += br) {
+    aot_lstm_s8p_dot4w(wi, xw, ni, t->b_in + r, acc_in + r);
+    aot_lstm_s8p_dot4w(wr, hw, ns, t->b_rec + r, acc_rec + r);
+  }
+  return 1;
+}
+#endif
+
 /* One gate of n units: acc_in[j] = act(sat16(sat16(mbqm(acc_in[j])) +
  * sat16(mbqm(acc_rec[j])))) in Q0.15, act the sigmoid or (tanh_gate) the
  * tanh of a Q3.12 value. */
 static void aot_lstm_s8p_gate(int32_t *acc_in, const int32_t *acc_rec, int32_t n,
                               const aot_rec_q *qi, const aot_rec_q *qr,
-                              int tanh_gate) {
+                              int tanh_gate, int fast) {
   const aot_rec_q a = *qi, b = *qr;
   int32_t j = 0;
+#if defined(AOT_LSTM_S8P_DSP)
+  /* both products below 2^30 in magnitude, right shifts only: SMMULR */
+  if (fast) {
+    const int32_t am = a.m, ar = a.rsh - 1, bm = b.m, br = b.rsh - 1;
+#define AOT_LSTM_S8P_GATE_FAST(ACT)                                                   \
+  for (; j < n; j++) {                                                                \
+    const int32_t v = __ssat(__ssat(aot_rec_qmulf(acc_in[j], am, ar), 16) +           \
+                                 __ssat(aot_rec_qmulf(acc_rec[j], bm, br), 16),       \
+                             16);                                                     \
+    acc_in[j] = ACT;                                                                  \
+  }
+    if (tanh_gate) {
+      AOT_LSTM_S8P_GATE_FAST(aot_lstm_s8p_tanh(v, 3, 0, 0))
+    } else {
+      AOT_LSTM_S8P_GATE_FAST(aot_lstm_s8p_sigmoid(v))
+    }
+#undef AOT_LSTM_S8P_GATE_FAST
+    return;
+  }
+#else
+  (void)fast;
+#endif
 #if defined(AOT_REC_MVE)
   for (; j < n; j += 4) {
     const mve_pred16_t pr = vctp32q((uint32_t)(n - j));
@@ -197,6 +336,7 @@ int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t,
   int32_t cmult, cshift, cround, ob, s, b, j;
   const int gate_tanh = p->cell_act == AOT_ACT_TANH;
   aot_rec_q qin[4], qrec[4], qfc, qig, qhid;
+  int gfast[4];
   if (nb <= 0 || nt <= 0 || ni <= 0 || ns <= 0) return AOT_KERNEL_BAD_PARAM;
   for (j = 0; j < 4; j++)
     if (!aot_rec_q_init(&qin[j], p->gate[j].in_mult, p->gate[j].in_shift) ||
@@ -208,6 +348,20 @@ int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t,
     return AOT_KERNEL_BAD_PARAM;
   if (!t->w_in || !t->w_rec || !t->b_in || !t->b_rec) return AOT_KERNEL_BAD_PARAM;
   aot_lstm_s8p_tanh_params(p->cell_scale_power, &cmult, &cshift, &cround);
+  /* a gate's requantizations may take SMMULR (aot_rec_qmulf) when both its
+   * shifts are right shifts and its products stay below 2^30 in magnitude:
+   * |bias| + 128 * 128 * columns < 2^30 on every row (the same for all steps) */
+  for (j = 0; j < 4; j++) {
+    int32_t r;
+    gfast[j] = qin[j].lsh == 0 && qin[j].rsh >= 1 && qrec[j].lsh == 0 && qrec[j].rsh >= 1 &&
+               ni <= 32768 && ns <= 32768;
+    for (r = j * ns; gfast[j] && r < (j + 1) * ns; r++) {
+      const int64_t bi = t->b_in[r], brr = t->b_rec[r];
+      if ((bi < 0 ? -bi : bi) + 16384 * (int64_t)ni >= ((int64_t)1 << 30) ||
+          (brr < 0 ? -brr : brr) + 16384 * (int64_t)ns >= ((int64_t)1 << 30))
+        gfast[j] = 0;
+    }
+  }
   memset(xp, 0, (size_t)(ni4 + ns4));
   for (ob = 0; ob < nouter; ob++) {
     for (s = 0; s < nt; s++) {
@@ -218,10 +372,13 @@ int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t,
         int16_t *c = t->cell + (size_t)bi * ns;
         memcpy(xp, t->input + row * ni, (size_t)ni);
         memcpy(hp, h, (size_t)ns);
-        aot_lstm_s8p_fc(t, ni, ns, xp, hp, acc_in, acc_rec);
+#if defined(AOT_LSTM_S8P_DSP)
+        if (!aot_lstm_s8p_fc_dsp(t, ni, ns, xp, hp, acc_in, acc_rec))
+#endif
+          aot_lstm_s8p_fc(t, ni, ns, xp, hp, acc_in, acc_rec);
         for (j = 0; j < 4; j++)
           aot_lstm_s8p_gate(acc_in + (size_t)j * ns, acc_rec + (size_t)j * ns, ns, &qin[j],
-                            &qrec[j], j == AOT_LSTM_C && gate_tanh);
+                            &qrec[j], j == AOT_LSTM_C && gate_tanh, gfast[j]);
         aot_lstm_s8p_cell(acc_in, ns, c, h, out, &qfc, &qig, &qhid, cmult, cshift, cround,
                           p->cell_clip, p->hidden_zp);
       }
@@ -274,7 +431,7 @@ int32_t aot_lstm_s16p(const aot_lstm_q_params *p, const aot_lstm_s16p_tensors *t
         }
         for (j = 0; j < 4; j++)
           aot_lstm_s8p_gate(acc_in + (size_t)j * ns, acc_rec + (size_t)j * ns, ns, &ident,
-                            &ident, j == AOT_LSTM_C && gate_tanh);
+                            &ident, j == AOT_LSTM_C && gate_tanh, 0);
         aot_lstm_s16p_cell(acc_in, ns, c, h, out, &qfc, &qig, &qhid, cmult, cshift, cround,
                            p->cell_clip, p->hidden_zp);
       }
