@@ -303,6 +303,28 @@ static void aot_lstm_s8p_gate(int32_t *acc_in, const int32_t *acc_rec, int32_t n
 #else
 #define AOT_LSTM_S8P_CELL_MVE(HLO, HHI, HVSTORE)
 #endif
+#if defined(AOT_LSTM_S8P_DSP)
+/* Arm DSP: the three products (Q0.15 x int16) are below 2^30 in magnitude,
+ * so right-shift requantizations take SMMULR (aot_rec_qmulf) */
+#define AOT_LSTM_S8P_CELL_DSP(HBITS, ACT_T)                                                  \
+  if (fc.lsh == 0 && fc.rsh >= 1 && ig.lsh == 0 && ig.rsh >= 1 && hid.lsh == 0 &&           \
+      hid.rsh >= 1) {                                                                        \
+    const int32_t fm = fc.m, fr = fc.rsh - 1, im = ig.m, ir = ig.rsh - 1;                   \
+    const int32_t hm = hid.m, hr = hid.rsh - 1;                                              \
+    for (; j < n; j++) {                                                                     \
+      int32_t cv = __ssat(aot_rec_qmulf(gf[j] * c[j], fm, fr), 16), hv;                      \
+      cv = __ssat(cv + __ssat(aot_rec_qmulf(gi[j] * gc[j], im, ir), 16), 16);               \
+      if (clip > 0) cv = aot_clamp_i32(cv, -clip, clip);                                     \
+      c[j] = (int16_t)cv;                                                                    \
+      hv = aot_rec_qmulf(aot_lstm_s8p_tanh(cv, cmult, cshift, cround) * go[j], hm, hr) + hzp; \
+      hv = __ssat(hv, HBITS);                                                                \
+      h[j] = (ACT_T)hv;                                                                      \
+      out[j] = (ACT_T)hv;                                                                    \
+    }                                                                                        \
+  }
+#else
+#define AOT_LSTM_S8P_CELL_DSP(HBITS, ACT_T)
+#endif
 #define AOT_LSTM_S8P_CELL(NAME, ACT_T, HBITS, HLO, HHI, HVSTORE)                               \
   static void NAME(const int32_t *g, int32_t n, int16_t *c, ACT_T *h, ACT_T *out,            \
                    const aot_rec_q *qfc, const aot_rec_q *qig, const aot_rec_q *qhid,         \
@@ -312,6 +334,7 @@ static void aot_lstm_s8p_gate(int32_t *acc_in, const int32_t *acc_rec, int32_t n
     const aot_rec_q fc = *qfc, ig = *qig, hid = *qhid;                                       \
     int32_t j = 0;                                                                           \
     AOT_LSTM_S8P_CELL_MVE(HLO, HHI, HVSTORE)                                                 \
+    AOT_LSTM_S8P_CELL_DSP(HBITS, ACT_T)                                                      \
     for (; j < n; j++) {                                                                     \
       int32_t cv = aot_lstm_s8p_sat16(aot_rec_qmul(gf[j] * c[j], &fc)), hv;                  \
       cv = aot_lstm_s8p_sat16(cv + aot_lstm_s8p_sat16(aot_rec_qmul(gi[j] * gc[j], &ig)));    \
