@@ -376,6 +376,84 @@ static void lstm_case(int c) {
   }
 }
 
+/* The packed int8 LSTM's Arm DSP paths (aot_lstm_s8p.c): word-aligned
+ * packed weights (the LDRD chunk loop and widened input; one case in five
+ * one byte off alignment: the portable-order loop), up to three 16-column
+ * chunks plus tails, gate biases that are small (SMMULR requantization) or
+ * near 2^30 (the 64-bit path for that gate), right and left gate shifts;
+ * against the portable aot_lstm_s8 (ref_lstm_s8). */
+static union {
+  uint32_t align;
+  int8_t b[4 * 40 * 52 + 4];
+} lq_in, lq_rec;
+static int32_t lq_bin[4 * 40], lq_brec[4 * 40];
+
+static void lstm_dsp_case(int c) {
+  aot_lstm_q_params p;
+  aot_lstm_s8_tensors ta;
+  aot_lstm_s8p_tensors tp;
+  int32_t g, ns, ni, nb, nt, j;
+  const int32_t off = c % 5 == 4 ? 1 : 0;
+  memset(&p, 0, sizeof p);
+  p.batch = nb = rr(1, 2);
+  p.time_steps = nt = rr(1, 4);
+  p.state_size = ns = rr(1, 40);
+  ni = rr(1, 51);
+  if (ns * ni > 2048) ni = 2048 / ns;
+  p.input_size = ni;
+  if (nb * nt * ni > 512) p.time_steps = nt = 512 / (nb * ni);
+  p.time_major = (int32_t)(rnd() & 1);
+  p.input_zp = rr(-128, 127);
+  p.hidden_zp = rr(-128, 127);
+  p.cell_act = (rnd() & 3) ? AOT_ACT_TANH : AOT_ACT_SIGMOID;
+  for (g = 0; g < 4; g++) {
+    rand_mult(&p.gate[g].in_mult, &p.gate[g].in_shift, -12, c % 3 == 0 ? 1 : -1);
+    rand_mult(&p.gate[g].rec_mult, &p.gate[g].rec_shift, -12, -2);
+    fill8(lw_in[g], ns * ni);
+    fill8(lw_rec[g], ns * ns);
+    for (j = 0; j < ns; j++) bias32[g][j] = rr(-30000, 30000);
+    if (c % 7 == 3 && g == (c & 3)) /* products may reach 2^30: not SMMULR */
+      for (j = 0; j < ns; j++) bias32[g][j] = (rnd() & 1 ? 1 : -1) * rr((1 << 30) - 4096, 1 << 30);
+  }
+  rand_mult(&p.fc_mult, &p.fc_shift, -16, -14);
+  rand_mult(&p.ig_mult, &p.ig_shift, -20, -16);
+  rand_mult(&p.hid_mult, &p.hid_shift, -24, -20);
+  p.cell_scale_power = -rr(9, 13);
+  p.cell_clip = (rnd() & 1) ? rr(1, 32767) : 0;
+  fill8(in8, nb * nt * ni);
+  fill8(lh_a, nb * ns);
+  memcpy(lh_p, lh_a, sizeof lh_a);
+  fill16(lc_a, nb * ns);
+  memcpy(lc_p, lc_a, sizeof lc_a);
+  memset(lo_a, 0x5A, sizeof lo_a);
+  memset(lo_p, 0x5A, sizeof lo_p);
+  memset(&ta, 0, sizeof ta);
+  ta.input = in8;
+  for (g = 0; g < 4; g++) {
+    ta.w_in[g] = lw_in[g];
+    ta.w_rec[g] = lw_rec[g];
+    ta.bias[g] = bias32[g];
+    aot_lstm_s8p_pack_gate(g, ns, ni, p.input_zp, lw_in[g], bias32[g], lq_in.b + off, lq_bin);
+    aot_lstm_s8p_pack_gate(g, ns, ns, p.hidden_zp, lw_rec[g], 0, lq_rec.b + off, lq_brec);
+  }
+  ta.hidden = lh_a;
+  ta.cell = lc_a;
+  ta.output = lo_a;
+  tp.input = in8;
+  tp.w_in = lq_in.b + off;
+  tp.w_rec = lq_rec.b + off;
+  tp.b_in = lq_bin;
+  tp.b_rec = lq_brec;
+  tp.hidden = lh_p;
+  tp.cell = lc_p;
+  tp.output = lo_p;
+  ref_lstm_s8(&p, &ta, lscr_a);
+  aot_lstm_s8p(&p, &tp, lpscr);
+  check(memcmp(lo_a, lo_p, sizeof lo_a) == 0, "lstm_s8p dsp out", c);
+  check(memcmp(lh_a, lh_p, sizeof lh_a) == 0, "lstm_s8p dsp hidden", c);
+  check(memcmp(lc_a, lc_p, sizeof lc_a) == 0, "lstm_s8p dsp cell", c);
+}
+
 /* int16 LSTM (16x8): the packed kernel against the portable aot_lstm_s16. */
 static int16_t l16_in[512], l16_ha[128], l16_hp[128], l16_ca[128], l16_cp[128];
 static int16_t l16_oa[4096], l16_op[4096];
@@ -492,6 +570,7 @@ int main(void) {
     lstm_case(c);
     lstm16_case(c);
   }
+  for (c = 0; c < 150; c++) lstm_dsp_case(c);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
