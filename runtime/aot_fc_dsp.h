@@ -17,16 +17,17 @@
  * block starts, all in the one function (naked: it uses all fourteen
  * registers, the stack keeps its job).
  *
- * The sums are stored doubled: QADD saturates, and sets the sticky Q flag,
- * only when |sum| >= 2^30 (SMLAD sets it too when a running sum leaves the
- * int32 range). A caller clears Q first (aot_fc_dsp_q_clear) and takes the
- * exact path for the layer when it is set afterwards (aot_fc_dsp_q_set).
+ * QADD doubles each sum once (the result is dropped): it saturates, and
+ * sets the sticky Q flag, only when |sum| >= 2^30 (SMLAD sets it too when a
+ * running sum leaves the int32 range). A caller clears Q first
+ * (aot_fc_dsp_q_clear) and, when it is set afterwards (aot_fc_dsp_q_set),
+ * checks every sum before its fast requantization.
  *
- * aot_fc_dsp_rq is then aot_conv_mbqm for shifts in [-31, -1] plus the
- * output offset and the int8 saturation in five instructions: SMMULR on the
- * doubled sum is the doubling high multiply with its rounding, r += r >> 31
- * and ((r >> rs) + 1 + 2 * out_off) >> 1 the rounding right shift with the
- * offset added (rs = -shift - 1; the last shift is SSAT's). */
+ * aot_fc_dsp_rq is aot_conv_mbqm for |acc| < 2^30 and shifts in [-31, -1]
+ * plus the output offset and the int8 saturation in six instructions:
+ * SMMULR on 2 * acc is the doubling high multiply with its rounding,
+ * r += r >> 31 and ((r >> rs) + 1 + 2 * out_off) >> 1 the rounding right
+ * shift with the offset added (rs = -shift - 1; the last shift is SSAT's). */
 #ifndef AOT_FC_DSP_H
 #define AOT_FC_DSP_H
 
@@ -130,9 +131,9 @@ __attribute__((naked, noinline, unused)) static void aot_fc_dsp_dot3(
       AOT_FC_DSP_ROW4("r2", "r5")
       AOT_FC_DSP_ROW4("r3", "r6")
       "8:\n\t"
-      "qadd r4, r4, r4\n\t"
-      "qadd r5, r5, r5\n\t"
-      "qadd r6, r6, r6\n\t"
+      "qadd r8, r4, r4\n\t"
+      "qadd r9, r5, r5\n\t"
+      "qadd r10, r6, r6\n\t"
       "ldr r7, [sp, #36]\n\t"
       "stm r7!, {r4, r5, r6}\n\t"
       "str r7, [sp, #36]\n\t"
@@ -149,18 +150,18 @@ __attribute__((naked, noinline, unused)) static void aot_fc_dsp_dot3(
       "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n");
 }
 
-/* the requantized int8 of the doubled accumulator acc2 (see above);
- * c = 1 + 2 * out_off */
-AOT_INLINE int32_t aot_fc_dsp_rq(int32_t acc2, int32_t m, int32_t rs, int32_t c) {
+/* the requantized int8 of acc (see above); c = 1 + 2 * out_off */
+AOT_INLINE int32_t aot_fc_dsp_rq(int32_t acc, int32_t m, int32_t rs, int32_t c) {
   int32_t r;
   __asm__(
-      "smmulr %0, %1, %2\n\t"
+      "add %0, %1, %1\n\t"
+      "smmulr %0, %0, %2\n\t"
       "add %0, %0, %0, asr #31\n\t"
       "asr %0, %0, %3\n\t"
       "add %0, %0, %4\n\t"
       "ssat %0, #8, %0, asr #1\n"
       : "=&r"(r)
-      : "r"(acc2), "r"(m), "r"(rs), "r"(c));
+      : "r"(acc), "r"(m), "r"(rs), "r"(c));
   return r;
 }
 

@@ -104,9 +104,9 @@ AOT_INLINE int8_t aot_fc_s8_q(int32_t acc, int32_t fast, int32_t m, int32_t sh, 
  * offset (the bias folded by aotc holds it), three rows at a time summed by
  * aot_fc_dsp_dot3 into at most AOT_FC_S8_CH int32 sums (a last block of
  * fewer than three rows recomputes the rows before it instead), which
- * aot_fc_dsp_rq requantizes. 1 when it ran, 0 when the layer does not fit
- * it or a sum reached 2^30 in magnitude (the caller's exact path then
- * computes every output again). */
+ * aot_fc_dsp_rq requantizes (aot_conv_mbqm for the sums of 2^30 or more in
+ * magnitude, in a chunk where QADD saw one). 1 when it ran, 0 when the layer
+ * does not fit it. */
 #define AOT_FC_S8_CH 96
 static int32_t aot_fc_s8_dsp3(const aot_fc_params *p, const int8_t *input,
                               const int8_t *weights, int8_t *output) {
@@ -146,8 +146,16 @@ static int32_t aot_fc_s8_dsp3(const aot_fc_params *p, const int8_t *input,
         job.out = acc + nr - 3;
         aot_fc_dsp_dot3(&job);
       }
-      if (aot_fc_dsp_q_set()) return 0; /* some |acc| >= 2^30: the exact path */
-      if (ms) {
+      if (aot_fc_dsp_q_set()) {
+        /* some |acc| >= 2^30: those take aot_conv_mbqm */
+        for (i = 0; i < nr; i++) {
+          const int32_t m = mult[ms * i], sh = shift[ms * i];
+          const int32_t v = (uint32_t)acc[i] + (1u << 30) < (1u << 31)
+                                ? aot_fc_dsp_rq(acc[i], m, ~sh, c)
+                                : aot_dsp_st(aot_dsp_mbqm(acc[i], m, sh) + out_off, 1, 0, 0);
+          o[r0 + i] = (int8_t)(full ? v : aot_clamp_i32(v, lo, hi));
+        }
+      } else if (ms) {
         for (i = 0; i < nr; i++) {
           const int32_t v = aot_fc_dsp_rq(acc[i], mult[i], ~shift[i], c);
           o[r0 + i] = (int8_t)(full ? v : aot_clamp_i32(v, lo, hi));
