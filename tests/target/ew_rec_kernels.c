@@ -290,6 +290,57 @@ static void svdf_case(int c) {
   }
 }
 
+/* The packed SVDF's Arm DSP paths (aot_svdf_s8p.c): the feature projection
+ * on a widened input over word-aligned packed weights (one case in five one
+ * byte off alignment: aot_rec_dot4p_s8), the time reduction of memories of
+ * a multiple of eight (the assembly loop; other sizes now and then), the
+ * SMMULR requantization with accumulators near or past 2^30 (large biases)
+ * and left shifts; against the portable aot_svdf_s8 (ref_svdf_s8_s8). */
+static union {
+  uint32_t align;
+  int8_t b[84 * 52 + 4];
+} sq_wf;
+
+static void svdf_dsp_case(int c) {
+  aot_svdf_params p;
+  int32_t i, step, nf, tot;
+  const int32_t off = c % 5 == 2 ? 1 : 0;
+  memset(&p, 0, sizeof p);
+  p.batch = rr(1, 2);
+  p.input_size = rr(1, 50);
+  p.rank = rr(1, 2);
+  p.num_units = rr(1, 40);
+  p.num_filters = nf = p.num_units * p.rank;
+  p.memory_size = c % 6 == 5 ? rr(1, 25) : 8 * rr(1, 3);
+  p.input_zp = rr(-128, 127);
+  p.state_zp = rr(-128, 127);
+  p.output_zp = rr(-128, 127);
+  rand_mult(&p.mult1, &p.shift1, -14, c % 4 == 1 ? 2 : -1);
+  rand_mult(&p.mult2, &p.shift2, -14, c % 4 == 3 ? 2 : -1);
+  tot = p.batch * nf * p.memory_size;
+  fill8(wf8, nf * p.input_size);
+  fill8(wt8, nf * p.memory_size);
+  for (i = 0; i < p.num_units; i++)
+    bias32[0][i] = c % 3 == 0 ? (int32_t)rnd() : rr(-40000, 40000); /* sums past 2^30 */
+  fill8(st8a, tot);
+  memcpy(st8p, st8a, sizeof st8a);
+  for (i = 0; i < nf; i++) {
+    int32_t t;
+    wts[i] = 0;
+    for (t = 0; t < p.memory_size; t++) wts[i] += wt8[i * p.memory_size + t];
+  }
+  for (step = 0; step < 3; step++) {
+    aot_svdf_s8p_pack(&p, wf8, wts, bias32[0], sq_wf.b + off, sfb, sbe);
+    fill8(in8, p.batch * p.input_size);
+    memset(out8a, 0x5A, sizeof out8a);
+    memset(out8p, 0x5A, sizeof out8p);
+    ref_svdf_s8_s8(&p, in8, wf8, wt8, bias32[0], st8a, out8a, scr_a);
+    aot_svdf_s8p_s8(&p, in8, sq_wf.b + off, sfb, wt8, sbe, st8p, out8p, sscr);
+    check(memcmp(st8a, st8p, sizeof st8a) == 0, "svdf_s8p dsp state", c);
+    check(memcmp(out8a, out8p, sizeof out8a) == 0, "svdf_s8p dsp out", c);
+  }
+}
+
 static int8_t lw_in[4][2048], lw_rec[4][2048], lh_a[128], lh_b[128], lo_a[4096], lo_b[4096];
 static int16_t lc_a[128], lc_b[128], lc_p[128];
 static int8_t lh_p[128], lo_p[4096], lpw_in[4 * 40 * 52], lpw_rec[4 * 40 * 40];
@@ -570,7 +621,10 @@ int main(void) {
     lstm_case(c);
     lstm16_case(c);
   }
-  for (c = 0; c < 150; c++) lstm_dsp_case(c);
+  for (c = 0; c < 150; c++) {
+    lstm_dsp_case(c);
+    svdf_dsp_case(c);
+  }
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
