@@ -146,21 +146,8 @@ static int32_t aot_fc_s8_dsp3(const aot_fc_params *p, const int8_t *input,
         job.out = acc + nr - 3;
         aot_fc_dsp_dot3(&job);
       }
-      if (aot_fc_dsp_q_set()) {
-        /* some |acc| >= 2^30: those take aot_conv_mbqm */
-        for (i = 0; i < nr; i++) {
-          const int32_t m = mult[ms * i], sh = shift[ms * i];
-          const int32_t v = (uint32_t)acc[i] + (1u << 30) < (1u << 31)
-                                ? aot_fc_dsp_rq(acc[i], m, ~sh, c)
-                                : aot_dsp_st(aot_dsp_mbqm(acc[i], m, sh) + out_off, 1, 0, 0);
-          o[r0 + i] = (int8_t)(full ? v : aot_clamp_i32(v, lo, hi));
-        }
-      } else if (ms) {
-        for (i = 0; i < nr; i++) {
-          const int32_t v = aot_fc_dsp_rq(acc[i], mult[i], ~shift[i], c);
-          o[r0 + i] = (int8_t)(full ? v : aot_clamp_i32(v, lo, hi));
-        }
-      } else if (full) {
+      if (!aot_fc_dsp_q_set() && !ms && full) {
+        /* the common case: one multiplier, every sum below 2^30 */
         const int32_t m = mult[0], rs = ~shift[0];
         int8_t *q = o + r0;
         for (i = 0; i + 4 <= nr; i += 4, q += 4) {
@@ -171,9 +158,15 @@ static int32_t aot_fc_s8_dsp3(const aot_fc_params *p, const int8_t *input,
         }
         for (; i < nr; i++) *q++ = (int8_t)aot_fc_dsp_rq(acc[i], m, rs, c);
       } else {
-        const int32_t m = mult[0], rs = ~shift[0];
-        for (i = 0; i < nr; i++)
-          o[r0 + i] = (int8_t)aot_clamp_i32(aot_fc_dsp_rq(acc[i], m, rs, c), lo, hi);
+        /* per-channel multipliers, a narrower range, or sums of 2^30 or more
+         * in magnitude (those take aot_conv_mbqm) */
+        for (i = 0; i < nr; i++) {
+          const int32_t m = mult[ms * i], sh = shift[ms * i];
+          const int32_t v = (uint32_t)acc[i] + (1u << 30) < (1u << 31)
+                                ? aot_fc_dsp_rq(acc[i], m, ~sh, c)
+                                : aot_dsp_st(aot_dsp_mbqm(acc[i], m, sh) + out_off, 1, 0, 0);
+          o[r0 + i] = (int8_t)(full ? v : aot_clamp_i32(v, lo, hi));
+        }
       }
       if (nr > AOT_FC_S8_CH) break;
     }
