@@ -40,5 +40,10 @@
  * portable builds' four-row loop; without it every row takes the one-row
  * loop) */
 #define AOT_F_FC_S8_ROWS4 1
+/* int8 FULLY_CONNECTED with four or more output channels, rows of a
+ * multiple of four values from 8 to 1024 and at least 4096 weights (the DSP
+ * build's three-row loop, aot_fc_dsp.h; without it such layers take the
+ * four-row loop) */
+#define AOT_F_FC_S8_ROWS3 1
 
 #endif

@@ -118,6 +118,9 @@ static int fc_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *why
     /* rows longer than the DSP build's widened chunk (AOT_FC_S8_XW) */
     if (p->in_depth > 1024) c->features |= LF(FC_S8_LONG);
     if (p->out_depth >= 4) c->features |= LF(FC_S8_ROWS4); /* the four-row loop */
+    /* the DSP three-row loop (aot_fc_dsp.h), where its code pays off */
+    if (idepth % 4 == 0 && idepth >= 8 && idepth <= 1024 && odepth >= 4 && odepth * idepth >= 4096)
+      c->features |= LF(FC_S8_ROWS3);
   }
   return 0;
 }
