@@ -105,7 +105,8 @@ static void aot_lstm_s8p_fc(const aot_lstm_s8p_tensors *t, int32_t ni, int32_t n
  * are widened once per step into 16-bit pairs (per four columns (x0, x2),
  * (x1, x3)), then per block of four rows every 16-column chunk takes four
  * LDRD of input pairs and, per row, two LDRD of its sixteen weights, eight
- * SXTB16 and eight SMLAD (aot_rec_dot4w_s8, aot_rec_simd.h). Exact int32 products: the same sums as aot_rec_dot4p_s8. */
+ * SXTB16 and eight SMLAD (aot_rec_dot4w_s8, aot_rec_simd.h). Exact int32
+ * products: the same sums as aot_rec_dot4p_s8. */
 #define AOT_LSTM_S8P_XW 256
 /* 1 when it ran (the weights allow it), else 0 */
 static int aot_lstm_s8p_fc_dsp(const aot_lstm_s8p_tensors *t, int32_t ni, int32_t ns,
@@ -115,14 +116,19 @@ static int aot_lstm_s8p_fc_dsp(const aot_lstm_s8p_tensors *t, int32_t ni, int32_
   const size_t bi = 4u * (size_t)ni4, br = 4u * (size_t)ns4;
   const int8_t *wi = t->w_in, *wr = t->w_rec;
   uint32_t xw[AOT_LSTM_S8P_XW / 2], hw[AOT_LSTM_S8P_XW / 2];
-  int32_t r;
+  int32_t r, pass;
   if (ni4 > AOT_LSTM_S8P_XW || ns4 > AOT_LSTM_S8P_XW || (((uintptr_t)wi | (uintptr_t)wr) & 3))
     return 0;
   aot_rec_widen_s8(x, ni4 >> 2, xw);
   aot_rec_widen_s8(h, ns4 >> 2, hw);
-  for (r = 0; r < 4 * ns; r += 4, wi += bi, wr += br) {
-    aot_rec_dot4w_s8(wi, xw, ni, t->b_in + r, acc_in + r);
-    aot_rec_dot4w_s8(wr, hw, ns, t->b_rec + r, acc_rec + r);
+  /* the input products, then the recurrent ones (one copy of the loop) */
+  for (pass = 0; pass < 2; pass++) {
+    const int8_t *w = pass ? wr : wi;
+    const uint32_t *v = pass ? hw : xw;
+    const int32_t n = pass ? ns : ni, *b = pass ? t->b_rec : t->b_in;
+    int32_t *a = pass ? acc_rec : acc_in;
+    const size_t step = pass ? br : bi;
+    for (r = 0; r < 4 * ns; r += 4, w += step) aot_rec_dot4w_s8(w, v, n, b + r, a + r);
   }
   return 1;
 }
@@ -288,8 +294,12 @@ int32_t aot_lstm_s8p(const aot_lstm_q_params *p, const aot_lstm_s8p_tensors *t,
    * |bias| + 128 * 128 * columns < 2^30 on every row (the same for all steps) */
   for (j = 0; j < 4; j++) {
     int32_t r;
+#if defined(AOT_LSTM_S8P_DSP)
     gfast[j] = qin[j].lsh == 0 && qin[j].rsh >= 1 && qrec[j].lsh == 0 && qrec[j].rsh >= 1 &&
                ni <= 32768 && ns <= 32768;
+#else
+    gfast[j] = 0; /* only the Arm DSP build has the SMMULR loops */
+#endif
     for (r = j * ns; gfast[j] && r < (j + 1) * ns; r++) {
       const int64_t bi = t->b_in[r], brr = t->b_rec[r];
       if ((bi < 0 ? -bi : bi) + 16384 * (int64_t)ni >= ((int64_t)1 << 30) ||
