@@ -22,6 +22,7 @@
 #include <arm_acle.h>
 #include <string.h>
 #include "aot_dsp.h"
+#include "aot_conv_pw_dsp.h"
 #define AOT_CONV2D_S8_DSP 1
 #define AOT_CONV2D_S8_COL 1024
 AOT_INLINE int16x2_t aot_conv2d_s8_lo(uint32_t v) { return __sxtb16((int8x4_t)v); }
@@ -359,6 +360,11 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
 
   groups = in_c / fic;
   per_group = out_c / groups;
+  if (fh == 1 && fw == 1 && groups == 1 && !aot_dsp_clips(p)) {   /* pointwise */
+    uint32_t pwbuf[2048];
+    if ((size_t)out_c * 12 + (size_t)52 * ((in_c + 3) >> 2) <= sizeof pwbuf)
+      return aot_conv2d_s8_pw_dsp(p, input, filter, bias, NULL, output, pwbuf);
+  }
 #if !AOT_F_CONV_S8_CLIP
   /* the module has no clipped window, dilation_w or groups (aot_features.h) */
   if (dw != 1 || groups != 1 || aot_dsp_clips(p)) return AOT_KERNEL_BAD_PARAM;
