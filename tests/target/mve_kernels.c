@@ -355,6 +355,63 @@ static void test_conv(int n_cases) {
   }
 }
 
+/* pointwise (1x1, one group, no padding) convolutions: the DSP build's
+ * six-position kernel (aot_conv_pw_dsp.h) with its tails (1 to 5 positions
+ * left, a single position), filter rows of any length (small 8 / 16, not a
+ * multiple of four), strides, channels past one block, slow requantization */
+static void test_conv_pw(int n_cases) {
+  int it, done = 0;
+  for (it = 0; done < n_cases; it++) {
+    aot_conv_params p;
+    int32_t in_n, f_n, o_n, ra, rb;
+    const int32_t *bias;
+    memset(&p, 0, sizeof p);
+    spatial(&p, 1, 9);
+    p.filter_h = p.filter_w = 1;
+    p.pad_h = p.pad_w = 0;
+    p.dilation_h = p.dilation_w = 1;
+    if (it % 5 == 0) p.stride_h = p.stride_w = 1;
+    if (it % 9 == 1) p.in_h = p.in_w = 1;             /* one position (per batch) */
+    if (it % 9 == 2) { p.in_h = 1; p.in_w = rr(2, 11); p.stride_w = 1; }   /* tails */
+    switch (it % 6) {
+      case 0: p.in_c = 8; break;
+      case 1: p.in_c = 16; break;
+      case 2: p.in_c = rr(1, 7); break;
+      case 3: p.in_c = rr(17, 300); break;
+      default: p.in_c = rr(1, 80); break;
+    }
+    p.filter_in_c = p.in_c;
+    p.out_c = it % 4 == 0 ? rr(1, 5) : rr(1, 90);
+    p.out_h = out_dim(p.in_h, 1, p.stride_h, 1, 0);
+    p.out_w = out_dim(p.in_w, 1, p.stride_w, 1, 0);
+    in_n = p.batches * p.in_h * p.in_w * p.in_c;
+    f_n = p.out_c * p.in_c;
+    o_n = p.batches * p.out_h * p.out_w * p.out_c;
+    if (in_n > IN_MAX || f_n > FILT_MAX || o_n > OUT_MAX || p.out_c > CH_MAX) continue;
+    fill_s8(in_buf, in_n);
+    fill_s8(filt_buf, f_n);
+    fill_rq(p.out_c);
+    if (it % 7 == 3) {   /* biases near 2^30: exact (64-bit) requantization */
+      int32_t i;
+      for (i = 0; i < p.out_c; i++) {
+        if (rnd() % 2) continue;
+        bias_buf[i] = (rnd() % 2 ? 1 : -1) * rr((1 << 30) - (1 << 12), 1 << 30);
+        shift_buf[i] = rr(-31, -23);
+      }
+    }
+    bias = rnd() % 5 == 0 ? NULL : bias_buf;
+    clear_out();
+    ra = aot_conv2d_s8(&p, in_buf, filt_buf, bias, out_a);
+    rb = ref_conv2d_s8(&p, in_buf, filt_buf, bias, out_b);
+    if (!compare_out(ra, rb, o_n))
+      printf("conv pw case %d: b%ld %ldx%ldx%ld oc%ld s%ld,%ld\n", done, (long)p.batches,
+             (long)p.in_h, (long)p.in_w, (long)p.in_c, (long)p.out_c, (long)p.stride_h,
+             (long)p.stride_w);
+    check(compare_out(ra, rb, o_n), "conv2d_s8 pointwise", done);
+    done++;
+  }
+}
+
 static void test_dwconv(int n_cases) {
   int it, done = 0;
   for (it = 0; done < n_cases; it++) {
@@ -620,6 +677,7 @@ int main(void) {
 #endif
   test_conv_mbqm();
   test_conv(400);
+  test_conv_pw(300);
   test_dwconv(400);
   test_fc(300);
   test_fc3(300);
