@@ -31,7 +31,8 @@
  *
  * Scratch (aot_conv2d_s8_scratch_dsp_pw, aot_conv.h): out_c channel
  * constants (12 bytes each), the widened inputs of six positions
- * (48 bytes per four taps) and, when in_c % 4 != 0, the padded last row. */
+ * (48 bytes per four taps) and, when in_c % 4 != 0, the padded last row,
+ * in this order (the scratch is 8-byte aligned; LDRD needs 4). */
 #ifndef AOT_CONV_PW_DSP_H
 #define AOT_CONV_PW_DSP_H
 
@@ -238,12 +239,13 @@ static void aot_pw_block(const aot_conv_params *p, const int8_t *input, const in
  * the caller checks); scratch as in the file comment */
 static int32_t aot_conv2d_s8_pw_dsp(const aot_conv_params *p, const int8_t *input,
                                     const int8_t *filter, const int32_t *bias,
-                                    const int32_t *kbias, int8_t *output, void *scratch) {
+                                    int8_t *output, void *scratch) {
   const int32_t K = p->in_c, out_c = p->out_c, ng = (K + 3) >> 2;
   const int32_t npos = p->batches * p->out_h * p->out_w;
   const uint32_t in_off = (uint32_t)p->input_offset;
   aot_dsp_kc *const kc = (aot_dsp_kc *)scratch;
   uint32_t *const col = (uint32_t *)(kc + out_c);
+  const int32_t *const kbias = p->kbias;
   int8_t *wlast = NULL;
   aot_dsp_gemv g;
   aot_pw_it it = {0, 0, 0};

@@ -360,11 +360,6 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
 
   groups = in_c / fic;
   per_group = out_c / groups;
-  if (fh == 1 && fw == 1 && groups == 1 && !aot_dsp_clips(p)) {   /* pointwise */
-    uint32_t pwbuf[2048];
-    if ((size_t)out_c * 12 + (size_t)52 * ((in_c + 3) >> 2) <= sizeof pwbuf)
-      return aot_conv2d_s8_pw_dsp(p, input, filter, bias, NULL, output, pwbuf);
-  }
 #if !AOT_F_CONV_S8_CLIP
   /* the module has no clipped window, dilation_w or groups (aot_features.h) */
   if (dw != 1 || groups != 1 || aot_dsp_clips(p)) return AOT_KERNEL_BAD_PARAM;
@@ -466,6 +461,8 @@ int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
   per_group = out_c / groups;
   (void)scratch;
 #ifdef AOT_CONV2D_S8_DSP
+  /* pointwise: aot_conv_pw_dsp.h (any in_c) */
+  if (aot_conv2d_s8_is_pw(p)) return aot_conv2d_s8_pw_dsp(p, input, filter, bias, output, scratch);
   if (fsize <= AOT_CONV2D_S8_COL) return aot_conv2d_s8_dsp(p, input, filter, bias, output);
 #if !AOT_F_CONV_S8_BIG
   /* the module has no filter this large (aot_features.h) */

@@ -364,6 +364,7 @@ static void test_conv_pw(int n_cases) {
   for (it = 0; done < n_cases; it++) {
     aot_conv_params p;
     int32_t in_n, f_n, o_n, ra, rb;
+    size_t sn;
     const int32_t *bias;
     memset(&p, 0, sizeof p);
     spatial(&p, 1, 9);
@@ -400,9 +401,13 @@ static void test_conv_pw(int n_cases) {
       }
     }
     bias = rnd() % 5 == 0 ? NULL : bias_buf;
+    sn = aot_conv2d_s8_scratch_size(&p);
+    if (!scratch_prep(sn)) continue;
+    maybe_kbias(&p, bias, 0);
     clear_out();
-    ra = aot_conv2d_s8(&p, in_buf, filt_buf, bias, out_a);
-    rb = ref_conv2d_s8(&p, in_buf, filt_buf, bias, out_b);
+    ra = aot_conv2d_s8(&p, in_buf, filt_buf, bias, out_a, scratch_a);
+    rb = ref_conv2d_s8(&p, in_buf, filt_buf, bias, out_b, scratch_b);
+    check(scratch_kept(sn), "conv2d_s8 pointwise scratch bound", done);
     if (!compare_out(ra, rb, o_n))
       printf("conv pw case %d: b%ld %ldx%ldx%ld oc%ld s%ld,%ld\n", done, (long)p.batches,
              (long)p.in_h, (long)p.in_w, (long)p.in_c, (long)p.out_c, (long)p.stride_h,
