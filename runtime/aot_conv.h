@@ -89,13 +89,13 @@ AOT_INLINE size_t aot_conv2d_s8_dsp_kc(const aot_conv_params *p) {
   return (size_t)12 * (size_t)(pg < 64 ? pg : 64);
 }
 /* Cortex-M4 DSP, pointwise (aot_conv_pw_dsp.h): the constants of every
- * output channel (12 bytes each), the widened inputs of six positions
+ * output channel (16 bytes each), the widened inputs of six positions
  * (48 bytes per four taps) and, when in_c % 4 != 0, the last filter row
  * padded to whole words */
 AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
   const size_t ng = ((size_t)p->in_c + 3u) / 4u;
   if (!aot_conv2d_s8_is_pw(p)) return 0;
-  return aot_conv_scratch_round(12u * (size_t)p->out_c) +
+  return aot_conv_scratch_round(16u * (size_t)p->out_c) +
          aot_conv_scratch_round(48u * ng + (p->in_c % 4 != 0 ? 4u * ng : 0u));
 }
 /* Cortex-M4 DSP, other filters up to 1024 taps: two im2col windows, their

@@ -1,6 +1,6 @@
 /* aot_conv_pw_dsp.h - pointwise (1x1, one group, no padding, any stride)
  * int8 CONV_2D on the Arm DSP extension (Cortex-M4F/M7/M33): the kernel
- * aot_conv2d_s8_dsp (aot_conv2d_s8.c) hands these layers to. Bit-exact with
+ * aot_conv2d_s8 (aot_conv2d_s8.c) hands these layers to. Bit-exact with
  * the portable kernel (TFLite reference ConvPerChannel).
  *
  * A pointwise convolution is a matrix product: output position q, channel c
@@ -27,10 +27,15 @@
  * Requantization per channel as aot_dsp_kc_set chooses it (aot_dsp.h), the
  * fast path folded with the output offset: ((r >> rs) + 1 + 2 * out_off) >> 1
  * equals ((r >> rs) + 1) >> 1 + out_off, and the shift right by one is
- * SSAT's operand shift when the activation range is all of int8.
+ * SSAT's operand shift when the activation range is all of int8. With
+ * that range, each run of consecutive channels taking that path (the
+ * common case) of a six-position block is one assembly loop (aot_pw_fast6:
+ * the dot loop, six requantizations and stores, about 47 instructions per
+ * channel besides the dot loop's 23 per four taps); the other channels'
+ * sums go through aot_pw_out.
  *
  * Scratch (aot_conv2d_s8_scratch_dsp_pw, aot_conv.h): out_c channel
- * constants (12 bytes each), the widened inputs of six positions
+ * constants (aot_pw_kc, 16 bytes each), the widened inputs of six positions
  * (48 bytes per four taps) and, when in_c % 4 != 0, the padded last row,
  * in this order (the scratch is 8-byte aligned; LDRD needs 4). */
 #ifndef AOT_CONV_PW_DSP_H
@@ -57,50 +62,135 @@
   AOT_PW_POS(3) AOT_PW_POS(4) AOT_PW_POS(5)
 #define AOT_PW_G2 AOT_PW_W AOT_PW_POS(0) AOT_PW_POS(1)
 
-/* a0..a5 += sum over k < 4 * ng of w[k] * x_i[k], the six positions'
- * widened inputs at col (ng >= 1 groups of 12 words); col, w and ng are
- * consumed. Two groups per iteration, an odd one first (LSRS puts ng's low
- * bit in C and the pair count's zero in Z; the group's instructions set no
- * flags). A statement on the caller's variables, so that the sums stay in
- * registers into the requantization. */
-#define AOT_PW_DOT6(X_, W_, N_, A0, A1, A2, A3, A4, A5)                                 \
-  do {                                                                                  \
-    int32_t t_, u_, xa_, xb_;                                                           \
-    __asm__ volatile("lsrs %[n], %[n], #1\n\t"                                          \
-                     "bcc 2f\n\t" AOT_PW_G6 "2:\n\t"                                   \
-                     "beq 3f\n"                                                         \
-                     "1:\n\t" AOT_PW_G6 AOT_PW_G6 "subs %[n], %[n], #1\n\t"             \
-                     "bne 1b\n"                                                         \
-                     "3:\n"                                                             \
-                     : [a0] "+r"(A0), [a1] "+r"(A1), [a2] "+r"(A2), [a3] "+r"(A3),       \
-                       [a4] "+r"(A4), [a5] "+r"(A5), [t] "=&r"(t_), [u] "=&r"(u_),       \
-                       [xa] "=&r"(xa_), [xb] "=&r"(xb_), [col] "+r"(X_), [w] "+r"(W_),   \
-                       [n] "+r"(N_)                                                      \
-                     :                                                                   \
-                     : "cc", "memory");                                                  \
-  } while (0)
-
-/* the same for two positions (groups of 4 words) */
-AOT_INLINE void aot_pw_dot2(const uint32_t *col, const int8_t *w, int32_t ng, int32_t *s) {
+/* s[i] += sum over k < 4 * ng of w[k] * x_i[k], i < np (6 or 2), the np
+ * positions' widened inputs at col (ng >= 1 groups of 2 * np words): the
+ * path of the channels outside aot_pw_fast6 and of pairs */
+static __attribute__((noinline, unused)) void aot_pw_dot(const uint32_t *col, const int8_t *w,
+                                                         int32_t ng, int32_t np, int32_t *s) {
   int32_t a0 = s[0], a1 = s[1], t, u, xa, xb;
+  if (np == AOT_PW_P) {
+    int32_t a2 = s[2], a3 = s[3], a4 = s[4], a5 = s[5];
+    __asm__ volatile("1:\n\t" AOT_PW_G6
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 1b\n"
+                     : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3),
+                       [a4] "+r"(a4), [a5] "+r"(a5), [t] "=&r"(t), [u] "=&r"(u),
+                       [xa] "=&r"(xa), [xb] "=&r"(xb), [col] "+r"(col), [w] "+r"(w),
+                       [n] "+r"(ng)
+                     :
+                     : "cc", "memory");
+    s[2] = a2;
+    s[3] = a3;
+    s[4] = a4;
+    s[5] = a5;
+  } else {
+    __asm__ volatile("1:\n\t" AOT_PW_G2
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 1b\n"
+                     : [a0] "+r"(a0), [a1] "+r"(a1), [t] "=&r"(t), [u] "=&r"(u),
+                       [xa] "=&r"(xa), [xb] "=&r"(xb), [col] "+r"(col), [w] "+r"(w),
+                       [n] "+r"(ng)
+                     :
+                     : "cc", "memory");
+  }
+  s[0] = a0;
+  s[1] = a1;
+}
+
+/* A channel's constants (aot_dsp_kc) and how a block computes it: run > 0:
+ * the first of run consecutive channels of aot_pw_fast6; run < 0: a
+ * constant channel, every output is k.ks (see aot_conv2d_s8_pw_dsp);
+ * run = 0: aot_pw_dot and aot_pw_out. 16 bytes (the assembly's stride). */
+typedef struct aot_pw_kc {
+  aot_dsp_kc k;
+  int32_t run;
+} aot_pw_kc;
+
+/* The state of aot_pw_fast6 (the assembly reads it by these offsets) */
+typedef struct aot_pw_fast {
+  const aot_pw_kc *kc;      /* 0: the channel's constants */
+  const aot_pw_kc *kend;    /* 4: past the last channel of the loop */
+  int8_t *o;                /* 8: the channel's output of the first position */
+  int32_t out_c;            /* 12: outputs of one position */
+  int32_t c1;               /* 16: 1 + 2 * output offset */
+  const uint32_t *col;      /* 20: the widened inputs */
+  int32_t ngm1;             /* 24: groups of four taps, less one */
+  int32_t wpad;             /* 28: 4 * groups - in_c */
+} aot_pw_fast;
+
+/* the first group of the fast loop: a0 holds ks, the other sums start from it */
+#define AOT_PW_POS0(i, off)                              \
+  "ldrd %[xa], %[xb], [%[col], #" off "]\n\t"            \
+  "smlad %[a" #i "], %[u], %[xa], %[a0]\n\t"             \
+  "smlad %[a" #i "], %[t], %[xb], %[a" #i "]\n\t"
+/* the fast requantization of sum i (m in u, rs in xa, c1 in xb) */
+#define AOT_PW_RQ(i)                                     \
+  "lsl %[a" #i "], %[a" #i "], #1\n\t"                   \
+  "smmulr %[a" #i "], %[a" #i "], %[u]\n\t"              \
+  "add %[a" #i "], %[a" #i "], %[a" #i "], asr #31\n\t"  \
+  "asr %[a" #i "], %[a" #i "], %[xa]\n\t"                \
+  "add %[a" #i "], %[a" #i "], %[xb]\n\t"                \
+  "ssat %[a" #i "], #8, %[a" #i "], asr #1\n\t"
+
+/* Channels S->kc .. S->kend - 1 (at least one) of a six-position block, all
+ * taking the fast requantization with SSAT (aot_pw_out's first case), w the
+ * first channel's filter row: per channel the dot loop (first group peeled,
+ * starting the six sums from ks; then two groups per iteration after an
+ * odd one), the requantization and the six stores. */
+static __attribute__((noinline, unused)) void aot_pw_fast6(aot_pw_fast *S, const int8_t *w) {
+  int32_t a0, a1, a2, a3, a4, a5, t, u, xa, xb, col, n;
   __asm__ volatile(
+      "0:\n\t"
+      "ldr %[t], [%[S], #0]\n\t"
+      "ldr %[a0], [%[t]]\n\t"
+      "ldr %[col], [%[S], #20]\n\t"
+      "ldr %[n], [%[S], #24]\n\t"
+      AOT_PW_W
+      AOT_PW_POS0(1, "8") AOT_PW_POS0(2, "16") AOT_PW_POS0(3, "24") AOT_PW_POS0(4, "32")
+      AOT_PW_POS0(5, "40")
+      "ldrd %[xa], %[xb], [%[col]], #48\n\t"
+      "smlad %[a0], %[u], %[xa], %[a0]\n\t"
+      "smlad %[a0], %[t], %[xb], %[a0]\n\t"
       "lsrs %[n], %[n], #1\n\t"
       "bcc 2f\n\t"
-      AOT_PW_G2
+      AOT_PW_G6
       "2:\n\t"
       "beq 3f\n"
       "1:\n\t"
-      AOT_PW_G2
-      AOT_PW_G2
+      AOT_PW_G6
+      AOT_PW_G6
       "subs %[n], %[n], #1\n\t"
       "bne 1b\n"
-      "3:\n"
-      : [a0] "+r"(a0), [a1] "+r"(a1), [t] "=&r"(t), [u] "=&r"(u), [xa] "=&r"(xa),
-        [xb] "=&r"(xb), [col] "+r"(col), [w] "+r"(w), [n] "+r"(ng)
-      :
+      "3:\n\t"
+      "ldr %[t], [%[S], #0]\n\t"
+      "ldr %[u], [%[t], #4]\n\t"
+      "ldr %[xa], [%[t], #8]\n\t"
+      "add %[t], %[t], #16\n\t"
+      "str %[t], [%[S], #0]\n\t"
+      "ldr %[xb], [%[S], #16]\n\t"
+      AOT_PW_RQ(0) AOT_PW_RQ(1) AOT_PW_RQ(2) AOT_PW_RQ(3) AOT_PW_RQ(4) AOT_PW_RQ(5)
+      "ldr %[col], [%[S], #8]\n\t"
+      "ldr %[n], [%[S], #12]\n\t"
+      "strb %[a0], [%[col]]\n\t"
+      "strb %[a1], [%[col], %[n]]\n\t"
+      "add %[u], %[col], %[n], lsl #1\n\t"
+      "strb %[a2], [%[u]]\n\t"
+      "strb %[a3], [%[u], %[n]]\n\t"
+      "add %[u], %[u], %[n], lsl #1\n\t"
+      "strb %[a4], [%[u]]\n\t"
+      "strb %[a5], [%[u], %[n]]\n\t"
+      "add %[col], %[col], #1\n\t"
+      "str %[col], [%[S], #8]\n\t"
+      "ldr %[u], [%[S], #28]\n\t"
+      "sub %[w], %[w], %[u]\n\t"
+      "ldr %[u], [%[S], #4]\n\t"
+      "cmp %[t], %[u]\n\t"
+      "bne 0b\n"
+      : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [a4] "=&r"(a4),
+        [a5] "=&r"(a5), [t] "=&r"(t), [u] "=&r"(u), [xa] "=&r"(xa), [xb] "=&r"(xb),
+        [col] "=&r"(col), [n] "=&r"(n), [w] "+r"(w)
+      : [S] "r"(S)
       : "cc", "memory");
-  s[0] = a0;
-  s[1] = a1;
 }
 
 /* The len taps of input pixel x widened into col for position i of np
@@ -139,10 +229,11 @@ AOT_INLINE int32_t aot_pw_ssat(int32_t v) {
   return r;
 }
 
-/* requantizes and stores the np sums s of channel k (outputs o[i * os]);
- * out of line: the pair kernel's and the rare channels' path */
-static __attribute__((noinline, unused)) void aot_pw_out(const int32_t *s, int32_t np, const aot_dsp_kc *k,
-                           const aot_dsp_gemv *g, int8_t *o, int32_t os) {
+/* requantizes and stores the np sums s of channel k (outputs o[i * os]) */
+static __attribute__((noinline, unused)) void aot_pw_out(const int32_t *s, int32_t np,
+                                                         const aot_dsp_kc *k,
+                                                         const aot_dsp_gemv *g, int8_t *o,
+                                                         int32_t os) {
   int32_t i;
   if ((uint32_t)k->s < 32u) {
     const int32_t m = k->m, rs = k->s, c1 = 1 + 2 * g->out_off;
@@ -158,11 +249,12 @@ static __attribute__((noinline, unused)) void aot_pw_out(const int32_t *s, int32
   }
 }
 
-/* input pixel of output position (b, oy, ox) */
+/* output position (b, oy, ox) */
 typedef struct aot_pw_it {
   int32_t b, oy, ox;
 } aot_pw_it;
 
+/* its input pixel */
 AOT_INLINE const int8_t *aot_pw_px(const aot_conv_params *p, const int8_t *input,
                                    const aot_pw_it *q) {
   return input + (((size_t)q->b * p->in_h + (size_t)q->oy * p->stride_h) * p->in_w +
@@ -179,112 +271,143 @@ AOT_INLINE void aot_pw_next(const aot_conv_params *p, aot_pw_it *q) {
   }
 }
 
-/* the np = 6 or 2 positions from it on: widen, then every channel
- * (outputs at out, out_c apart) */
-static void aot_pw_block(const aot_conv_params *p, const int8_t *input, const int8_t *filter,
-                         const aot_dsp_kc *kc, const aot_dsp_gemv *g, uint32_t *col,
-                         const int8_t *wlast, int32_t np, aot_pw_it it, int8_t *out) {
-  const int32_t K = p->in_c, out_c = p->out_c, ng = (K + 3) >> 2;
-  const int32_t c1 = 1 + 2 * g->out_off, fast = g->full;
-  const aot_dsp_kc *const kend = kc + out_c;
-  const aot_dsp_kc *const klast = wlast != NULL ? kend - 1 : kend;
-  int32_t i;
-  for (i = 0; i < np; i++) {
-    aot_pw_widen(aot_pw_px(p, input, &it), K, col + 2 * i, np);
-    aot_pw_next(p, &it);
-  }
-  if (np != AOT_PW_P) {
-    for (; kc < kend; kc++, filter += K, out++) {
-      int32_t s[2];
-      s[0] = s[1] = kc->ks;
-      aot_pw_dot2(col, kc == klast ? wlast : filter, ng, s);
-      aot_pw_out(s, 2, kc, g, out, out_c);
-    }
+/* What the blocks share */
+typedef struct aot_pw_ctx {
+  const aot_conv_params *p;
+  const int8_t *input, *filter, *wlast;   /* wlast: the padded last row or NULL */
+  const aot_pw_kc *kc;
+  const aot_dsp_gemv *g;
+  uint32_t *col;
+} aot_pw_ctx;
+
+/* channel c of a block (np positions, one: a single position twice), its
+ * filter row w: a constant, or the dot loop and aot_pw_out */
+static void aot_pw_chan(const aot_pw_ctx *x, int32_t c, int32_t np, int32_t one,
+                        const int8_t *w, int8_t *out) {
+  const int32_t out_c = x->p->out_c;
+  int32_t s[AOT_PW_P], i;
+  if (x->kc[c].run < 0) {   /* constant */
+    for (i = one ? 1 : np, out += c; i > 0; i--, out += out_c) *out = (int8_t)x->kc[c].k.ks;
     return;
   }
-  for (; kc < kend; kc++, filter += K, out++) {
-    const uint32_t *x = col;
-    const int8_t *w = kc == klast ? wlast : filter;
-    int32_t n = ng, a0, a1, a2, a3, a4, a5;
-    a0 = a1 = a2 = a3 = a4 = a5 = kc->ks;
-    AOT_PW_DOT6(x, w, n, a0, a1, a2, a3, a4, a5);
-    if (fast && (uint32_t)kc->s < 32u) {
-      const int32_t m = kc->m, rs = kc->s;
-      int8_t *o = out;
-      *o = (int8_t)aot_pw_ssat(aot_pw_rq(a0, m, rs, c1));
-      o += out_c;
-      *o = (int8_t)aot_pw_ssat(aot_pw_rq(a1, m, rs, c1));
-      o += out_c;
-      *o = (int8_t)aot_pw_ssat(aot_pw_rq(a2, m, rs, c1));
-      o += out_c;
-      *o = (int8_t)aot_pw_ssat(aot_pw_rq(a3, m, rs, c1));
-      o += out_c;
-      *o = (int8_t)aot_pw_ssat(aot_pw_rq(a4, m, rs, c1));
-      o += out_c;
-      *o = (int8_t)aot_pw_ssat(aot_pw_rq(a5, m, rs, c1));
+  for (i = 0; i < np; i++) s[i] = x->kc[c].k.ks;
+  aot_pw_dot(x->col, x->wlast != NULL && c == out_c - 1 ? x->wlast : w, (x->p->in_c + 3) >> 2,
+             np, s);
+  aot_pw_out(s, one ? 1 : np, &x->kc[c].k, x->g, out + c, out_c);
+}
+
+/* The np = 6 or 2 positions from it on (np = 2 and one = 1: the position
+ * it twice), outputs at out: widen, then every channel (runs of fast ones
+ * in six-position blocks through aot_pw_fast6, the others one by one). */
+static void aot_pw_block(const aot_pw_ctx *x, int32_t np, int32_t one, aot_pw_it it, int8_t *out) {
+  const aot_conv_params *p = x->p;
+  const int32_t K = p->in_c, out_c = p->out_c, ng = (K + 3) >> 2;
+  const int8_t *w = x->filter;
+  int32_t i, c = 0;
+  aot_pw_fast S;
+  for (i = 0; i < np; i++) {
+    aot_pw_widen(aot_pw_px(p, x->input, &it), K, x->col + 2 * i, np);
+    if (!one) aot_pw_next(p, &it);
+  }
+  S.out_c = out_c;
+  S.c1 = 1 + 2 * x->g->out_off;
+  S.col = x->col;
+  S.ngm1 = ng - 1;
+  S.wpad = 4 * ng - K;
+  while (c < out_c) {
+    const int32_t r = x->kc[c].run;
+    if (r > 0 && np == AOT_PW_P) {
+      S.kc = x->kc + c;
+      S.kend = x->kc + c + r;
+      S.o = out + c;
+      aot_pw_fast6(&S, w);
+      w += (size_t)r * K;
+      c += r;
     } else {
-      int32_t s[AOT_PW_P];
-      s[0] = a0;
-      s[1] = a1;
-      s[2] = a2;
-      s[3] = a3;
-      s[4] = a4;
-      s[5] = a5;
-      aot_pw_out(s, AOT_PW_P, kc, g, out, out_c);
+      aot_pw_chan(x, c, np, one, w, out);
+      c++;
+      w += K;
     }
   }
 }
 
 /* the pointwise convolution (1x1 filter, one group, no clipped window;
- * the caller checks); scratch as in the file comment */
-static int32_t aot_conv2d_s8_pw_dsp(const aot_conv_params *p, const int8_t *input,
-                                    const int8_t *filter, const int32_t *bias,
-                                    int8_t *output, void *scratch) {
+ * aot_conv2d_s8_is_pw); scratch as in the file comment */
+static __attribute__((noinline)) int32_t aot_conv2d_s8_pw_dsp(const aot_conv_params *p,
+                                                              const int8_t *input,
+                                                              const int8_t *filter,
+                                                              const int32_t *bias,
+                                                              int8_t *output, void *scratch) {
   const int32_t K = p->in_c, out_c = p->out_c, ng = (K + 3) >> 2;
   const int32_t npos = p->batches * p->out_h * p->out_w;
   const uint32_t in_off = (uint32_t)p->input_offset;
-  aot_dsp_kc *const kc = (aot_dsp_kc *)scratch;
-  uint32_t *const col = (uint32_t *)(kc + out_c);
-  const int32_t *const kbias = p->kbias;
-  int8_t *wlast = NULL;
+  aot_pw_kc *const kc = (aot_pw_kc *)scratch;
+  const int32_t nfast = K & 3 ? out_c - 1 : out_c;   /* the padded last row: not in a run */
   aot_dsp_gemv g;
+  aot_pw_ctx x;
   aot_pw_it it = {0, 0, 0};
   int32_t c, pos;
   if (npos <= 0 || out_c <= 0) return AOT_KERNEL_OK;
-  for (c = 0; c < out_c; c++) {
-    int32_t ks;
-    if (kbias != NULL) {
-      ks = kbias[c];
-    } else {
-      const uint32_t t = (uint32_t)aot_dsp_sum_s8(filter + (size_t)c * K, K);
-      ks = (int32_t)((bias ? (uint32_t)bias[c] : 0u) + t * in_off);
-    }
-    aot_dsp_kc_set(kc + c, ks, p->out_mult[c], p->out_shift[c], K);
-  }
-  if (K & 3) {   /* the last row, zero-padded to whole words */
-    wlast = (int8_t *)(col + (size_t)2 * AOT_PW_P * ng);
-    memset(wlast, 0, (size_t)ng * 4);
-    memcpy(wlast, filter + (size_t)(out_c - 1) * K, (size_t)K);
-  }
-  g.kc = kc;
+  g.kc = NULL;
   g.more_rows = 0;
   g.full = p->act_min == -128 && p->act_max == 127;
   g.out_off = p->output_offset;
   g.lo = p->act_min;
   g.hi = p->act_max;
+  x.p = p;
+  x.input = input;
+  x.filter = filter;
+  x.wlast = NULL;
+  x.kc = kc;
+  x.g = &g;
+  x.col = (uint32_t *)(kc + out_c);
+  for (c = out_c - 1; c >= 0; c--) {
+    const int32_t m = p->out_mult[c], sh = p->out_shift[c];
+    int32_t ks;
+    int64_t lo, hi;
+    if (p->kbias != NULL) {
+      ks = p->kbias[c];
+    } else {
+      const uint32_t t = (uint32_t)aot_dsp_sum_s8(filter + (size_t)c * K, K);
+      ks = (int32_t)((bias ? (uint32_t)bias[c] : 0u) + t * in_off);
+    }
+    aot_dsp_kc_set(&kc[c].k, ks, m, sh, K);
+    kc[c].run = 0;
+    /* |sum w * x| <= 16384 * K: when both ends of ks's range give the same
+       output, so does every sum (the requantization is monotone for m >= 0
+       and shift <= 0, the clamp too; the range must not wrap int32), and
+       the channel is that constant (VWW's dead channels, bias +-2^30) */
+    lo = (int64_t)ks - (int64_t)16384 * K;
+    hi = (int64_t)ks + (int64_t)16384 * K;
+    if (m >= 0 && sh <= 0 && lo >= INT32_MIN && hi <= INT32_MAX) {
+      const int32_t a = aot_clamp_i32(aot_conv_mbqm((int32_t)lo, m, sh) + g.out_off, g.lo, g.hi);
+      const int32_t b = aot_clamp_i32(aot_conv_mbqm((int32_t)hi, m, sh) + g.out_off, g.lo, g.hi);
+      if (a == b) {
+        kc[c].k.ks = a;
+        kc[c].run = -1;
+        continue;
+      }
+    }
+    if (g.full && c < nfast && (uint32_t)kc[c].k.s < 32u)
+      kc[c].run = c + 1 < nfast && kc[c + 1].run > 0 ? kc[c + 1].run + 1 : 1;
+  }
+  if (K & 3) {   /* the last row, zero-padded to whole words */
+    int8_t *const wl = (int8_t *)(x.col + (size_t)2 * AOT_PW_P * ng);
+    memset(wl, 0, (size_t)ng * 4);
+    memcpy(wl, filter + (size_t)(out_c - 1) * K, (size_t)K);
+    x.wlast = wl;
+  }
   /* six positions at a time; a rest of four or five as one block that
      overlaps the previous one, of one to three in pairs (the last pair
      overlapping, or one position twice when there is only one) */
   for (pos = 0; pos + AOT_PW_P <= npos; pos += AOT_PW_P) {
-    aot_pw_block(p, input, filter, kc, &g, col, wlast, AOT_PW_P, it,
-                 output + (size_t)pos * out_c);
+    aot_pw_block(&x, AOT_PW_P, 0, it, output + (size_t)pos * out_c);
     for (c = 0; c < AOT_PW_P; c++) aot_pw_next(p, &it);
   }
   while (pos < npos) {
     const int32_t rest = npos - pos;
-    int32_t np = rest >= 4 && npos >= AOT_PW_P ? AOT_PW_P : 2, back = 0;
-    if (np > rest) back = npos >= np ? np - rest : 0;
-    if (np == 2 && npos == 1) np = 1;
+    const int32_t np = rest >= 4 && npos >= AOT_PW_P ? AOT_PW_P : 2;
+    const int32_t back = np > rest && npos >= np ? np - rest : 0;
     for (c = 0; c < back; c++) {   /* step it back by 'back' positions */
       if (--it.ox < 0) {
         it.ox = p->out_w - 1;
@@ -294,20 +417,7 @@ static int32_t aot_conv2d_s8_pw_dsp(const aot_conv_params *p, const int8_t *inpu
         }
       }
     }
-    if (np == 1) {   /* a single position: the pair kernel on it twice */
-      aot_pw_widen(aot_pw_px(p, input, &it), K, col, 2);
-      aot_pw_widen(aot_pw_px(p, input, &it), K, col + 2, 2);
-      for (c = 0; c < out_c; c++) {
-        const int8_t *w = wlast != NULL && c == out_c - 1 ? wlast : filter + (size_t)c * K;
-        int32_t s[2];
-        s[0] = s[1] = kc[c].ks;
-        aot_pw_dot2(col, w, ng, s);
-        aot_pw_out(s, 1, kc + c, &g, output + c, out_c);
-      }
-      break;
-    }
-    aot_pw_block(p, input, filter, kc, &g, col, wlast, np, it,
-                 output + (size_t)(pos - back) * out_c);
+    aot_pw_block(&x, np, npos == 1, it, output + (size_t)(pos - back) * out_c);
     for (c = 0; c < np; c++) aot_pw_next(p, &it);
     pos += np - back;
   }
