@@ -32,7 +32,7 @@
  * common case) of a six-position block is one assembly loop (aot_pw_fast6:
  * the dot loop, six requantizations and stores, about 47 instructions per
  * channel besides the dot loop's 23 per four taps); the other channels'
- * sums go through aot_pw_out.
+ * sums go through aot_pw_out (aot_dsp_rqk, aot_dsp_st).
  *
  * Scratch (aot_conv2d_s8_scratch_dsp_pw, aot_conv.h): out_c channel
  * constants (aot_pw_kc, 16 bytes each), the widened inputs of six positions
@@ -213,40 +213,14 @@ AOT_INLINE void aot_pw_widen(const int8_t *x, int32_t len, uint32_t *col, int32_
   }
 }
 
-/* the fast requantization before the final shift: ((r >> rs) + c1), with
- * r the doubling high multiply (aot_dsp_rqf) and c1 = 1 + 2 * out_off */
-AOT_INLINE int32_t aot_pw_rq(int32_t acc, int32_t m, int32_t rs, int32_t c1) {
-  int32_t r;
-  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"((uint32_t)acc << 1), "r"(m));
-  r += r >> 31;
-  return (r >> rs) + c1;
-}
-
-/* v >> 1 saturated to int8 (one SSAT with its operand shift) */
-AOT_INLINE int32_t aot_pw_ssat(int32_t v) {
-  int32_t r;
-  __asm__("ssat %0, #8, %1, asr #1" : "=r"(r) : "r"(v));
-  return r;
-}
-
 /* requantizes and stores the np sums s of channel k (outputs o[i * os]) */
 static __attribute__((noinline, unused)) void aot_pw_out(const int32_t *s, int32_t np,
                                                          const aot_dsp_kc *k,
                                                          const aot_dsp_gemv *g, int8_t *o,
                                                          int32_t os) {
   int32_t i;
-  if ((uint32_t)k->s < 32u) {
-    const int32_t m = k->m, rs = k->s, c1 = 1 + 2 * g->out_off;
-    if (g->full) {
-      for (i = 0; i < np; i++, o += os) *o = (int8_t)aot_pw_ssat(aot_pw_rq(s[i], m, rs, c1));
-    } else {
-      for (i = 0; i < np; i++, o += os)
-        *o = (int8_t)aot_clamp_i32(aot_pw_rq(s[i], m, rs, c1) >> 1, g->lo, g->hi);
-    }
-  } else {
-    for (i = 0; i < np; i++, o += os)
-      *o = aot_dsp_st(aot_dsp_rqk(s[i], k) + g->out_off, g->full, g->lo, g->hi);
-  }
+  for (i = 0; i < np; i++, o += os)
+    *o = aot_dsp_st(aot_dsp_rqk(s[i], k) + g->out_off, g->full, g->lo, g->hi);
 }
 
 /* output position (b, oy, ox) */
@@ -380,8 +354,8 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_pw_dsp(const aot_conv_par
     lo = (int64_t)ks - (int64_t)16384 * K;
     hi = (int64_t)ks + (int64_t)16384 * K;
     if (m >= 0 && sh <= 0 && lo >= INT32_MIN && hi <= INT32_MAX) {
-      const int32_t a = aot_clamp_i32(aot_conv_mbqm((int32_t)lo, m, sh) + g.out_off, g.lo, g.hi);
-      const int32_t b = aot_clamp_i32(aot_conv_mbqm((int32_t)hi, m, sh) + g.out_off, g.lo, g.hi);
+      const int32_t a = aot_clamp_i32(aot_dsp_mbqm((int32_t)lo, m, sh) + g.out_off, g.lo, g.hi);
+      const int32_t b = aot_clamp_i32(aot_dsp_mbqm((int32_t)hi, m, sh) + g.out_off, g.lo, g.hi);
       if (a == b) {
         kc[c].k.ks = a;
         kc[c].run = -1;
