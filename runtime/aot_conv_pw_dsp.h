@@ -100,7 +100,10 @@ static __attribute__((noinline, unused)) void aot_pw_dot(const uint32_t *col, co
 /* A channel's constants (aot_dsp_kc) and how a block computes it: run > 0:
  * the first of run consecutive channels of aot_pw_fast6; run < 0: a
  * constant channel, every output is k.ks (see aot_conv2d_s8_pw_dsp);
- * run = 0: aot_pw_dot and aot_pw_out. 16 bytes (the assembly's stride). */
+ * run = 0: aot_pw_dot and aot_pw_out. A run's channels hold 2 * ks (the
+ * inputs are widened doubled, and the doubled sums of a channel with
+ * |ks + sum w * x| < 2^30 fit int32: the requantization's doubling is then
+ * free). 16 bytes (the assembly's stride). */
 typedef struct aot_pw_kc {
   aot_dsp_kc k;
   int32_t run;
@@ -123,9 +126,9 @@ typedef struct aot_pw_fast {
   "ldrd %[xa], %[xb], [%[col], #" off "]\n\t"            \
   "smlad %[a" #i "], %[u], %[xa], %[a0]\n\t"             \
   "smlad %[a" #i "], %[t], %[xb], %[a" #i "]\n\t"
-/* the fast requantization of sum i (m in u, rs in xa, c1 in xb) */
+/* the fast requantization of the doubled sum i (m in u, rs in xa, c1 in
+ * xb) */
 #define AOT_PW_RQ(i)                                     \
-  "lsl %[a" #i "], %[a" #i "], #1\n\t"                   \
   "smmulr %[a" #i "], %[a" #i "], %[u]\n\t"              \
   "add %[a" #i "], %[a" #i "], %[a" #i "], asr #31\n\t"  \
   "asr %[a" #i "], %[a" #i "], %[xa]\n\t"                \
@@ -193,23 +196,27 @@ static __attribute__((noinline, unused)) void aot_pw_fast6(aot_pw_fast *S, const
       : "cc", "memory");
 }
 
-/* The len taps of input pixel x widened into col for position i of np
- * interleaved positions: group g at col[2 * (g * np + i)]; the last group
- * padded with zero taps. */
+/* The len taps of input pixel x widened and doubled (2x fits int16) into
+ * col for position i of np interleaved positions: group g at
+ * col[2 * (g * np + i)]; the last group padded with zero taps. */
 AOT_INLINE void aot_pw_widen(const int8_t *x, int32_t len, uint32_t *col, int32_t np) {
   const int32_t step = 2 * np;
   int32_t k;
   for (k = len >> 2; k > 0; k--, x += 4, col += step) {
     uint32_t v;
     memcpy(&v, x, 4);
-    col[0] = (uint32_t)__sxtb16((int8x4_t)v);
-    col[1] = (uint32_t)__sxtb16((int8x4_t)((v >> 8) | (v << 24)));
+    const int16x2_t a = __sxtb16((int8x4_t)v), b = __sxtb16((int8x4_t)((v >> 8) | (v << 24)));
+    col[0] = (uint32_t)__sadd16(a, a);
+    col[1] = (uint32_t)__sadd16(b, b);
   }
   if (len & 3) {
     uint32_t v = 0;
+    int16x2_t a, b;
     for (k = (len & 3) - 1; k >= 0; k--) v = (v << 8) | (uint8_t)x[k];
-    col[0] = (uint32_t)__sxtb16((int8x4_t)v);
-    col[1] = (uint32_t)__sxtb16((int8x4_t)((v >> 8) | (v << 24)));
+    a = __sxtb16((int8x4_t)v);
+    b = __sxtb16((int8x4_t)((v >> 8) | (v << 24)));
+    col[0] = (uint32_t)__sadd16(a, a);
+    col[1] = (uint32_t)__sadd16(b, b);
   }
 }
 
@@ -264,9 +271,13 @@ static void aot_pw_chan(const aot_pw_ctx *x, int32_t c, int32_t np, int32_t one,
     for (i = one ? 1 : np, out += c; i > 0; i--, out += out_c) *out = (int8_t)x->kc[c].k.ks;
     return;
   }
-  for (i = 0; i < np; i++) s[i] = x->kc[c].k.ks;
+  /* the sums are doubled: a run's channel starts from its doubled ks (the
+     doubled total fits int32), any other from 0 (|2 * sum w * x| <=
+     32768 * in_c < 2^31) and adds ks to the halved sum */
+  for (i = 0; i < np; i++) s[i] = x->kc[c].run > 0 ? x->kc[c].k.ks : 0;
   aot_pw_dot(x->col, x->wlast != NULL && c == out_c - 1 ? x->wlast : w, (x->p->in_c + 3) >> 2,
              np, s);
+  for (i = 0; i < np; i++) s[i] = (x->kc[c].run > 0 ? 0 : x->kc[c].k.ks) + (s[i] >> 1);
   aot_pw_out(s, one ? 1 : np, &x->kc[c].k, x->g, out + c, out_c);
 }
 
@@ -362,8 +373,10 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_pw_dsp(const aot_conv_par
         continue;
       }
     }
-    if (g.full && c < nfast && (uint32_t)kc[c].k.s < 32u)
+    if (g.full && c < nfast && (uint32_t)kc[c].k.s < 32u) {   /* |ks + sum| < 2^30 */
       kc[c].run = c + 1 < nfast && kc[c + 1].run > 0 ? kc[c + 1].run + 1 : 1;
+      kc[c].k.ks = (int32_t)((uint32_t)ks << 1);   /* the sums are doubled */
+    }
   }
   if (K & 3) {   /* the last row, zero-padded to whole words */
     int8_t *const wl = (int8_t *)(x.col + (size_t)2 * AOT_PW_P * ng);

@@ -461,8 +461,8 @@ int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
   per_group = out_c / groups;
   (void)scratch;
 #ifdef AOT_CONV2D_S8_DSP
-  /* pointwise: aot_conv_pw_dsp.h (any in_c) */
-  if (aot_conv2d_s8_is_pw(p)) return aot_conv2d_s8_pw_dsp(p, input, filter, bias, output, scratch);
+  /* pointwise: aot_conv_pw_dsp.h (in_c < 65536: its doubled sums) */
+  if (aot_conv2d_s8_is_pw(p) && in_c < 65536) return aot_conv2d_s8_pw_dsp(p, input, filter, bias, output, scratch);
   if (fsize <= AOT_CONV2D_S8_COL) return aot_conv2d_s8_dsp(p, input, filter, bias, output);
 #if !AOT_F_CONV_S8_BIG
   /* the module has no filter this large (aot_features.h) */
