@@ -32,8 +32,22 @@
 #define AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER)                           \
   AOT_EWQ_ADDSUB_WITH(RANGE, BITS, PREFER,                                      \
                       AOT_EWS_ROWS(&p->bc, in1, in2, out, NAME##_row, &q, NAME##_elem, p))
-/* the same for NAME_flat (equal shapes): the contiguous row alone */
-#define AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER)                      \
+/* the same for NAME_flat (equal shapes): the contiguous row alone; int8
+ * (TAB 1): rows of at least AOT_EWS_TAB_MIN elements through the rescale
+ * table when it applies (SUB: PREFER 0), else the portable loop (a flat
+ * module then links no contiguous-row code) */
+#define AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER, TAB)                 \
+  if ((TAB) && p->bc.size >= AOT_EWS_TAB_MIN) {                                 \
+    aot_ews_tabk k;                                                             \
+    if (aot_ews_tab_setup(p, !(PREFER), &k)) {                                  \
+      if (k.tin) aot_ews_tab_run(&k, (const int8_t *)in2, (const int8_t *)in1,  \
+                                 (int8_t *)out, p->bc.size);                    \
+      else aot_ews_tab_run(&k, (const int8_t *)in1, (const int8_t *)in2,        \
+                           (int8_t *)out, p->bc.size);                          \
+      return AOT_KERNEL_OK;                                                     \
+    }                                                                           \
+  }                                                                             \
+  if (!(TAB))                                                                   \
   AOT_EWQ_ADDSUB_WITH(RANGE, BITS, PREFER,                                      \
                       if (q.swap) NAME##_row_contig(&q, in2, in1, out, p->bc.size); \
                       else NAME##_row_contig(&q, in1, in2, out, p->bc.size))
@@ -49,7 +63,7 @@
 #else
 #define AOT_EWQ_ADDSUB_ROWS(NAME, T, OPR, VOP, LD, ST, BOUNDED)
 #define AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER)
-#define AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER)
+#define AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER, TAB)
 #define AOT_EWQ_MUL_ROWS(NAME, T, LD, ST)
 #define AOT_EWQ_MUL_TRY(NAME)
 #endif
@@ -57,11 +71,14 @@
 /* ADD (OPR +) / SUB (OPR -), TFLite general quantized path (reference_ops
  * AddElementwise / SubElementwise): both inputs are rescaled to a common
  * scale with left_shift headroom, then combined and rescaled to the output.
- * FLAT (NAME_flat) is the kernel for inputs of the output's shape (bc.ndims
- * 0, as aotc emits it for such layers): the contiguous row alone, so a
- * module without broadcasting links no broadcast walk.
- * VOP, LD, ST, BOUNDED, RANGE, BITS, PREFER: see AOT_EWS_ADDSUB_ROW. */
-#define AOT_EWQ_ADDSUB(NAME, FLAT, T, OPR, VOP, LD, ST, BOUNDED, RANGE, BITS, PREFER) \
+ * Defines NAME_run and FLAT_run, the bodies of the kernels NAME and FLAT
+ * the kernel file defines (so that each names its variant macro next to
+ * them). FLAT (NAME_flat) is the kernel for inputs of the output's shape
+ * (bc.ndims 0, as aotc emits it for such layers): the contiguous row alone,
+ * so a module without broadcasting links no broadcast walk.
+ * VOP, LD, ST, BOUNDED, RANGE, BITS, PREFER: see AOT_EWS_ADDSUB_ROW; TAB 1
+ * (int8): the rescale table path of aot_ews_tab_run. */
+#define AOT_EWQ_ADDSUB(NAME, FLAT, T, OPR, VOP, LD, ST, BOUNDED, RANGE, BITS, PREFER, TAB) \
   AOT_INLINE T NAME##_elem(const aot_addsub_q_params *p, T a, T b) {            \
     const int32_t x1 = aot_shl_i32(p->in1_offset + a, p->left_shift);           \
     const int32_t x2 = aot_shl_i32(p->in2_offset + b, p->left_shift);           \
@@ -71,15 +88,17 @@
     return (T)aot_clamp_i32(raw, p->act_min, p->act_max);                       \
   }                                                                             \
   AOT_EWQ_ADDSUB_ROWS(NAME, T, OPR, VOP, LD, ST, BOUNDED)                       \
-  int32_t NAME(const aot_addsub_q_params *p, const T *in1, const T *in2, T *out) { \
+  AOT_INLINE int32_t NAME##_run(const aot_addsub_q_params *p, const T *in1, const T *in2, \
+                                 T *out) {                                      \
     AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER)                               \
     AOT_EW_BINARY(&p->bc, in1, in2, out, NAME##_elem, p);                       \
     return AOT_KERNEL_OK;                                                       \
   }                                                                             \
-  int32_t FLAT(const aot_addsub_q_params *p, const T *in1, const T *in2, T *out) { \
+  AOT_INLINE int32_t FLAT##_run(const aot_addsub_q_params *p, const T *in1, const T *in2, \
+                                T *out) {                                       \
     int32_t i;                                                                  \
     if (p->bc.ndims != 0) return AOT_KERNEL_BAD_PARAM;                          \
-    AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER)                          \
+    AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER, TAB)                     \
     for (i = 0; i < p->bc.size; i++) out[i] = NAME##_elem(p, in1[i], in2[i]);   \
     return AOT_KERNEL_OK;                                                       \
   }

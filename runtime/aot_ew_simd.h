@@ -400,6 +400,268 @@ AOT_INLINE void aot_ews_prefer_fast(aot_ews_addsub *q) {
     }                                                                                 \
   } while (0)
 
+/* ---- int8 flat ADD / SUB through a rescale table ---------------------------
+ * TFLite gives the input with the larger scale the multiplier 2^30 with shift
+ * 0 ("linear": its rescaled value is (v + off) << 19 exactly). The other
+ * input's rescaled value s(v) takes 256 values, held by a table indexed by its
+ * byte (as uint8), with the linear input's offset folded in. One element is
+ *   X = tab[t] + l * c,   c = +-2^20 (X = 2S; DSP, scalar) or +-2^19 (X = S)
+ *   y = srdhm(S, mo) + add,  add = zo * 2^e + 2^(e-1)   (SMMLAR; VQRDMLASH)
+ *   out = clamp(floor((y - [S < 0]) / 2^e), lo, hi)
+ * (|S| < 2^28, so SMMLAR(2S, mo, add) is exact). [S < 0] is srdhm's sign for
+ * mo > 2^30; it is dropped (FAST) when zo <= lo = -128 and hi = 127: then any
+ * negative y clamps to lo either way. Helium takes the floor and the int8
+ * saturation with one saturating shift left by 24 - e and a shift right by
+ * 24. */
+#ifndef AOT_EWS_TAB_MIN
+#define AOT_EWS_TAB_MIN 64 /* elements below which the table costs more */
+#endif
+
+typedef struct aot_ews_tabk {
+  int32_t tab[256];
+  int32_t mo, add, e, c, lo, hi, cm; /* cm: -1 with the sign correction */
+  int32_t fast;                      /* no correction, full int8 range */
+  int32_t tin;                       /* 1: in2 is the table input */
+} aot_ews_tabk;
+
+#ifdef AOT_EWS_MVE
+#define AOT_EWS_TAB_UNIT 524288 /* 2^19: X = S */
+#else
+#define AOT_EWS_TAB_UNIT 1048576 /* 2^20: X = 2S */
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define AOT_EWS_NOINLINE static __attribute__((noinline, unused))
+#else
+#define AOT_EWS_NOINLINE static
+#endif
+
+/* tab[(uint8_t)v] = rdb(srdhm(x, q->mult), q) * mul + addc for v = -128..127,
+ * x = x0 + (v + 128) * 2^20 (|x| <= 2^28) */
+AOT_EWS_NOINLINE void aot_ews_tab_fill(int32_t *tab, int32_t x0, const aot_ews_rq *q, int32_t mul,
+                                       int32_t addc) {
+  int32_t i;
+#ifdef AOT_EWS_MVE
+  int32x4_t x = vaddq_n_s32(vmulq_n_s32(vreinterpretq_s32_u32(vidupq_n_u32(0, 1)), 1048576), x0);
+  for (i = 0; i < 256; i += 4) {
+    const int32x4_t y = aot_ews_mve_rdb(vqrdmulhq_n_s32(x, q->mult), q);
+    vstrwq_s32(tab + (i ^ 128), vaddq_n_s32(vmulq_n_s32(y, mul), addc));
+    x = vaddq_n_s32(x, 4 * 1048576);
+  }
+#else
+  const int32_t m = q->mult, rnd = q->rnd, mask = q->mask, e = q->e;
+  int32_t x = x0;
+  for (i = 0; i < 256; i++, x += 1048576) {
+    const int32_t y = aot_ews_srdhm_b(x, m);
+    tab[i ^ 128] = ((y + rnd + ((y >> 31) & mask)) >> e) * mul + addc;
+  }
+#endif
+}
+
+/* Fills k for ADD (sub 0) or SUB (sub 1); 0 when the table path does not
+ * apply. */
+AOT_INLINE int aot_ews_tab_setup(const aot_addsub_q_params *p, int sub, aot_ews_tabk *k) {
+  aot_ews_rq q1, q2, qo, qt;
+  int32_t offt, offl;
+  int64_t add;
+  const int32_t u = AOT_EWS_TAB_UNIT, f = AOT_EWS_TAB_UNIT / 524288;
+  if (p->left_shift != 20 || p->in1_offset < -128 || p->in1_offset > 128 ||
+      p->in2_offset < -128 || p->in2_offset > 128 || p->act_min > p->act_max)
+    return 0;
+  if (!aot_ews_rq_make(p->in1_mult, p->in1_shift, &q1) ||
+      !aot_ews_rq_make(p->in2_mult, p->in2_shift, &q2) ||
+      !aot_ews_rq_make(p->out_mult, p->out_shift, &qo))
+    return 0;
+  if (q2.e == 0 && q2.mult == (int32_t)1 << 30) k->tin = 0;
+  else if (q1.e == 0 && q1.mult == (int32_t)1 << 30) k->tin = 1;
+  else return 0;
+  add = (int64_t)p->out_offset * ((int64_t)1 << qo.e) + qo.rnd;
+  if (add > ((int64_t)1 << 30) || add < -((int64_t)1 << 30)) return 0;
+  k->fast = p->out_offset <= p->act_min && p->act_min == -128 && p->act_max == 127;
+  k->cm = p->out_offset > p->act_min ? -1 : 0;
+  if (!k->fast && k->cm && qo.mult <= (int32_t)1 << 30) return 0;
+  k->mo = qo.mult;
+  k->add = (int32_t)add;
+  k->e = qo.e;
+  k->lo = p->act_min;
+  k->hi = p->act_max;
+  qt = k->tin ? q2 : q1;
+  offt = k->tin ? p->in2_offset : p->in1_offset;
+  offl = k->tin ? p->in1_offset : p->in2_offset;
+  k->c = sub && !k->tin ? -u : u;
+  aot_ews_tab_fill(k->tab, (offt - 128) * 1048576, &qt, sub && k->tin ? -f : f,
+                   sub && !k->tin ? -offl * u : offl * u);
+  return 1;
+}
+
+#ifdef AOT_EWS_MVE
+/* one step of 4 elements: GATHER(indices), LDL (the linear input), STO
+ * (the store), unpredicated or predicated by pr (tail) */
+#define AOT_EWS_TAB_GU(I) vldrwq_gather_shifted_offset_s32(tab, vldrbq_u32(I))
+#define AOT_EWS_TAB_GP(I) vldrwq_gather_shifted_offset_z_s32(tab, vldrbq_z_u32((I), pr), pr)
+#define AOT_EWS_TAB_LU(P) vldrbq_s32(P)
+#define AOT_EWS_TAB_LP(P) vldrbq_z_s32((P), pr)
+#define AOT_EWS_TAB_SU(P, V) vstrbq_s32((P), (V))
+#define AOT_EWS_TAB_SP(P, V) vstrbq_p_s32((P), (V), pr)
+#define AOT_EWS_TAB_STEP(FAST, GATHER, LDL, STO)                                      \
+  {                                                                                   \
+    const int32x4_t x = vmlaq_n_s32(GATHER(tp), LDL(lp), c);                          \
+    int32x4_t y;                                                                      \
+    if (FAST) {                                                                       \
+      y = vqrdmlashq_n_s32(x, vmo, add);                                              \
+    } else {                                                                          \
+      y = vaddq_n_s32(vandq_s32(vshrq_n_s32(x, 31), vcm), add);                       \
+      y = vqrdmlahq_n_s32(y, x, mo);                                                  \
+    }                                                                                 \
+    y = vshrq_n_s32(vqshlq_r_s32(y, sh), 24);                                         \
+    if (!(FAST)) y = vmaxq_s32(vminq_s32(y, vhi), vlo);                               \
+    STO(op, y);                                                                       \
+    tp += 4;                                                                          \
+    lp += 4;                                                                          \
+    op += 4;                                                                          \
+  }
+#define AOT_EWS_TAB_LOOP(FAST)                                                        \
+  {                                                                                   \
+    int32_t j;                                                                        \
+    for (j = n >> 3; j > 0; j--) {                                                    \
+      AOT_EWS_TAB_STEP(FAST, AOT_EWS_TAB_GU, AOT_EWS_TAB_LU, AOT_EWS_TAB_SU)           \
+      AOT_EWS_TAB_STEP(FAST, AOT_EWS_TAB_GU, AOT_EWS_TAB_LU, AOT_EWS_TAB_SU)           \
+    }                                                                                 \
+    for (n &= 7; n > 0; n -= 4) {                                                     \
+      const mve_pred16_t pr = vctp32q((uint32_t)n);                                   \
+      AOT_EWS_TAB_STEP(FAST, AOT_EWS_TAB_GP, AOT_EWS_TAB_LP, AOT_EWS_TAB_SP)           \
+    }                                                                                 \
+  }
+AOT_EWS_NOINLINE void aot_ews_tab_run(const aot_ews_tabk *k, const int8_t *t, const int8_t *l, int8_t *o,
+                                int32_t n) {
+  const int32_t *tab = k->tab;
+  const uint8_t *tp = (const uint8_t *)t;
+  const int8_t *lp = l;
+  int8_t *op = o;
+  const int32_t c = k->c, mo = k->mo, add = k->add, sh = 24 - k->e;
+  const int32x4_t vmo = vdupq_n_s32(mo), vcm = vdupq_n_s32(k->cm);
+  const int32x4_t vlo = vdupq_n_s32(k->lo), vhi = vdupq_n_s32(k->hi);
+  if (k->fast) {
+    int32_t j = n >> 3;
+    (void)vmo;
+    if (j > 0) {
+      /* the FAST steps of AOT_EWS_TAB_STEP, eight elements a turn, in
+       * assembly for the post-indexed loads and stores */
+      __asm__ volatile(
+          "vdup.32 q3, %[mo]\n"
+          "1:\n\t"
+          "vldrb.u32 q0, [%[tp]], #4\n\t"
+          "vldrb.s32 q1, [%[lp]], #4\n\t"
+          "vldrw.u32 q2, [%[tab], q0, uxtw #2]\n\t"
+          "vmla.s32 q2, q1, %[c]\n\t"
+          "vqrdmlash.s32 q2, q3, %[add]\n\t"
+          "vqshl.s32 q2, %[sh]\n\t"
+          "vshr.s32 q2, q2, #24\n\t"
+          "vstrb.32 q2, [%[op]], #4\n\t"
+          "vldrb.u32 q0, [%[tp]], #4\n\t"
+          "vldrb.s32 q1, [%[lp]], #4\n\t"
+          "vldrw.u32 q2, [%[tab], q0, uxtw #2]\n\t"
+          "vmla.s32 q2, q1, %[c]\n\t"
+          "vqrdmlash.s32 q2, q3, %[add]\n\t"
+          "vqshl.s32 q2, %[sh]\n\t"
+          "vshr.s32 q2, q2, #24\n\t"
+          "vstrb.32 q2, [%[op]], #4\n\t"
+          "subs %[j], %[j], #1\n\t"
+          "bne 1b"
+          : [tp] "+r"(tp), [lp] "+r"(lp), [op] "+r"(op), [j] "+r"(j)
+          : [tab] "r"(tab), [mo] "r"(mo), [c] "r"(c), [add] "r"(add), [sh] "r"(sh)
+          : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "memory", "cc");
+    }
+    n &= 7;
+  }
+  /* the tail, and every non-FAST row (FAST implies cm = 0, full range) */
+  AOT_EWS_TAB_LOOP(0)
+}
+#else
+/* SMMLAR: floor((a * 2^32 + x * m + 2^31) / 2^32) */
+AOT_INLINE int32_t aot_ews_smmlar(int32_t x, int32_t m, int32_t a) {
+#ifdef AOT_EWS_DSP
+  int32_t r;
+  __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(m), "r"(a));
+  return r;
+#else
+  return (int32_t)(((int64_t)a * 4294967296LL + (int64_t)x * m + ((int64_t)1 << 31)) >> 32);
+#endif
+}
+AOT_INLINE int32_t aot_ews_ssat8(int32_t x) {
+#ifdef AOT_EWS_DSP
+  int32_t r;
+  __asm__("ssat %0, #8, %1" : "=r"(r) : "r"(x));
+  return r;
+#else
+  return x < -128 ? -128 : (x > 127 ? 127 : x);
+#endif
+}
+#define AOT_EWS_TAB_EL(FAST)                                                          \
+  {                                                                                   \
+    const int32_t x = tab[*tp++] + (int32_t)*lp++ * c;                                \
+    int32_t y = aot_ews_smmlar(x, mo, add);                                           \
+    if (!(FAST)) y += (x >> 31) & cm;                                                 \
+    y = aot_ews_ssat8(y >> e);                                                        \
+    if (!(FAST)) y = aot_ews_clamp(y, lo, hi);                                        \
+    *op++ = (int8_t)y;                                                                \
+  }
+#define AOT_EWS_TAB_LOOP(FAST)                                                        \
+  {                                                                                   \
+    const int8_t *const end4 = lp + (n & ~3), *const end = lp + n;                    \
+    while (lp != end4) {                                                              \
+      AOT_EWS_TAB_EL(FAST) AOT_EWS_TAB_EL(FAST) AOT_EWS_TAB_EL(FAST) AOT_EWS_TAB_EL(FAST) \
+    }                                                                                 \
+    while (lp != end) AOT_EWS_TAB_EL(FAST)                                            \
+  }
+AOT_EWS_NOINLINE void aot_ews_tab_run(const aot_ews_tabk *k, const int8_t *t, const int8_t *l, int8_t *o,
+                                int32_t n) {
+  const int32_t *tab = k->tab;
+  const uint8_t *tp = (const uint8_t *)t;
+  const int8_t *lp = l;
+  int8_t *op = o;
+  const int32_t c = k->c, mo = k->mo, add = k->add, e = k->e, cm = k->cm;
+  const int32_t lo = k->lo, hi = k->hi;
+#ifdef AOT_EWS_DSP
+  if (k->fast && n >= 2) {
+    /* the FAST elements of AOT_EWS_TAB_EL, two a turn, in assembly for the
+     * post-indexed loads and stores */
+    int32_t j = n >> 1, a, b, x, y;
+    __asm__ volatile(
+        "1:\n\t"
+        "ldrb %[a], [%[tp]], #1\n\t"
+        "ldrsb %[b], [%[lp]], #1\n\t"
+        "ldr %[x], [%[tab], %[a], lsl #2]\n\t"
+        "mla %[x], %[b], %[c], %[x]\n\t"
+        "ldrb %[a], [%[tp]], #1\n\t"
+        "smmlar %[x], %[x], %[mo], %[add]\n\t"
+        "ldrsb %[b], [%[lp]], #1\n\t"
+        "ldr %[y], [%[tab], %[a], lsl #2]\n\t"
+        "asr %[x], %[x], %[e]\n\t"
+        "mla %[y], %[b], %[c], %[y]\n\t"
+        "ssat %[x], #8, %[x]\n\t"
+        "smmlar %[y], %[y], %[mo], %[add]\n\t"
+        "strb %[x], [%[op]], #1\n\t"
+        "asr %[y], %[y], %[e]\n\t"
+        "ssat %[y], #8, %[y]\n\t"
+        "subs %[j], %[j], #1\n\t"
+        "strb %[y], [%[op]], #1\n\t"
+        "bne 1b"
+        : [tp] "+r"(tp), [lp] "+r"(lp), [op] "+r"(op), [j] "+r"(j), [a] "=&r"(a), [b] "=&r"(b),
+          [x] "=&r"(x), [y] "=&r"(y)
+        : [tab] "r"(tab), [mo] "r"(mo), [c] "r"(c), [add] "r"(add), [e] "r"(e)
+        : "memory", "cc");
+    n &= 1;
+  }
+  /* the tail, and every non-FAST row (FAST implies cm = 0, full range) */
+  AOT_EWS_TAB_LOOP(0)
+#else
+  if (k->fast) AOT_EWS_TAB_LOOP(1)
+  else AOT_EWS_TAB_LOOP(0)
+#endif
+}
+#endif
+
 /* ---- MUL kernel body ------------------------------------------------------ */
 
 AOT_INLINE int32_t aot_ews_mul_s(int32_t x1, int32_t x2, const aot_ews_mul *q) {

@@ -209,6 +209,45 @@ static void mul_params(aot_mul_q_params *p, int is16) {
     }                                                                                  \
   } while (0)
 
+/* Flat int8 ADD / SUB (the rescale table path of aot_ews_tab_run from
+ * AOT_EWS_TAB_MIN elements on): sizes 1..MAXN, a third of the cases with a
+ * ReLU whose zero point is -128 (the FAST loop), in place or not. */
+static void flat8_case(int c) {
+  int k;
+  for (k = 0; k < 2; k++) {
+    aot_addsub_q_params p;
+    int32_t n, inplace = rr(0, 3) == 0;
+    int32_t (*ker)(const aot_addsub_q_params *, const int8_t *, const int8_t *, int8_t *) =
+        k ? aot_sub_s8_flat : aot_add_s8_flat;
+    int32_t (*ref)(const aot_addsub_q_params *, const int8_t *, const int8_t *, int8_t *) =
+        k ? ref_sub_s8 : ref_add_s8;
+    memset(&p, 0, sizeof p);
+    addsub_params(&p, 0);
+    if (rr(0, 2) == 0) {
+      p.out_offset = -128;
+      p.act_min = -128;
+      p.act_max = 127;
+    }
+    n = rr(0, 3) == 0 ? rr(1, 40) : rr(1, MAXN);
+    p.bc.size = n;
+    fill8(a8, n);
+    fill8(b8, n);
+    memset(o8, 0x5A, sizeof o8);
+    memset(r8, 0x5A, sizeof r8);
+    ref(&p, a8, b8, r8);
+    if (inplace && (rnd() & 1)) { /* the output is the second input */
+      memcpy(o8, b8, (size_t)n);
+      check(ker(&p, a8, o8, o8) == AOT_KERNEL_OK, "flat8 rc", c);
+    } else if (inplace) {
+      memcpy(o8, a8, (size_t)n);
+      check(ker(&p, o8, b8, o8) == AOT_KERNEL_OK, "flat8 rc", c);
+    } else {
+      check(ker(&p, a8, b8, o8) == AOT_KERNEL_OK, "flat8 rc", c);
+    }
+    check(memcmp(o8, r8, sizeof o8) == 0, k ? "sub_s8_flat long" : "add_s8_flat long", c);
+  }
+}
+
 /* ---- SVDF / LSTM ---------------------------------------------------------- */
 static int8_t wf8[4096], wt8[2048], in8[512], st8a[4096], st8b[4096], out8a[256], out8b[256];
 static int16_t wt16[2048], st16a[4096], st16b[4096];
@@ -615,6 +654,7 @@ int main(void) {
     RUN_CASE(int16_t, a16, b16, o16, r16, fill16, aot_mul_s16, ref_mul_s16, mul_params,
              aot_mul_q_params, 1, "mul_s16", 0, aot_mul_s16);
   }
+  for (c = 0; c < 600; c++) flat8_case(c);
   mbqm_cases();
   for (c = 0; c < 150; c++) {
     svdf_case(c);
