@@ -10,6 +10,36 @@
  * sums are exact); the division and clamp stay scalar as below. */
 #include "aot_mve.h"
 #define AOT_AVGPOOL_S8_MVE 1
+#elif defined(__ARM_FEATURE_DSP) && !defined(AOT_NO_SIMD)
+/* Arm DSP extension (Cortex-M4F): windows of at most 256 taps are summed 8
+ * channels at a time with SXTAB16, two 16-bit lanes per register
+ * (exact, as above); a window of whole rows is one run of taps. The division
+ * and clamp stay scalar. */
+#include <string.h>
+#define AOT_AVGPOOL_S8_DSP 1
+/* acc + the sign-extended bytes 0 and 2 (R8 0) or 1 and 3 (R8 1) of w, in
+ * two 16-bit lanes */
+AOT_INLINE uint32_t aot_avgpool_s8_sx(uint32_t acc, uint32_t w) {
+  uint32_t r;
+  __asm__("sxtab16 %0, %1, %2" : "=r"(r) : "r"(acc), "r"(w));
+  return r;
+}
+AOT_INLINE uint32_t aot_avgpool_s8_sxr(uint32_t acc, uint32_t w) {
+  uint32_t r;
+  __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(acc), "r"(w));
+  return r;
+}
+AOT_INLINE uint32_t aot_avgpool_s8_ld4(const int8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+/* the signed 16-bit lanes of a sum */
+#define AOT_AVGPOOL_S8_LO(A) ((int32_t)(int16_t)(uint16_t)((A) & 0xFFFFu))
+#define AOT_AVGPOOL_S8_HI(A) ((int32_t)(int16_t)(uint16_t)((A) >> 16))
+#endif
+
+#if defined(AOT_AVGPOOL_S8_MVE) || defined(AOT_AVGPOOL_S8_DSP)
 /* the scalar division and clamp of the portable loop */
 AOT_INLINE int8_t aot_avgpool_s8_div(int32_t acc, int32_t count, int32_t lo, int32_t hi) {
   acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
@@ -67,6 +97,36 @@ int32_t aot_avgpool_s8(const aot_pool_params *p, const int8_t *input, int8_t *ou
             vst1q_s16(sums, s0);
             vst1q_s16(sums + 8, s1);
             for (k = 0; k < n; k++) *output++ = aot_avgpool_s8_div(sums[k], count, act_min, act_max);
+          }
+        }
+#endif
+#ifdef AOT_AVGPOOL_S8_DSP
+        if (count <= 256) {
+          /* whole rows: one run of count taps, ch apart */
+          const int32_t nrows = fx1 - fx0 == in_w ? 1 : fy1 - fy0;
+          const int32_t ntaps = fx1 - fx0 == in_w ? count : fx1 - fx0;
+          const size_t rstep = (size_t)in_w * ch;
+          for (; c + 8 <= ch; c += 8) {
+            const int8_t *row = base + c;
+            uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+            int32_t r, k;
+            for (r = 0; r < nrows; r++, row += rstep) {
+              const int8_t *ip = row;
+              for (k = ntaps; k > 0; k--, ip += ch) {
+                const uint32_t w0 = aot_avgpool_s8_ld4(ip), w1 = aot_avgpool_s8_ld4(ip + 4);
+                a0 = aot_avgpool_s8_sx(a0, w0);
+                a1 = aot_avgpool_s8_sxr(a1, w0);
+                a2 = aot_avgpool_s8_sx(a2, w1);
+                a3 = aot_avgpool_s8_sxr(a3, w1);
+              }
+            }
+            {
+              const int32_t sums[8] = {AOT_AVGPOOL_S8_LO(a0), AOT_AVGPOOL_S8_LO(a1),
+                                       AOT_AVGPOOL_S8_HI(a0), AOT_AVGPOOL_S8_HI(a1),
+                                       AOT_AVGPOOL_S8_LO(a2), AOT_AVGPOOL_S8_LO(a3),
+                                       AOT_AVGPOOL_S8_HI(a2), AOT_AVGPOOL_S8_HI(a3)};
+              for (k = 0; k < 8; k++) *output++ = aot_avgpool_s8_div(sums[k], count, act_min, act_max);
+            }
           }
         }
 #endif
