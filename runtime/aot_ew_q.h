@@ -35,7 +35,8 @@
 /* the same for NAME_flat (equal shapes): the contiguous row alone; int8
  * (TAB 1): rows of at least AOT_EWS_TAB_MIN elements through the rescale
  * table when it applies (SUB: PREFER 0), else the portable loop (a flat
- * module then links no contiguous-row code) */
+ * module then links no contiguous-row code); int16 (TAB 0, not Helium):
+ * aot_ews_s16_flat when it applies, else the contiguous row */
 #define AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER, TAB)                 \
   if ((TAB) && p->bc.size >= AOT_EWS_TAB_MIN) {                                 \
     aot_ews_tabk k;                                                             \
@@ -47,6 +48,9 @@
       return AOT_KERNEL_OK;                                                     \
     }                                                                           \
   }                                                                             \
+  if (!(TAB) && AOT_EWS_S16_FLAT(p, !(PREFER), (const int16_t *)in1,            \
+                                 (const int16_t *)in2, (int16_t *)out))         \
+    return AOT_KERNEL_OK;                                                       \
   if (!(TAB))                                                                   \
   AOT_EWQ_ADDSUB_WITH(RANGE, BITS, PREFER,                                      \
                       if (q.swap) NAME##_row_contig(&q, in2, in1, out, p->bc.size); \

@@ -478,7 +478,7 @@ AOT_INLINE int aot_ews_tab_setup(const aot_addsub_q_params *p, int sub, aot_ews_
   add = (int64_t)p->out_offset * ((int64_t)1 << qo.e) + qo.rnd;
   if (add > ((int64_t)1 << 30) || add < -((int64_t)1 << 30)) return 0;
   k->fast = p->out_offset <= p->act_min && p->act_min == -128 && p->act_max == 127;
-  k->cm = p->out_offset > p->act_min ? -1 : 0;
+  k->cm = p->out_offset > p->act_min && qo.e > 0 ? -1 : 0;
   if (!k->fast && k->cm && qo.mult <= (int32_t)1 << 30) return 0;
   k->mo = qo.mult;
   k->add = (int32_t)add;
@@ -597,6 +597,15 @@ AOT_INLINE int32_t aot_ews_ssat8(int32_t x) {
   return x < -128 ? -128 : (x > 127 ? 127 : x);
 #endif
 }
+AOT_INLINE int32_t aot_ews_ssat16(int32_t x) {
+#ifdef AOT_EWS_DSP
+  int32_t r;
+  __asm__("ssat %0, #16, %1" : "=r"(r) : "r"(x));
+  return r;
+#else
+  return x < -32768 ? -32768 : (x > 32767 ? 32767 : x);
+#endif
+}
 #define AOT_EWS_TAB_EL(FAST)                                                          \
   {                                                                                   \
     const int32_t x = tab[*tp++] + (int32_t)*lp++ * c;                                \
@@ -660,6 +669,62 @@ AOT_EWS_NOINLINE void aot_ews_tab_run(const aot_ews_tabk *k, const int8_t *t, co
   else AOT_EWS_TAB_LOOP(0)
 #endif
 }
+#endif
+
+/* ---- int16 flat ADD / SUB, Arm DSP and scalar ------------------------------
+ * Zero offsets (TFLite's int16) and a linear input as above: the table
+ * input's rescaled value is rdb(SMMULR(v << 16, m)) (= srdhm(v << 15, m)),
+ * X = 2S = +-2 s + +-(l << 15) fits int32 (|S| <= 2^30, the table input's
+ * real multiplier being <= 1/2), and the output is the SMMLAR step of the
+ * int8 table path, saturated to 16 bits. Returns 0 when it does not apply. */
+#ifndef AOT_EWS_MVE
+AOT_EWS_NOINLINE int aot_ews_s16_flat(const aot_addsub_q_params *p, int sub, const int16_t *in1,
+                                      const int16_t *in2, int16_t *out) {
+  aot_ews_rq q1, q2, qo, qt;
+  const int16_t *t, *l;
+  int32_t tin, ft, cl, mo, add, e, cm, lo, hi, i;
+  int64_t add64;
+  if (p->left_shift != 15 || p->in1_offset != 0 || p->in2_offset != 0 ||
+      p->act_min > p->act_max || p->act_min < -32768 || p->act_max > 32767)
+    return 0;
+  if (!aot_ews_rq_make(p->in1_mult, p->in1_shift, &q1) ||
+      !aot_ews_rq_make(p->in2_mult, p->in2_shift, &q2) ||
+      !aot_ews_rq_make(p->out_mult, p->out_shift, &qo))
+    return 0;
+  if (q2.e == 0 && q2.mult == (int32_t)1 << 30) tin = 0;
+  else if (q1.e == 0 && q1.mult == (int32_t)1 << 30) tin = 1;
+  else return 0;
+  qt = tin ? q2 : q1;
+  if (qt.e == 0 && qt.mult > (int32_t)1 << 30) return 0;
+  add64 = (int64_t)p->out_offset * ((int64_t)1 << qo.e) + qo.rnd;
+  if (add64 >= ((int64_t)1 << 30) || add64 <= -((int64_t)1 << 30)) return 0;
+  cm = p->out_offset > p->act_min && qo.e > 0 ? -1 : 0;
+  if (cm && qo.mult <= (int32_t)1 << 30) return 0;
+  t = tin ? in2 : in1;
+  l = tin ? in1 : in2;
+  ft = sub && tin ? -2 : 2;
+  cl = sub && !tin ? -32768 : 32768;
+  mo = qo.mult;
+  add = (int32_t)add64;
+  e = qo.e;
+  lo = p->act_min;
+  hi = p->act_max;
+#define AOT_EWS_S16_LOOP(FULL)                                                        \
+  for (i = 0; i < p->bc.size; i++) {                                                  \
+    int32_t y = aot_ews_smmulr((int32_t)t[i] * 65536, qt.mult), x;                    \
+    y = (y + qt.rnd + ((y >> 31) & qt.mask)) >> qt.e;                                 \
+    x = y * ft + (int32_t)l[i] * cl;                                                  \
+    y = aot_ews_smmlar(x, mo, add) + ((x >> 31) & cm);                                \
+    y = aot_ews_ssat16(y >> e);                                                       \
+    out[i] = (int16_t)((FULL) ? y : aot_ews_clamp(y, lo, hi));                        \
+  }
+  if (lo == -32768 && hi == 32767) AOT_EWS_S16_LOOP(1)
+  else AOT_EWS_S16_LOOP(0)
+  return 1;
+}
+#define AOT_EWS_S16_FLAT(P, SUB, A, B, O) aot_ews_s16_flat((P), (SUB), (A), (B), (O))
+#else
+#define AOT_EWS_S16_FLAT(P, SUB, A, B, O) 0
 #endif
 
 /* ---- MUL kernel body ------------------------------------------------------ */

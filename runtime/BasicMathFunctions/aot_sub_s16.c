@@ -4,9 +4,12 @@
  * template in aot_ew_q.h, with the fast rows of aot_ew_simd.h. */
 #include "aot_ew_q.h"
 
-/* The variant this file builds (aot_ew_simd.h): Helium or portable. */
+/* The variant this file builds (aot_ew_simd.h): Helium, Arm DSP (flat rows:
+ * SMMULR / SMMLAR, aot_ews_s16_flat), or portable. */
 #if defined(AOT_EWS_MVE)
 #define AOT_SUB_S16_MVE 1
+#elif defined(AOT_EWS_DSP)
+#define AOT_SUB_S16_DSP 1
 #endif
 
 AOT_EWQ_ADDSUB(aot_sub_s16, aot_sub_s16_flat,

@@ -248,6 +248,33 @@ static void flat8_case(int c) {
   }
 }
 
+/* Flat int16 ADD / SUB with zero offsets (aot_ews_s16_flat on Arm DSP and
+ * the host): sizes 1..MAXN, full or random activation ranges. */
+static void flat16_case(int c) {
+  int k;
+  for (k = 0; k < 2; k++) {
+    aot_addsub_q_params p;
+    int32_t n;
+    int32_t (*ker)(const aot_addsub_q_params *, const int16_t *, const int16_t *, int16_t *) =
+        k ? aot_sub_s16_flat : aot_add_s16_flat;
+    int32_t (*ref)(const aot_addsub_q_params *, const int16_t *, const int16_t *, int16_t *) =
+        k ? ref_sub_s16 : ref_add_s16;
+    memset(&p, 0, sizeof p);
+    addsub_params(&p, 1);
+    p.in1_offset = 0;
+    p.in2_offset = 0;
+    n = rr(1, MAXN);
+    p.bc.size = n;
+    fill16(a16, n);
+    fill16(b16, n);
+    memset(o16, 0x5A, sizeof o16);
+    memset(r16, 0x5A, sizeof r16);
+    ref(&p, a16, b16, r16);
+    check(ker(&p, a16, b16, o16) == AOT_KERNEL_OK, "flat16 rc", c);
+    check(memcmp(o16, r16, sizeof o16) == 0, k ? "sub_s16_flat long" : "add_s16_flat long", c);
+  }
+}
+
 /* ---- SVDF / LSTM ---------------------------------------------------------- */
 static int8_t wf8[4096], wt8[2048], in8[512], st8a[4096], st8b[4096], out8a[256], out8b[256];
 static int16_t wt16[2048], st16a[4096], st16b[4096];
@@ -655,6 +682,7 @@ int main(void) {
              aot_mul_q_params, 1, "mul_s16", 0, aot_mul_s16);
   }
   for (c = 0; c < 600; c++) flat8_case(c);
+  for (c = 0; c < 300; c++) flat16_case(c);
   mbqm_cases();
   for (c = 0; c < 150; c++) {
     svdf_case(c);
