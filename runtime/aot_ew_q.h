@@ -59,7 +59,7 @@
 #define AOT_EWQ_MUL_TRY(NAME)                                                   \
   {                                                                             \
     aot_ews_mul q;                                                              \
-    if (aot_ews_mul_setup(p, &q)) {                                             \
+    if (aot_ews_mul_setup(p, (int)sizeof *in1, &q)) {                           \
       AOT_EWS_ROWS(&p->bc, in1, in2, out, NAME##_row, &q, NAME##_elem, p);      \
       return AOT_KERNEL_OK;                                                     \
     }                                                                           \
@@ -108,8 +108,10 @@
   }
 
 /* MUL (reference_integer_ops MulElementwise): the product of the offset
- * inputs rescaled with one multiplier. LD, ST: see AOT_EWS_MUL_ROW. */
-#define AOT_EWQ_MUL(NAME, T, LD, ST)                                            \
+ * inputs rescaled with one multiplier. LD, ST: see AOT_EWS_MUL_ROW.
+ * AOT_EWQ_MUL_BODY defines NAME_run, the body of the kernel NAME the kernel
+ * file defines; AOT_EWQ_MUL defines NAME too. */
+#define AOT_EWQ_MUL_BODY(NAME, T, LD, ST)                                       \
   AOT_INLINE T NAME##_elem(const aot_mul_q_params *p, T a, T b) {               \
     const int32_t x1 = p->in1_offset + a;                                       \
     const int32_t x2 = p->in2_offset + b;                                       \
@@ -117,11 +119,19 @@
     return (T)aot_clamp_i32(raw, p->act_min, p->act_max);                       \
   }                                                                             \
   AOT_EWQ_MUL_ROWS(NAME, T, LD, ST)                                             \
-  int32_t NAME(const aot_mul_q_params *p, const T *in1, const T *in2, T *out) { \
+  AOT_INLINE int32_t NAME##_run(const aot_mul_q_params *p, const T *in1, const T *in2, \
+                                T *out) {                                       \
     AOT_EWQ_MUL_TRY(NAME)                                                       \
     AOT_EW_BINARY(&p->bc, in1, in2, out, NAME##_elem, p);                       \
     return AOT_KERNEL_OK;                                                       \
   }
+#define AOT_EWQ_MUL_DEF(NAME, T)                                                \
+  int32_t NAME(const aot_mul_q_params *p, const T *in1, const T *in2, T *out) { \
+    return NAME##_run(p, in1, in2, out);                                        \
+  }
+#define AOT_EWQ_MUL(NAME, T, LD, ST)                                            \
+  AOT_EWQ_MUL_BODY(NAME, T, LD, ST)                                             \
+  AOT_EWQ_MUL_DEF(NAME, T)
 
 /* SQUARED_DIFFERENCE (TFLM): both inputs rescaled to a common scale
  * (left_shift headroom), the difference squared (saturated to INT32_MAX) and

@@ -62,6 +62,8 @@ typedef struct aot_ews_mul {
   int32_t off1, off2, out_off, lo, hi;
   int32_t mult, lsh;       /* mult >= 0, left shift >= 0 */
   aot_ews_rq r;            /* mult unused: the right shift */
+  int32_t c8;              /* int8 contiguous rows: aot_ews_mul8_contig */
+  int32_t add, cm;         /* out_off * 2^e + rnd; -1: sign correction */
 } aot_ews_mul;
 
 /* From a TFLite (multiplier, shift <= 0) pair; 0 when out of range. */
@@ -99,8 +101,24 @@ AOT_INLINE int aot_ews_addsub_setup(const aot_addsub_q_params *p, int32_t max_ab
   return 1;
 }
 
-AOT_INLINE int aot_ews_mul_setup(const aot_mul_q_params *p, aot_ews_mul *q) {
+/* size: bytes of the element type */
+AOT_INLINE int aot_ews_mul_setup(const aot_mul_q_params *p, int size, aot_ews_mul *q) {
+  int64_t add;
   if (p->out_mult < 0 || p->out_shift > 31 || p->out_shift < -31) return 0;
+  /* int8: |(a + o1)(b + o2)| <= 2^16, so |product << lsh| < 2^30 for lsh <= 13
+   * (SMMULR / VQRDMULH exact); Helium corrects the sign by [product < 0],
+   * srdhm's sign for mult > 2^30 */
+  add = (int64_t)p->out_offset * ((int64_t)1 << (p->out_shift < 0 ? -p->out_shift : 0)) +
+        (p->out_shift < 0 ? (int64_t)1 << (-p->out_shift - 1) : 0);
+  q->cm = p->out_shift < 0 ? -1 : 0;
+  q->c8 = size == 1 && p->out_shift <= 13 && p->in1_offset >= -128 && p->in1_offset <= 128 &&
+          p->in2_offset >= -128 && p->in2_offset <= 128 && add <= ((int64_t)1 << 30) &&
+          add >= -((int64_t)1 << 30) && p->act_min >= -128 && p->act_max <= 127 &&
+          p->act_min <= p->act_max;
+#ifdef AOT_EWS_MVE
+  if (q->cm && p->out_mult <= (int32_t)1 << 30) q->c8 = 0;
+#endif
+  q->add = q->c8 ? (int32_t)add : 0;
   q->off1 = p->in1_offset;
   q->off2 = p->in2_offset;
   q->out_off = p->out_offset;
@@ -770,6 +788,43 @@ AOT_INLINE int32_t aot_ews_mul_s(int32_t x1, int32_t x2, const aot_ews_mul *q) {
   return aot_ews_clamp(y + q->out_off, q->lo, q->hi);
 }
 
+/* int8 MUL over contiguous inputs (q->c8): y = srdhm(x1 * x2 << lsh, mult)
+ * (SMMULR of the doubled product; VQRDMULH), out = clamp(floor((y + add -
+ * [y < 0]) / 2^e), lo, hi): the rounding of aot_ews_mul_s with the output
+ * offset folded into the addend. */
+AOT_EWS_NOINLINE void aot_ews_mul8_contig(const aot_ews_mul *q, const int8_t *a, const int8_t *b,
+                                          int8_t *o, int32_t n) {
+  const int32_t o1 = q->off1, o2 = q->off2, m = q->mult, add = q->add, e = q->r.e;
+  const int32_t lo = q->lo, hi = q->hi;
+#ifdef AOT_EWS_MVE
+  const int32_t lsh = q->lsh, sh = 24 - e;
+  const int32x4_t vcm = vdupq_n_s32(q->cm), vlo = vdupq_n_s32(lo), vhi = vdupq_n_s32(hi);
+#define AOT_EWS_MUL8_STEP(LA, LB, STO)                                                \
+  {                                                                                   \
+    const int32x4_t x = vshlq_r_s32(vmulq_s32(vaddq_n_s32(LA, o1), vaddq_n_s32(LB, o2)), lsh); \
+    int32x4_t y = vaddq_n_s32(vandq_s32(vshrq_n_s32(x, 31), vcm), add);               \
+    y = vshrq_n_s32(vqshlq_r_s32(vqrdmlahq_n_s32(y, x, m), sh), 24);                  \
+    STO(vmaxq_s32(vminq_s32(y, vhi), vlo));                                           \
+  }
+#define AOT_EWS_MUL8_SU(V) vstrbq_s32(o, (V))
+#define AOT_EWS_MUL8_SP(V) vstrbq_p_s32(o, (V), pr)
+  for (; n >= 4; n -= 4, a += 4, b += 4, o += 4)
+    AOT_EWS_MUL8_STEP(vldrbq_s32(a), vldrbq_s32(b), AOT_EWS_MUL8_SU)
+  if (n > 0) {
+    const mve_pred16_t pr = vctp32q((uint32_t)n);
+    AOT_EWS_MUL8_STEP(vldrbq_z_s32(a, pr), vldrbq_z_s32(b, pr), AOT_EWS_MUL8_SP)
+  }
+#else
+  /* x1 = (a + o1) * 2^(lsh + 1): the doubled, shifted product for SMMULR */
+  const int32_t k = (int32_t)2 << q->lsh, o1k = o1 * k, mask = q->r.mask;
+  int32_t i;
+  for (i = 0; i < n; i++) {
+    const int32_t y = aot_ews_smmulr(((int32_t)a[i] * k + o1k) * ((int32_t)b[i] + o2), m);
+    o[i] = (int8_t)aot_ews_clamp((y + add + ((y >> 31) & mask)) >> e, lo, hi);
+  }
+#endif
+}
+
 #ifdef AOT_EWS_MVE
 AOT_INLINE int32x4_t aot_ews_mve_mul(int32x4_t x1, int32x4_t x2, const aot_ews_mul *q) {
   int32x4_t y = vqrdmulhq_n_s32(vshlq_r_s32(vmulq_s32(x1, x2), q->lsh), q->mult);
@@ -780,7 +835,9 @@ AOT_INLINE int32x4_t aot_ews_mve_mul(int32x4_t x1, int32x4_t x2, const aot_ews_m
   static void NAME(const aot_ews_mul *q, const T *a, int32_t sa, const T *b,          \
                    int32_t sb, T *o, int32_t n) {                                     \
     int32_t i;                                                                        \
-    if (sa && sb) {                                                                   \
+    if (sa && sb && q->c8) {                                                          \
+      aot_ews_mul8_contig(q, (const int8_t *)a, (const int8_t *)b, (int8_t *)o, n);    \
+    } else if (sa && sb) {                                                            \
       for (i = 0; i < n; i += 4) {                                                    \
         const mve_pred16_t pr = vctp32q((uint32_t)(n - i));                           \
         ST(o + i,                                                                     \
@@ -804,7 +861,9 @@ AOT_INLINE int32x4_t aot_ews_mve_mul(int32x4_t x1, int32x4_t x2, const aot_ews_m
   static void NAME(const aot_ews_mul *q, const T *a, int32_t sa, const T *b,          \
                    int32_t sb, T *o, int32_t n) {                                     \
     int32_t i;                                                                        \
-    if (sa && sb) {                                                                   \
+    if (sa && sb && q->c8) {                                                          \
+      aot_ews_mul8_contig(q, (const int8_t *)a, (const int8_t *)b, (int8_t *)o, n);    \
+    } else if (sa && sb) {                                                            \
       for (i = 0; i < n; i++)                                                         \
         o[i] = (T)aot_ews_mul_s((int32_t)a[i] + q->off1, (int32_t)b[i] + q->off2, q); \
     } else {                                                                          \

@@ -248,6 +248,22 @@ static void flat8_case(int c) {
   }
 }
 
+/* Long int8 MUL rows (aot_ews_mul8_contig): sizes 1..MAXN. */
+static void mul8_long_case(int c) {
+  aot_mul_q_params p;
+  const int32_t n = rr(1, MAXN);
+  memset(&p, 0, sizeof p);
+  mul_params(&p, 0);
+  p.bc.size = n;
+  fill8(a8, n);
+  fill8(b8, n);
+  memset(o8, 0x5A, sizeof o8);
+  memset(r8, 0x5A, sizeof r8);
+  ref_mul_s8(&p, a8, b8, r8);
+  check(aot_mul_s8(&p, a8, b8, o8) == AOT_KERNEL_OK, "mul8 rc", c);
+  check(memcmp(o8, r8, sizeof o8) == 0, "mul_s8 long", c);
+}
+
 /* Flat int16 ADD / SUB with zero offsets (aot_ews_s16_flat on Arm DSP and
  * the host): sizes 1..MAXN, full or random activation ranges. */
 static void flat16_case(int c) {
@@ -683,6 +699,7 @@ int main(void) {
   }
   for (c = 0; c < 600; c++) flat8_case(c);
   for (c = 0; c < 300; c++) flat16_case(c);
+  for (c = 0; c < 200; c++) mul8_long_case(c);
   mbqm_cases();
   for (c = 0; c < 150; c++) {
     svdf_case(c);
