@@ -725,104 +725,11 @@ AOT_EWS_NOINLINE void aot_ews_tab_run(const aot_ews_tabk *k, const int8_t *t, co
 }
 #endif
 
-/* ---- int16 flat ADD / SUB, Arm DSP and scalar ------------------------------
- * Zero offsets (TFLite's int16) and a linear input as above: the table
- * input's rescaled value is rdb(SMMULR(v << 16, m)) (= srdhm(v << 15, m)),
- * X = 2S = +-2 s + +-(l << 15) fits int32 (|S| <= 2^30, the table input's
- * real multiplier being <= 1/2), and the output is the SMMLAR step of the
- * int8 table path, saturated to 16 bits. Returns 0 when it does not apply. */
-#ifndef AOT_EWS_MVE
-AOT_EWS_NOINLINE int aot_ews_s16_flat(const aot_addsub_q_params *p, int sub, const int16_t *in1,
-                                      const int16_t *in2, int16_t *out) {
-  aot_ews_rq q1, q2, qo, qt;
-  const int16_t *t, *l;
-  int32_t tin, ft, cl, mo, add, e, cm, lo, hi, i;
-  int64_t add64;
-  if (p->left_shift != 15 || p->in1_offset != 0 || p->in2_offset != 0 ||
-      p->act_min > p->act_max || p->act_min < -32768 || p->act_max > 32767)
-    return 0;
-  if (!aot_ews_rq_make(p->in1_mult, p->in1_shift, &q1) ||
-      !aot_ews_rq_make(p->in2_mult, p->in2_shift, &q2) ||
-      !aot_ews_rq_make(p->out_mult, p->out_shift, &qo))
-    return 0;
-  if (q2.e == 0 && q2.mult == (int32_t)1 << 30) tin = 0;
-  else if (q1.e == 0 && q1.mult == (int32_t)1 << 30) tin = 1;
-  else return 0;
-  qt = tin ? q2 : q1;
-  if (qt.e == 0 && qt.mult > (int32_t)1 << 30) return 0;
-  add64 = (int64_t)p->out_offset * ((int64_t)1 << qo.e) + qo.rnd;
-  if (add64 >= ((int64_t)1 << 30) || add64 <= -((int64_t)1 << 30)) return 0;
-  cm = p->out_offset > p->act_min && qo.e > 0 ? -1 : 0;
-  if (cm && qo.mult <= (int32_t)1 << 30) return 0;
-  t = tin ? in2 : in1;
-  l = tin ? in1 : in2;
-  ft = sub && tin ? -2 : 2;
-  cl = sub && !tin ? -32768 : 32768;
-  mo = qo.mult;
-  add = (int32_t)add64;
-  e = qo.e;
-  lo = p->act_min;
-  hi = p->act_max;
-#define AOT_EWS_S16_LOOP(FULL)                                                        \
-  for (i = 0; i < p->bc.size; i++) {                                                  \
-    int32_t y = aot_ews_smmulr((int32_t)t[i] * 65536, qt.mult), x;                    \
-    y = (y + qt.rnd + ((y >> 31) & qt.mask)) >> qt.e;                                 \
-    x = y * ft + (int32_t)l[i] * cl;                                                  \
-    y = aot_ews_smmlar(x, mo, add) + ((x >> 31) & cm);                                \
-    y = aot_ews_ssat16(y >> e);                                                       \
-    out[i] = (int16_t)((FULL) ? y : aot_ews_clamp(y, lo, hi));                        \
-  }
-  if (lo == -32768 && hi == 32767) AOT_EWS_S16_LOOP(1)
-  else AOT_EWS_S16_LOOP(0)
-  return 1;
-}
-#define AOT_EWS_S16_FLAT(P, SUB, A, B, O) aot_ews_s16_flat((P), (SUB), (A), (B), (O))
-#else
-#define AOT_EWS_S16_FLAT(P, SUB, A, B, O) 0
-#endif
-
 /* ---- MUL kernel body ------------------------------------------------------ */
 
 AOT_INLINE int32_t aot_ews_mul_s(int32_t x1, int32_t x2, const aot_ews_mul *q) {
   const int32_t y = aot_rdbpot(aot_ews_srdhm(aot_shl_i32(x1 * x2, q->lsh), q->mult), q->r.e);
   return aot_ews_clamp(y + q->out_off, q->lo, q->hi);
-}
-
-/* int8 MUL over contiguous inputs (q->c8): y = srdhm(x1 * x2 << lsh, mult)
- * (SMMULR of the doubled product; VQRDMULH), out = clamp(floor((y + add -
- * [y < 0]) / 2^e), lo, hi): the rounding of aot_ews_mul_s with the output
- * offset folded into the addend. */
-AOT_EWS_NOINLINE void aot_ews_mul8_contig(const aot_ews_mul *q, const int8_t *a, const int8_t *b,
-                                          int8_t *o, int32_t n) {
-  const int32_t o1 = q->off1, o2 = q->off2, m = q->mult, add = q->add, e = q->r.e;
-  const int32_t lo = q->lo, hi = q->hi;
-#ifdef AOT_EWS_MVE
-  const int32_t lsh = q->lsh, sh = 24 - e;
-  const int32x4_t vcm = vdupq_n_s32(q->cm), vlo = vdupq_n_s32(lo), vhi = vdupq_n_s32(hi);
-#define AOT_EWS_MUL8_STEP(LA, LB, STO)                                                \
-  {                                                                                   \
-    const int32x4_t x = vshlq_r_s32(vmulq_s32(vaddq_n_s32(LA, o1), vaddq_n_s32(LB, o2)), lsh); \
-    int32x4_t y = vaddq_n_s32(vandq_s32(vshrq_n_s32(x, 31), vcm), add);               \
-    y = vshrq_n_s32(vqshlq_r_s32(vqrdmlahq_n_s32(y, x, m), sh), 24);                  \
-    STO(vmaxq_s32(vminq_s32(y, vhi), vlo));                                           \
-  }
-#define AOT_EWS_MUL8_SU(V) vstrbq_s32(o, (V))
-#define AOT_EWS_MUL8_SP(V) vstrbq_p_s32(o, (V), pr)
-  for (; n >= 4; n -= 4, a += 4, b += 4, o += 4)
-    AOT_EWS_MUL8_STEP(vldrbq_s32(a), vldrbq_s32(b), AOT_EWS_MUL8_SU)
-  if (n > 0) {
-    const mve_pred16_t pr = vctp32q((uint32_t)n);
-    AOT_EWS_MUL8_STEP(vldrbq_z_s32(a, pr), vldrbq_z_s32(b, pr), AOT_EWS_MUL8_SP)
-  }
-#else
-  /* x1 = (a + o1) * 2^(lsh + 1): the doubled, shifted product for SMMULR */
-  const int32_t k = (int32_t)2 << q->lsh, o1k = o1 * k, mask = q->r.mask;
-  int32_t i;
-  for (i = 0; i < n; i++) {
-    const int32_t y = aot_ews_smmulr(((int32_t)a[i] * k + o1k) * ((int32_t)b[i] + o2), m);
-    o[i] = (int8_t)aot_ews_clamp((y + add + ((y >> 31) & mask)) >> e, lo, hi);
-  }
-#endif
 }
 
 #ifdef AOT_EWS_MVE
@@ -835,7 +742,7 @@ AOT_INLINE int32x4_t aot_ews_mve_mul(int32x4_t x1, int32x4_t x2, const aot_ews_m
   static void NAME(const aot_ews_mul *q, const T *a, int32_t sa, const T *b,          \
                    int32_t sb, T *o, int32_t n) {                                     \
     int32_t i;                                                                        \
-    if (sa && sb && q->c8) {                                                          \
+    if (sa && sb && q->c8) { /* aot_ew_q.h */                                        \
       aot_ews_mul8_contig(q, (const int8_t *)a, (const int8_t *)b, (int8_t *)o, n);    \
     } else if (sa && sb) {                                                            \
       for (i = 0; i < n; i += 4) {                                                    \
@@ -861,7 +768,7 @@ AOT_INLINE int32x4_t aot_ews_mve_mul(int32x4_t x1, int32x4_t x2, const aot_ews_m
   static void NAME(const aot_ews_mul *q, const T *a, int32_t sa, const T *b,          \
                    int32_t sb, T *o, int32_t n) {                                     \
     int32_t i;                                                                        \
-    if (sa && sb && q->c8) {                                                          \
+    if (sa && sb && q->c8) { /* aot_ew_q.h */                                        \
       aot_ews_mul8_contig(q, (const int8_t *)a, (const int8_t *)b, (int8_t *)o, n);    \
     } else if (sa && sb) {                                                            \
       for (i = 0; i < n; i++)                                                         \
