@@ -4,7 +4,8 @@
 # against the portable kernels: tests/target/ew_rec_kernels.c, with the same
 # files built with AOT_NO_SIMD as reference (tests/target/ew_rec_ref_kernels.c),
 # on the host (fast scalar paths, ASan/UBSan when available), Cortex-M4 (Arm
-# DSP) and Cortex-M55 (Helium) under QEMU. Then the ResNet-8 (three int8 ADDs)
+# DSP) and Cortex-M55 (Helium) under QEMU; long flat int8 / int16 ADD / SUB
+# rows (the rescale table, aot_ews_s16_flat) and long int8 MUL rows too. Then the ResNet-8 (three int8 ADDs)
 # and SVDF/LSTM models must give on cortex-m55 and cortex-m4 exactly the
 # outputs of the host build (same output hash). The targets are skipped when
 # arm-none-eabi-gcc or qemu-system-arm is missing.
