@@ -122,11 +122,39 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_size(const aot_conv_params *p) {
 AOT_INLINE size_t aot_dwconv2d_s8_scratch_dsp(const aot_conv_params *p) {
   return p->depth_multiplier == 1 ? 32u + 384u + 1728u : 0;
 }
-/* Cortex-M55 Helium depthwise: the packed filter of a block and the padded
- * input of the small-image path */
+/* Cortex-M55 Helium depthwise (aot_dwconv_mve.h): filters of at most
+ * AOT_DW_MVE_TAPS taps take its 8-channel blocks, their filter packed in the
+ * scratch, 8 bytes per tap. Depth multiplier 1 and at least 8 channels: the
+ * ring of padded rows, aot_dw_mve_layout; otherwise (the gather path) the
+ * packed filter alone. */
+#define AOT_DW_MVE_TAPS 64
+/* byte offsets of the ring path's parts in the scratch (aot_dwconv_mve.h
+ * describes them): packed filter, block constants, row offsets, zero-point
+ * row, span rows of pw padded positions; size = the bytes in all */
+typedef struct aot_dw_mve_lay {
+  size_t wpk, cst, off, zrow, ring, size;   /* byte offsets in the scratch */
+  int32_t span, pw;
+} aot_dw_mve_lay;
+
+AOT_INLINE void aot_dw_mve_layout(const aot_conv_params *p, aot_dw_mve_lay *l) {
+  const int32_t span = (p->filter_h - 1) * p->dilation_h + 1;
+  const int32_t need = (p->out_w - 1) * p->stride_w + (p->filter_w - 1) * p->dilation_w + 1;
+  l->span = span;
+  l->pw = aot_max_i32(p->in_w + p->pad_w, need);
+  l->wpk = 0;
+  l->cst = (size_t)p->filter_h * p->filter_w * 8;
+  l->off = l->cst + 160;
+  l->zrow = l->off + ((size_t)p->filter_h * 4 + 7) / 8 * 8;
+  l->ring = l->zrow + (size_t)l->pw * 8;
+  l->size = l->ring + (size_t)span * l->pw * 8;
+}
 AOT_INLINE size_t aot_dwconv2d_s8_scratch_mve(const aot_conv_params *p) {
-  (void)p;
-  return 512u + 2048u;
+  aot_dw_mve_lay l;
+  if (p->filter_h * p->filter_w > AOT_DW_MVE_TAPS) return 0;
+  if (p->depth_multiplier != 1 || p->in_c < 8)
+    return (size_t)p->filter_h * (size_t)p->filter_w * 8u;
+  aot_dw_mve_layout(p, &l);
+  return l.size;
 }
 AOT_INLINE size_t aot_dwconv2d_s8_scratch_size(const aot_conv_params *p) {
   const size_t a = aot_dwconv2d_s8_scratch_dsp(p), b = aot_dwconv2d_s8_scratch_mve(p);

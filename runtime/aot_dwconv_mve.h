@@ -3,39 +3,29 @@
  * compiler targets MVE integer). Channels are vectorized; every product
  * w * (x + input_offset) is exact and summed per channel in int32 lanes, so
  * the sums equal the portable ones (int32 arithmetic is modular);
- * requantization aot_mve_out_s8, bit-identical to aot_conv_mbqm.
+ * requantization bit-identical to aot_conv_mbqm (aot_mve_mbqm).
  *
- * Depth multiplier 1, blocks of 8 channels (aot_dw_s8_mve_blk8; filters of
- * at most AOT_DW_MVE_TAPS taps): input and filter are loaded sign-extended
- * into 16-bit lanes (VLDRB.S16) and VMULLB / VMULLT give the exact int32
- * products of the even / odd lanes. The block's filter is packed on the
- * stack (8 bytes per tap, the order the loop loads it). The input offset is
- * folded into a per-channel constant kb = bias + input_offset * (sum of the
- * filter over the taps a window uses), so the taps add x * w only:
- *  - windows inside the image: kb over all taps, two output positions at a
- *    time (one filter load feeds both);
- *  - columns whose filter columns leave the image (a few at each edge):
- *    walked column by column (aot_dw_s8_mve_col8), kb over the column's
- *    valid filter columns;
- *  - the other columns of rows whose filter rows leave the image
- *    (aot_dw_s8_mve_prow8): kb over the valid filter rows;
- *  - windows clipped both ways (aot_dw_s8_mve_edge8): (x + input_offset) * w
- *    over the valid taps from the bias.
- * Requantization (aot_dw_s8_mve_st8): aot_mve_mbqm per half, saturating
- * narrows that re-interleave the lanes, the clamp on 8 lanes;
- * stored as 8 bytes. Small padded images (aot_dw_s8_mve_small8: the zero-
- * padded block of 8 channels fits AOT_DW_MVE_SMALL bytes on the stack): the
- * block is copied with the padding set to the input zero point and every
- * position takes the interior path. The last 1..7 channels of a layer of at least 8: one
- * more block of the last 8 channels (the few recomputed channels get the
- * same bytes again). Depth multiplier > 1, and fewer than 8 channels:
- * aot_dw_s8_mve_g8, blocks of 8 output channels whose lane i reads input
- * channel (c + i) / dm with one gather load, the last block predicated.
- * Filters past AOT_DW_MVE_TAPS taps (unless depth multiplier > 1 and the
- * output channels are a multiple of 8) use int32 lanes of four channels with
- * lane predicates (gather loads for depth multiplier > 1).
- * tests/target/mve_kernels.c compares all of it with the portable kernel
- * under QEMU. */
+ * Depth multiplier 1, at least 8 channels, filters of at most
+ * AOT_DW_MVE_TAPS taps: blocks of 8 channels (the last 1..7 channels of a
+ * layer: one more block of the last 8, the few recomputed channels get the
+ * same bytes again). Input and filter are loaded sign-extended into 16-bit
+ * lanes (VLDRB.S16) and VMULLB / VMULLT give the exact int32 products of the
+ * even / odd lanes. The block's rows are copied into a ring of zero-point
+ * padded rows in the scratch (aot_dw_mve_layout) so that every output
+ * position takes one path without edge tests: kb = bias + input_offset *
+ * (sum of the filter; aot_conv_params.kbias when aotc gives it) plus x * w
+ * over all taps, two positions at a time (one filter load feeds both). 3x3
+ * filters with stride_w 1 or 2, dilation_w 1 and every shift of the block
+ * negative (the usual case) run in inline assembly (aot_dw_mve_pair3 /
+ * aot_dw_mve_one3): taps unrolled, each input column loaded once per pair,
+ * the cheaper rounding of aot_dw_mve_mbqm2. Depth multiplier
+ * > 1, and fewer than 8 channels: aot_dw_s8_mve_g8, blocks of 8 output
+ * channels whose lane i reads input channel (c + i) / dm with one gather
+ * load, the last block predicated. Filters past AOT_DW_MVE_TAPS taps (unless
+ * depth multiplier > 1 and the output channels are a multiple of 8) use
+ * int32 lanes of four channels with lane predicates (gather loads for depth
+ * multiplier > 1). tests/target/mve_kernels.c compares all of it with the
+ * portable kernel under QEMU. */
 #ifndef AOT_DWCONV_MVE_H
 #define AOT_DWCONV_MVE_H
 
@@ -77,145 +67,6 @@ AOT_INLINE void aot_dw_s8_mve_4(const aot_conv_params *p, const int8_t *ip, cons
   vstrbq_p_s32(out, a, pn);
 }
 
-/* Requantize and store 8 channels (even lanes e, odd lanes o): aot_mve_mbqm
- * per half, then saturating narrows to int16 (VQMOVNB / VQMOVNT, which also
- * re-interleave the lanes), the output offset added with int16 saturation
- * and the activation clamp on 8 lanes at once. Saturation keeps the order of
- * values beyond the int16 range and [act_min, act_max] lies inside int8, so
- * this is clamp(mbqm + output_offset), the portable result. */
-AOT_INLINE void aot_dw_s8_mve_st8(const aot_conv_params *p, int32x4_t e, int32x4_t o,
-                                  const aot_mve_rq *rqe, const aot_mve_rq *rqo, int8_t *out) {
-  int16x8_t r = vqmovnbq_s32(vuninitializedq_s16(), aot_mve_mbqm(e, *rqe));
-  r = vqmovntq_s32(r, aot_mve_mbqm(o, *rqo));
-  r = vqaddq_n_s16(r, (int16_t)p->output_offset);
-  r = vmaxq_s16(r, vdupq_n_s16((int16_t)p->act_min));
-  r = vminq_s16(r, vdupq_n_s16((int16_t)p->act_max));
-  vstrbq_s16(out, r);
-}
-
-#if AOT_F_DW_S8_CLIP && AOT_F_DW_S8_DM1   /* windows that leave the image (aot_features.h) */
-/* One window of 8 channels that leaves the image: (x + input_offset) * w
- * over its valid taps, from the bias (be, bo). in_b points at the batch's
- * input + c, fc at the filter + c. */
-static __attribute__((noinline)) void aot_dw_s8_mve_edge8(
-    const aot_conv_params *p, const int8_t *in_b, const int8_t *fc, int32_t iy0, int32_t ix0,
-    int32x4_t ae, int32x4_t ao, const aot_mve_rq *rqe, const aot_mve_rq *rqo, int8_t *out) {
-  const int32_t ch = p->in_c, dh = p->dilation_h, dw = p->dilation_w;
-  const size_t in_row = (size_t)p->in_w * ch;
-  const size_t x_step = (size_t)dw * ch, x_rs = (size_t)dh * in_row;
-  const int32_t w_rs = p->filter_w * ch;
-  const int16_t in_off = (int16_t)p->input_offset;
-  int32_t fy0, fy1, fx0, fx1, fy, k;
-  aot_conv_window(iy0, dh, p->in_h, p->filter_h, &fy0, &fy1);
-  aot_conv_window(ix0, dw, p->in_w, p->filter_w, &fx0, &fx1);
-  if (fy1 > fy0 && fx1 > fx0) {
-    const int8_t *ip = in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ix0 + fx0 * dw) * ch;
-    const int8_t *fp = fc + (size_t)(fy0 * p->filter_w + fx0) * ch;
-    for (fy = fy1 - fy0; fy > 0; fy--, ip += x_rs, fp += w_rs) {
-      const int8_t *xp = ip, *wp = fp;
-      for (k = fx1 - fx0; k > 0; k--, xp += x_step, wp += ch) {
-        const int16x8_t x = vaddq_n_s16(vldrbq_s16(xp), in_off);
-        const int16x8_t w = vldrbq_s16(wp);
-        ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
-        ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
-      }
-    }
-  }
-  aot_dw_s8_mve_st8(p, ae, ao, rqe, rqo, out);
-}
-
-/* Every output row of the clipped column ox (8 channels from c; in_c
- * points at input + c, fc at filter + c, out at output + ox * ch + c):
- * rows whose window rows lie inside the image start from
- * kb = bias + input_offset * (sum of the filter over the column's valid
- * taps) and add x * w; the others go through aot_dw_s8_mve_edge8. */
-static __attribute__((noinline)) void aot_dw_s8_mve_col8(
-    const aot_conv_params *p, const int8_t *in_c, const int8_t *fc, int32_t ox, int32x4_t be,
-    int32x4_t bo, const aot_mve_rq *rqe, const aot_mve_rq *rqo, int8_t *out) {
-  const int32_t ch = p->in_c, in_h = p->in_h, fh = p->filter_h, fw = p->filter_w;
-  const int32_t dh = p->dilation_h, dw = p->dilation_w;
-  const size_t in_row = (size_t)p->in_w * ch, x_step = (size_t)dw * ch;
-  const size_t x_rs = (size_t)dh * in_row, o_rs = (size_t)p->out_w * ch;
-  const int32_t ix0 = ox * p->stride_w - p->pad_w, w_rs = fw * ch;
-  int32_t fx0, fx1, nfx, b, oy, fy, k;
-  int32x4_t se = vdupq_n_s32(0), so = se, kbe, kbo;
-  const int8_t *fp0;
-  aot_conv_window(ix0, dw, p->in_w, fw, &fx0, &fx1);
-  nfx = fx1 > fx0 ? fx1 - fx0 : 0;
-  fp0 = fc + (size_t)fx0 * ch;
-  for (fy = 0; fy < fh; fy++)
-    for (k = 0; k < nfx; k++) {
-      const int16x8_t w = vldrbq_s16(fp0 + (size_t)fy * w_rs + (size_t)k * ch);
-      se = vaddq_s32(se, vmovlbq_s16(w));
-      so = vaddq_s32(so, vmovltq_s16(w));
-    }
-  kbe = vmlaq_n_s32(be, se, p->input_offset);
-  kbo = vmlaq_n_s32(bo, so, p->input_offset);
-  for (b = 0; b < p->batches; b++) {
-    const int8_t *in_b = in_c + (size_t)b * in_h * in_row;
-    for (oy = 0; oy < p->out_h; oy++, out += o_rs) {
-      const int32_t iy0 = oy * p->stride_h - p->pad_h;
-      if (iy0 >= 0 && iy0 + (fh - 1) * dh < in_h) {
-        const int8_t *ip = in_b + (size_t)iy0 * in_row + (size_t)(ix0 + fx0 * dw) * ch;
-        const int8_t *fp = fp0;
-        int32x4_t ae = kbe, ao = kbo;
-        for (fy = fh; fy > 0; fy--, ip += x_rs, fp += w_rs) {
-          const int8_t *xp = ip, *wp = fp;
-          for (k = nfx; k > 0; k--, xp += x_step, wp += ch) {
-            const int16x8_t x = vldrbq_s16(xp), w = vldrbq_s16(wp);
-            ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
-            ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
-          }
-        }
-        aot_dw_s8_mve_st8(p, ae, ao, rqe, rqo, out);
-      } else {
-        aot_dw_s8_mve_edge8(p, in_b, fc, iy0, ix0, be, bo, rqe, rqo, out);
-      }
-    }
-  }
-}
-
-/* The columns ox_lo <= ox < ox_hi (their filter columns inside the image)
- * of an output row whose window rows leave the image: kb over the valid
- * filter rows, then x * w (wpk: the block's packed filter; in_b: the batch's
- * input + c; out: the output row + c). */
-static __attribute__((noinline)) void aot_dw_s8_mve_prow8(
-    const aot_conv_params *p, const int8_t *in_b, const int8_t *wpk, int32_t iy0, int32_t ox_lo,
-    int32_t ox_hi, int32x4_t be, int32x4_t bo, const aot_mve_rq *rqe, const aot_mve_rq *rqo,
-    int8_t *out) {
-  const int32_t ch = p->in_c, fw = p->filter_w, dh = p->dilation_h;
-  const size_t in_row = (size_t)p->in_w * ch, x_step = (size_t)p->dilation_w * ch;
-  const size_t x_rs = (size_t)dh * in_row, pos_step = (size_t)p->stride_w * ch;
-  int32_t fy0, fy1, nfy, ox, fy, k;
-  int32x4_t se = vdupq_n_s32(0), so = se, kbe, kbo;
-  const int8_t *w0, *xr;
-  aot_conv_window(iy0, dh, p->in_h, p->filter_h, &fy0, &fy1);
-  nfy = fy1 > fy0 ? fy1 - fy0 : 0;
-  w0 = wpk + (size_t)fy0 * fw * 8;
-  for (k = 0; k < nfy * fw; k++) {
-    const int16x8_t w = vldrbq_s16(w0 + 8 * k);
-    se = vaddq_s32(se, vmovlbq_s16(w));
-    so = vaddq_s32(so, vmovltq_s16(w));
-  }
-  kbe = vmlaq_n_s32(be, se, p->input_offset);
-  kbo = vmlaq_n_s32(bo, so, p->input_offset);
-  xr = in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ox_lo * p->stride_w - p->pad_w) * ch;
-  for (ox = ox_lo; ox < ox_hi; ox++, xr += pos_step) {
-    const int8_t *ip = xr, *wp = w0;
-    int32x4_t ae = kbe, ao = kbo;
-    for (fy = nfy; fy > 0; fy--, ip += x_rs) {
-      const int8_t *xp = ip;
-      for (k = fw; k > 0; k--, xp += x_step, wp += 8) {
-        const int16x8_t x = vldrbq_s16(xp), w = vldrbq_s16(wp);
-        ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
-        ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
-      }
-    }
-    aot_dw_s8_mve_st8(p, ae, ao, rqe, rqo, out + (size_t)ox * ch);
-  }
-}
-#endif /* AOT_F_DW_S8_CLIP */
-
 /* One filter row of two windows (inputs xa, xb; packed filter wp): x * w
  * added to the even / odd lanes of both. */
 AOT_INLINE void aot_dw_s8_mve_row2(const int8_t *xa, const int8_t *xb, const int8_t *wp,
@@ -233,102 +84,408 @@ AOT_INLINE void aot_dw_s8_mve_row2(const int8_t *xa, const int8_t *xb, const int
   }
 }
 
-/* filters of at most this many taps take the 8-channel blocks (their
- * block's filter packed on the stack, 8 bytes per tap) */
-#define AOT_DW_MVE_TAPS 64
 
+/* ---- depth multiplier 1: blocks of 8 channels over a ring of padded rows
+ * The block's input rows are copied, 8 bytes per position, into a ring of
+ * span = (filter_h - 1) * dilation_h + 1 rows of pw positions whose padding
+ * columns hold the input zero point (x + input_offset = 0 there, so those
+ * taps add nothing); rows above or below the image read a row of the zero
+ * point. Each input row is copied once per block (slot iy % span; the rows of
+ * an output row's windows are span consecutive rows, those before them are
+ * no longer needed as the windows move down), and every
+ * output position then takes the same path: kb = bias + input_offset *
+ * (sum of the filter) plus x * w over all taps, two positions at a time. The
+ * scratch (aot_dw_mve_layout, all offsets multiples of 8):
+ *   wpk   the block's filter, 8 bytes per tap;
+ *   cst   8 x int32x4: kb even / odd lanes, multiplier, left shift and right
+ *         shift (VRSHL count) of the even / odd lanes; then act_min and
+ *         act_max in 8 int16 lanes each (the assembly's clamp);
+ *   off   filter_h row offsets (in the scratch) of the current output row;
+ *   zrow  one row of the zero point, then ring: span rows. */
 #if AOT_F_DW_S8_DM1   /* depth multiplier 1 (aot_features.h) */
-/* Depth multiplier 1, one block of 8 channels from c over every output
- * position (the block's constants stay out of the position loop):
- * kb = bias + input_offset * (sum of the filter over all taps); windows
- * inside the image add x * w, two output positions at a time (one filter
- * load feeds both); the others go through aot_dw_s8_mve_edge8 (from the
- * bias, valid taps only). */
-static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *p,
-                                                         const int8_t *input,
-                                                         const int8_t *filter,
-                                                         const int32_t *bias, int32_t c,
-                                                         int8_t *output) {
-  const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
-  const int32_t fh = p->filter_h, fw = p->filter_w, sw = p->stride_w;
-  const int32_t dh = p->dilation_h, dw = p->dilation_w, out_w = p->out_w;
-  const size_t in_row = (size_t)in_w * ch, x_step = (size_t)dw * ch, x_rs = (size_t)dh * in_row;
-  const size_t pos_step = (size_t)sw * ch, out_step = (size_t)ch;
-  const int32x4x2_t m = vld2q_s32(p->out_mult + c), sh = vld2q_s32(p->out_shift + c);
-  const aot_mve_rq rqe = aot_mve_rq_make(m.val[0], sh.val[0]);
-  const aot_mve_rq rqo = aot_mve_rq_make(m.val[1], sh.val[1]);
-  const int8_t *const fc = filter + c;
-  int8_t wpk[AOT_DW_MVE_TAPS * 8];   /* the block's filter, 8 bytes per tap */
-  int32x4_t be = vdupq_n_s32(0), bo = be, se = be, so = be, kbe, kbo;
-  int32_t b, oy, ox, k, ox_lo, ox_hi, lim, fy;
+/* x * w of 8 channels added to the even (e) and odd (o) lanes */
+AOT_INLINE void aot_dw_mve_mac(int16x8_t x, int16x8_t w, int32x4_t *e, int32x4_t *o) {
+  *e = vaddq_s32(*e, vmullbq_int_s16(x, w));
+  *o = vaddq_s32(*o, vmulltq_int_s16(x, w));
+}
 
-  if (bias) {
-    const int32x4x2_t bv = vld2q_s32(bias + c);
-    be = bv.val[0];
-    bo = bv.val[1];
+/* aot_mve_mbqm of a and b with the constants at q (multiplier; left shift
+ * at q + 8, right shift at q + 16). gen == 0: every shift of the block is
+ * negative (no left shift, every right shift non-zero): the -1 for negative
+ * values is x >> 31, added without saturation (VQRDMULH by a multiplier
+ * below 2^31 gives at least -2^31 + 1). */
+AOT_INLINE void aot_dw_mve_mbqm2(int32x4_t *a, int32x4_t *b, const int32_t *q, const int gen) {
+  const int32x4_t m = vldrwq_s32(q), rs = vldrwq_s32(q + 16);
+  int32x4_t x = *a, y = *b;
+  if (gen) {
+    const int32x4_t ls = vldrwq_s32(q + 8);
+    x = vshlq_s32(x, ls);
+    y = vshlq_s32(y, ls);
   }
-  for (k = 0; k < fh * fw; k++) {   /* filter sums, even / odd channels; packed filter */
-    const int16x8_t w = vldrbq_s16(fc + (size_t)k * ch);
-    vstrbq_s16(wpk + 8 * k, w);
-    se = vaddq_s32(se, vmovlbq_s16(w));
-    so = vaddq_s32(so, vmovltq_s16(w));
+  x = vqrdmulhq_s32(x, m);
+  y = vqrdmulhq_s32(y, m);
+  if (gen) {
+    x = vqaddq_s32(x, vshrq_n_s32(vandq_s32(x, rs), 31));
+    y = vqaddq_s32(y, vshrq_n_s32(vandq_s32(y, rs), 31));
+  } else {
+    x = vaddq_s32(x, vshrq_n_s32(x, 31));
+    y = vaddq_s32(y, vshrq_n_s32(y, 31));
   }
-  kbe = vmlaq_n_s32(be, se, p->input_offset);
-  kbo = vmlaq_n_s32(bo, so, p->input_offset);
-  /* columns ox_lo <= ox < ox_hi have every filter column inside the image */
-  ox_lo = (p->pad_w + sw - 1) / sw;
-  if (ox_lo > out_w) ox_lo = out_w;
-  lim = in_w - 1 - (fw - 1) * dw + p->pad_w;
-  ox_hi = lim < 0 ? 0 : lim / sw + 1;
-  if (ox_hi > out_w) ox_hi = out_w;
-  if (ox_hi < ox_lo) ox_hi = ox_lo;
+  *a = vrshlq_s32(x, rs);
+  *b = vrshlq_s32(y, rs);
+}
+
+/* 8 requantized channels (even lanes e, odd lanes o) to int8: saturating
+ * narrows (re-interleaving the lanes), output offset, clamp, store (as
+ * aot_dw_s8_mve_st8) */
+AOT_INLINE void aot_dw_mve_put8(const aot_conv_params *p, int32x4_t e, int32x4_t o,
+                                int8_t *out) {
+  int16x8_t r = vqmovnbq_s32(vuninitializedq_s16(), e);
+  r = vqmovntq_s32(r, o);
+  r = vqaddq_n_s16(r, (int16_t)p->output_offset);
+  r = vmaxq_s16(r, vdupq_n_s16((int16_t)p->act_min));
+  r = vminq_s16(r, vdupq_n_s16((int16_t)p->act_max));
+  vstrbq_s16(out, r);
+}
+
+/* Requantize and store two positions (a[0..1] at out, a[2..3] at out + ch) */
+AOT_INLINE void aot_dw_mve_out2(const aot_conv_params *p, const int32_t *cst, int32x4_t *a,
+                                int8_t *out, size_t ch, const int gen) {
+  aot_dw_mve_mbqm2(&a[0], &a[2], cst + 8, gen);
+  aot_dw_mve_mbqm2(&a[1], &a[3], cst + 12, gen);
+  aot_dw_mve_put8(p, a[0], a[1], out);
+  aot_dw_mve_put8(p, a[2], a[3], out + ch);
+}
+
+/* x * w of the 8 channels in X (filter W) added to the even / odd sums E, O */
+#define AOT_DW_MVE_MAC(X, W, E, O)                                                   \
+  "vmullb.s16 q7, " X ", " W "\n\t"                                                  \
+  "vadd.i32 " E ", " E ", q7\n\t"                                                    \
+  "vmullt.s16 q7, " X ", " W "\n\t"                                                  \
+  "vadd.i32 " O ", " O ", q7\n\t"
+/* One filter row of 3 taps (packed at offsets W0, W1, W2 from %[w]) of two
+ * positions one column apart (sums q0 / q1 and q2 / q3): the row's 4
+ * columns from XR, each loaded once; XR moves on by 2 columns. */
+#define AOT_DW_MVE_ROW_S1(XR, W0, W1, W2)                                            \
+  "vldrb.s16 q4, [%[w], #" W0 "]\n\t"                                                \
+  "vldrb.s16 q5, [%[w], #" W1 "]\n\t"                                                \
+  "vldrb.s16 q6, [" XR "], #16\n\t"                                                  \
+  AOT_DW_MVE_MAC("q6", "q4", "q0", "q1")                                             \
+  "vldrb.s16 q6, [" XR ", #-8]\n\t"                                                  \
+  AOT_DW_MVE_MAC("q6", "q5", "q0", "q1") AOT_DW_MVE_MAC("q6", "q4", "q2", "q3")      \
+  "vldrb.s16 q4, [%[w], #" W2 "]\n\t"                                                \
+  "vldrb.s16 q6, [" XR "]\n\t"                                                       \
+  AOT_DW_MVE_MAC("q6", "q4", "q0", "q1") AOT_DW_MVE_MAC("q6", "q5", "q2", "q3")      \
+  "vldrb.s16 q6, [" XR ", #8]\n\t"                                                   \
+  AOT_DW_MVE_MAC("q6", "q4", "q2", "q3")
+/* the same for two positions two columns apart (5 columns, the middle one
+ * loaded twice: the registers hold two filter taps); XR moves on by 4 */
+#define AOT_DW_MVE_ROW_S2(XR, W0, W1, W2)                                            \
+  "vldrb.s16 q4, [%[w], #" W0 "]\n\t"                                                \
+  "vldrb.s16 q5, [%[w], #" W1 "]\n\t"                                                \
+  "vldrb.s16 q6, [" XR "], #32\n\t"                                                  \
+  AOT_DW_MVE_MAC("q6", "q4", "q0", "q1")                                             \
+  "vldrb.s16 q6, [" XR ", #-16]\n\t"                                                 \
+  AOT_DW_MVE_MAC("q6", "q4", "q2", "q3")                                             \
+  "vldrb.s16 q6, [" XR ", #-24]\n\t"                                                 \
+  AOT_DW_MVE_MAC("q6", "q5", "q0", "q1")                                             \
+  "vldrb.s16 q6, [" XR ", #-8]\n\t"                                                  \
+  AOT_DW_MVE_MAC("q6", "q5", "q2", "q3")                                             \
+  "vldrb.s16 q4, [%[w], #" W2 "]\n\t"                                                \
+  "vldrb.s16 q6, [" XR ", #-16]\n\t"                                                 \
+  AOT_DW_MVE_MAC("q6", "q4", "q0", "q1")                                             \
+  "vldrb.s16 q6, [" XR "]\n\t"                                                       \
+  AOT_DW_MVE_MAC("q6", "q4", "q2", "q3")
+/* aot_dw_mve_mbqm2 (gen == 0) of X and Y with multiplier and right shift at
+ * offsets M and R from %[w] */
+#define AOT_DW_MVE_RQ(X, Y, M, R)                                                    \
+  "vldrw.32 q4, [%[w], #" M "]\n\t"                                                  \
+  "vldrw.32 q5, [%[w], #" R "]\n\t"                                                  \
+  "vqrdmulh.s32 " X ", " X ", q4\n\t"                                                \
+  "vqrdmulh.s32 " Y ", " Y ", q4\n\t"                                                \
+  "vshr.s32 q6, " X ", #31\n\t"                                                      \
+  "vshr.s32 q7, " Y ", #31\n\t"                                                      \
+  "vadd.i32 " X ", " X ", q6\n\t"                                                    \
+  "vadd.i32 " Y ", " Y ", q7\n\t"                                                    \
+  "vrshl.s32 " X ", " X ", q5\n\t"                                                   \
+  "vrshl.s32 " Y ", " Y ", q5\n\t"
+
+/* aot_dw_mve_mbqm2 (gen == 0) of one vector X, constants at offsets M, R */
+#define AOT_DW_MVE_RQ1(X, M, R)                                                      \
+  "vldrw.32 q4, [%[w], #" M "]\n\t"                                                  \
+  "vldrw.32 q5, [%[w], #" R "]\n\t"                                                  \
+  "vqrdmulh.s32 " X ", " X ", q4\n\t"                                                \
+  "vshr.s32 q6, " X ", #31\n\t"                                                      \
+  "vadd.i32 " X ", " X ", q6\n\t"                                                    \
+  "vrshl.s32 " X ", " X ", q5\n\t"
+/* one filter row of 3 taps at XR (dilation 1) for one position (q0 / q1) */
+#define AOT_DW_MVE_ROW_1(XR, W0, W1, W2)                                             \
+  "vldrb.s16 q4, [%[w], #" W0 "]\n\t"                                                \
+  "vldrb.s16 q6, [" XR "]\n\t"                                                       \
+  AOT_DW_MVE_MAC("q6", "q4", "q0", "q1")                                             \
+  "vldrb.s16 q5, [%[w], #" W1 "]\n\t"                                                \
+  "vldrb.s16 q2, [" XR ", #8]\n\t"                                                   \
+  AOT_DW_MVE_MAC("q2", "q5", "q0", "q1")                                             \
+  "vldrb.s16 q4, [%[w], #" W2 "]\n\t"                                                \
+  "vldrb.s16 q6, [" XR ", #16]\n\t"                                                  \
+  AOT_DW_MVE_MAC("q6", "q4", "q0", "q1")
+
+/* One output position of a 3x3 filter, dilation_w 1, every shift negative
+ * (the rows at x0, x1, x2; filter and constants at w as for
+ * aot_dw_mve_pair3), stored at out. */
+AOT_INLINE void aot_dw_mve_one3(const int8_t *x0, const int8_t *x1, const int8_t *x2,
+                                const int8_t *w, int8_t *out, int32_t oo) {
+  __asm__ volatile("vldrw.32 q0, [%[w], #72]\n\t"
+                   "vldrw.32 q1, [%[w], #88]\n\t"
+                   AOT_DW_MVE_ROW_1("%[a]", "0", "8", "16")
+                   AOT_DW_MVE_ROW_1("%[b]", "24", "32", "40")
+                   AOT_DW_MVE_ROW_1("%[c]", "48", "56", "64")
+                   AOT_DW_MVE_RQ1("q0", "104", "168")
+                   AOT_DW_MVE_RQ1("q1", "120", "184")
+                   "vqmovnb.s32 q4, q0\n\t"
+                   "vqmovnt.s32 q4, q1\n\t"
+                   "vqadd.s16 q4, q4, %[oo]\n\t"
+                   "vldrw.32 q6, [%[w], #200]\n\t"
+                   "vldrw.32 q7, [%[w], #216]\n\t"
+                   "vmax.s16 q4, q4, q6\n\t"
+                   "vmin.s16 q4, q4, q7\n\t"
+                   "vstrb.16 q4, [%[o]]\n\t"
+                   :
+                   : [a] "l"(x0), [b] "l"(x1), [c] "l"(x2), [o] "l"(out), [w] "l"(w), [oo] "r"(oo)
+                   : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10",
+                     "d11", "d12", "d13", "d14", "d15", "memory");
+}
+
+/* Two output positions of a 3x3 filter, stride s (1 or 2), dilation_w 1,
+ * every shift negative: the rows at *x0, *x1, *x2 (moved on by 2 * s
+ * columns), the packed filter at w with the block's constants right after
+ * it (offset 72, aot_dw_mve_layout), requantized (aot_dw_mve_out2, gen 0)
+ * and stored at *out and *out + ch (*out moves on by 2 * ch). In assembly:
+ * GCC 12 schedules the intrinsics' loads early and spills half the filter.
+ * The widening loads and narrowing stores take low base registers ("l"). */
+AOT_INLINE void aot_dw_mve_pair3(const int8_t **x0, const int8_t **x1, const int8_t **x2,
+                                 const int8_t *w, int8_t **out, int32_t ch, int32_t oo,
+                                 const int s) {
+  const int8_t *a = *x0, *b = *x1, *c = *x2;
+  int8_t *o = *out;
+#define AOT_DW_MVE_PAIR_TAIL                                                         \
+  AOT_DW_MVE_RQ("q0", "q2", "104", "168")                                            \
+  AOT_DW_MVE_RQ("q1", "q3", "120", "184")                                            \
+  "vqmovnb.s32 q4, q0\n\t"                                                           \
+  "vqmovnt.s32 q4, q1\n\t"                                                           \
+  "vqmovnb.s32 q5, q2\n\t"                                                           \
+  "vqmovnt.s32 q5, q3\n\t"                                                           \
+  "vqadd.s16 q4, q4, %[oo]\n\t"                                                      \
+  "vqadd.s16 q5, q5, %[oo]\n\t"                                                      \
+  "vldrw.32 q6, [%[w], #200]\n\t"                                                            \
+  "vldrw.32 q7, [%[w], #216]\n\t"                                                            \
+  "vmax.s16 q4, q4, q6\n\t"                                                          \
+  "vmax.s16 q5, q5, q6\n\t"                                                          \
+  "vmin.s16 q4, q4, q7\n\t"                                                          \
+  "vmin.s16 q5, q5, q7\n\t"                                                          \
+  "vstrb.16 q4, [%[o]]\n\t"                                                          \
+  "add %[o], %[o], %[ch]\n\t"                                                        \
+  "vstrb.16 q5, [%[o]]\n\t"                                                          \
+  "add %[o], %[o], %[ch]\n\t"
+  if (s == 1)
+    __asm__ volatile("vldrw.32 q0, [%[w], #72]\n\t"
+                     "vldrw.32 q1, [%[w], #88]\n\t"
+                     "vmov q2, q0\n\t"
+                     "vmov q3, q1\n\t"
+                     AOT_DW_MVE_ROW_S1("%[a]", "0", "8", "16")
+                     AOT_DW_MVE_ROW_S1("%[b]", "24", "32", "40")
+                     AOT_DW_MVE_ROW_S1("%[c]", "48", "56", "64")
+                     AOT_DW_MVE_PAIR_TAIL
+                     : [a] "+l"(a), [b] "+l"(b), [c] "+l"(c), [o] "+l"(o)
+                     : [w] "l"(w), [ch] "r"(ch), [oo] "r"(oo)
+                     : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10",
+                       "d11", "d12", "d13", "d14", "d15", "memory");
+  else
+    __asm__ volatile("vldrw.32 q0, [%[w], #72]\n\t"
+                     "vldrw.32 q1, [%[w], #88]\n\t"
+                     "vmov q2, q0\n\t"
+                     "vmov q3, q1\n\t"
+                     AOT_DW_MVE_ROW_S2("%[a]", "0", "8", "16")
+                     AOT_DW_MVE_ROW_S2("%[b]", "24", "32", "40")
+                     AOT_DW_MVE_ROW_S2("%[c]", "48", "56", "64")
+                     AOT_DW_MVE_PAIR_TAIL
+                     : [a] "+l"(a), [b] "+l"(b), [c] "+l"(c), [o] "+l"(o)
+                     : [w] "l"(w), [ch] "r"(ch), [oo] "r"(oo)
+                     : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8", "d9", "d10",
+                       "d11", "d12", "d13", "d14", "d15", "memory");
+#undef AOT_DW_MVE_PAIR_TAIL
+  *x0 = a;
+  *x1 = b;
+  *x2 = c;
+  *out = o;
+}
+
+/* Block setup (8 channels from c): the packed filter, kb (p->kbias, else
+ * from the filter sums) and the requantization constants into the scratch s. Returns 1 when every shift
+ * of the block is negative (aot_dw_mve_mbqm2's gen == 0). */
+static __attribute__((noinline)) int aot_dw_mve_setup(const aot_conv_params *p,
+                                                     const int8_t *filter, const int32_t *bias,
+                                                     int32_t c, int8_t *s,
+                                                     const aot_dw_mve_lay *l) {
+  int32_t *const cst = (int32_t *)(void *)(s + l->cst);
+  int8_t *const wpk = s + l->wpk;
+  const int32_t ch = p->in_c, taps = p->filter_h * p->filter_w;
+  const int32x4x2_t m = vld2q_s32(p->out_mult + c), sh = vld2q_s32(p->out_shift + c);
+  const int32x4_t zero = vdupq_n_s32(0);
+  int32x4_t be = zero, bo = zero, se = zero, so = zero;
+  int32_t k;
+  if (p->kbias) {   /* kb from aotc (aot_conv_params.kbias) */
+    const int32x4x2_t kv = vld2q_s32(p->kbias + c);
+    for (k = 0; k < taps; k++) vstrbq_s16(wpk + 8 * k, vldrbq_s16(filter + c + (size_t)k * ch));
+    vstrwq_s32(cst, kv.val[0]);
+    vstrwq_s32(cst + 4, kv.val[1]);
+  } else {
+    if (bias) {
+      const int32x4x2_t bv = vld2q_s32(bias + c);
+      be = bv.val[0];
+      bo = bv.val[1];
+    }
+    for (k = 0; k < taps; k++) {
+      const int16x8_t w = vldrbq_s16(filter + c + (size_t)k * ch);
+      vstrbq_s16(wpk + 8 * k, w);
+      se = vaddq_s32(se, vmovlbq_s16(w));
+      so = vaddq_s32(so, vmovltq_s16(w));
+    }
+    vstrwq_s32(cst, vmlaq_n_s32(be, se, p->input_offset));
+    vstrwq_s32(cst + 4, vmlaq_n_s32(bo, so, p->input_offset));
+  }
+  vstrwq_s32(cst + 8, m.val[0]);
+  vstrwq_s32(cst + 12, m.val[1]);
+  vstrwq_s32(cst + 16, vmaxq_s32(sh.val[0], zero));
+  vstrwq_s32(cst + 20, vmaxq_s32(sh.val[1], zero));
+  vstrwq_s32(cst + 24, vminq_s32(sh.val[0], zero));
+  vstrwq_s32(cst + 28, vminq_s32(sh.val[1], zero));
+  vst1q_s16((int16_t *)(void *)(cst + 32), vdupq_n_s16((int16_t)p->act_min));
+  vst1q_s16((int16_t *)(void *)(cst + 36), vdupq_n_s16((int16_t)p->act_max));
+  return vmaxvq_s32(-1, vmaxq_s32(sh.val[0], sh.val[1])) < 0;
+}
+
+/* The ring's addresses and sizes, kept in registers by the block loop (the
+ * stores into the scratch would make GCC reload them from aot_dw_mve_lay) */
+typedef struct aot_dw_mve_ringv {
+  int8_t *ring;
+  const int8_t *zrow;
+  size_t prow, rowb, padb;   /* padded row bytes, input row bytes, left padding bytes */
+  int32_t span, in_h, in_w, ch;
+} aot_dw_mve_ringv;
+
+/* Copies the input rows up to iy0 + span - 1 (inside the image, from
+ * *next on: the rows before are in the ring or not needed) of the batch's
+ * input + c (in_b) into their ring slots. */
+AOT_INLINE void aot_dw_mve_fill(const aot_dw_mve_ringv *v, const int8_t *in_b, int32_t iy0,
+                                int32_t *next) {
+  const int32_t hi = aot_min_i32(iy0 + v->span - 1, v->in_h - 1);
+  int32_t r = aot_max_i32(*next, aot_max_i32(iy0, 0)), ix;
+  for (; r <= hi; r++) {
+    int8_t *d = v->ring + (size_t)(r % v->span) * v->prow + v->padb;
+    const int8_t *src = in_b + (size_t)r * v->rowb;
+    for (ix = v->in_w; ix > 0; ix--, d += 8, src += v->ch) vstrbq_s16(d, vldrbq_s16(src));
+  }
+  if (hi + 1 > *next) *next = hi + 1;
+}
+
+/* the padded row of input row iy: its ring slot, or the zero-point row */
+AOT_INLINE const int8_t *aot_dw_mve_rowp(const aot_dw_mve_ringv *v, int32_t iy) {
+  if ((uint32_t)iy >= (uint32_t)v->in_h) return v->zrow;
+  return v->ring + (size_t)(iy % v->span) * v->prow;
+}
+
+/* One block of 8 channels from c over every output position (the block's
+ * setup done). kind 1 / 2: 3x3 filter, dilation_w 1, stride_w kind, every
+ * shift negative: the taps unrolled, each input column loaded once per
+ * pair of positions; kind 0: any filter, stride and dilation. */
+AOT_INLINE void aot_dw_mve_blk(const aot_conv_params *p, const int8_t *input, int32_t c,
+                               int8_t *output, int8_t *s, const aot_dw_mve_lay *l,
+                               const int kind) {
+  const int32_t ch = p->in_c, out_w = p->out_w, fh = p->filter_h, fw = p->filter_w;
+  const size_t x_step = (size_t)p->dilation_w * 8, pos = (size_t)p->stride_w * 8;
+  const int32_t *const cst = (const int32_t *)(void *)(s + l->cst);
+  uint32_t *const off = (uint32_t *)(void *)(s + l->off);
+  const int8_t *const wpk = s + l->wpk;
+  const int32_t dh = p->dilation_h;
+  aot_dw_mve_ringv v;
+  int32_t b, oy, ox, fy, k;
+  v.ring = s + l->ring;
+  v.zrow = s + l->zrow;
+  v.prow = (size_t)l->pw * 8;
+  v.rowb = (size_t)p->in_w * ch;
+  v.padb = (size_t)p->pad_w * 8;
+  v.span = l->span;
+  v.in_h = p->in_h;
+  v.in_w = p->in_w;
+  v.ch = ch;
   output += c;
   for (b = 0; b < p->batches; b++) {
-    const int8_t *in_b = input + (size_t)b * in_h * in_row + c;
+    const int8_t *in_b = input + (size_t)b * p->in_h * p->in_w * ch + c;
+    int32_t next = 0;
     for (oy = 0; oy < p->out_h; oy++, output += (size_t)out_w * ch) {
       const int32_t iy0 = oy * p->stride_h - p->pad_h;
-      const int rows_in = iy0 >= 0 && iy0 + (fh - 1) * dh < in_h;
-      const int32_t hi = rows_in ? ox_hi : ox_lo;
-#if AOT_F_DW_S8_CLIP
-      /* the clipped columns ox < ox_lo, ox >= ox_hi: aot_dw_s8_mve_col8 */
-      if (!rows_in && ox_lo < ox_hi)
-        aot_dw_s8_mve_prow8(p, in_b, wpk, iy0, ox_lo, ox_hi, be, bo, &rqe, &rqo, output);
-#endif
-      ox = ox_lo;
-      if (ox < hi) {   /* the windows inside the image, two at a time */
-        const int8_t *xr = in_b + (size_t)iy0 * in_row + (size_t)(ox * sw - p->pad_w) * ch;
-        int8_t *out = output + (size_t)ox * out_step;
-        for (; ox + 2 <= hi; ox += 2, xr += 2 * pos_step, out += 2 * out_step) {
-          const int8_t *ip = xr, *wp = wpk;
-          int32x4_t ae0 = kbe, ao0 = kbo, ae1 = kbe, ao1 = kbo;
-          for (fy = fh; fy > 0; fy--, ip += x_rs, wp += 8 * fw)
-            aot_dw_s8_mve_row2(ip, ip + pos_step, wp, x_step, fw, &ae0, &ao0, &ae1, &ao1);
-          aot_dw_s8_mve_st8(p, ae0, ao0, &rqe, &rqo, out);
-          aot_dw_s8_mve_st8(p, ae1, ao1, &rqe, &rqo, out + out_step);
-        }
-        if (ox < hi) {
-          const int8_t *ip = xr, *wp = wpk;
-          int32x4_t ae0 = kbe, ao0 = kbo;
-          for (fy = fh; fy > 0; fy--, ip += x_rs) {
-            const int8_t *xa = ip;
-            for (k = fw; k > 0; k--, xa += x_step, wp += 8) {
-              const int16x8_t w = vldrbq_s16(wp), x = vldrbq_s16(xa);
-              ae0 = vaddq_s32(ae0, vmullbq_int_s16(x, w));
-              ao0 = vaddq_s32(ao0, vmulltq_int_s16(x, w));
-            }
+      int8_t *out = output;
+      int32x4_t a[4];
+      aot_dw_mve_fill(&v, in_b, iy0, &next);
+      if (kind) {
+        const int8_t *x0 = aot_dw_mve_rowp(&v, iy0);
+        const int8_t *x1 = aot_dw_mve_rowp(&v, iy0 + dh);
+        const int8_t *x2 = aot_dw_mve_rowp(&v, iy0 + 2 * dh);
+        const int32_t oo = p->output_offset;
+        for (ox = 0; ox + 2 <= out_w; ox += 2)
+          aot_dw_mve_pair3(&x0, &x1, &x2, wpk, &out, ch, oo, kind);
+        if (ox < out_w) aot_dw_mve_one3(x0, x1, x2, wpk, out, oo);
+      } else {
+        size_t col = 0;
+        for (fy = 0; fy < fh; fy++) off[fy] = (uint32_t)(aot_dw_mve_rowp(&v, iy0 + fy * dh) - s);
+        for (ox = 0; ox + 2 <= out_w; ox += 2, out += 2 * ch, col += 2 * pos) {
+          a[0] = a[2] = vldrwq_s32(cst);
+          a[1] = a[3] = vldrwq_s32(cst + 4);
+          for (fy = 0; fy < fh; fy++) {
+            const int8_t *xp = s + off[fy] + col;
+            aot_dw_s8_mve_row2(xp, xp + pos, wpk + (size_t)fy * fw * 8, x_step, fw, &a[0], &a[1],
+                               &a[2], &a[3]);
           }
-          aot_dw_s8_mve_st8(p, ae0, ao0, &rqe, &rqo, out);
-          ox++;
+          aot_dw_mve_out2(p, cst, a, out, (size_t)ch, 1);
+        }
+        if (ox < out_w) {
+          const int8_t *wp = wpk;
+          a[0] = vldrwq_s32(cst);
+          a[1] = vldrwq_s32(cst + 4);
+          for (fy = 0; fy < fh; fy++) {
+            const int8_t *xp = s + off[fy] + col;
+            for (k = 0; k < fw; k++, xp += x_step, wp += 8)
+              aot_dw_mve_mac(vldrbq_s16(xp), vldrbq_s16(wp), &a[0], &a[1]);
+          }
+          a[2] = a[0];
+          a[3] = a[1];
+          aot_dw_mve_mbqm2(&a[0], &a[2], cst + 8, 1);
+          aot_dw_mve_mbqm2(&a[1], &a[3], cst + 12, 1);
+          aot_dw_mve_put8(p, a[0], a[1], out);
         }
       }
     }
   }
-#if AOT_F_DW_S8_CLIP
-  output -= (size_t)p->batches * p->out_h * out_w * ch;
-  for (ox = 0; ox < out_w; ox = ox + 1 == ox_lo ? ox_hi : ox + 1)
-    if (ox < ox_lo || ox >= ox_hi)
-      aot_dw_s8_mve_col8(p, input + c, fc, ox, be, bo, &rqe, &rqo, output + (size_t)ox * out_step);
-#endif
+}
+
+static __attribute__((noinline)) void aot_dw_mve_blk_gen(const aot_conv_params *p,
+                                                         const int8_t *input, int32_t c,
+                                                         int8_t *output, int8_t *s,
+                                                         const aot_dw_mve_lay *l) {
+  aot_dw_mve_blk(p, input, c, output, s, l, 0);
+}
+static __attribute__((noinline)) void aot_dw_mve_blk_3s1(const aot_conv_params *p,
+                                                         const int8_t *input, int32_t c,
+                                                         int8_t *output, int8_t *s,
+                                                         const aot_dw_mve_lay *l) {
+  aot_dw_mve_blk(p, input, c, output, s, l, 1);
+}
+static __attribute__((noinline)) void aot_dw_mve_blk_3s2(const aot_conv_params *p,
+                                                         const int8_t *input, int32_t c,
+                                                         int8_t *output, int8_t *s,
+                                                         const aot_dw_mve_lay *l) {
+  aot_dw_mve_blk(p, input, c, output, s, l, 2);
 }
 #endif /* AOT_F_DW_S8_DM1 */
 
@@ -336,13 +493,14 @@ static __attribute__((noinline)) void aot_dw_s8_mve_blk8(const aot_conv_params *
  * any depth multiplier (filters past AOT_DW_MVE_TAPS taps: n == 8): lane i
  * reads input channel (c + i) / dm with one gather load (VLDRB.S16 with
  * offsets; lanes past n read input channel c / dm again and are not
- * stored), the block's filter packed on the stack with zeros past n,
+ * stored), the block's filter packed in the scratch with zeros past n,
  * VMULLB / VMULLT into int32 lanes. Windows inside the image start from
  * kb = bias + input_offset * (filter sum) and add x * w; clipped windows add
  * (x + input_offset) * w over their valid taps from the bias. */
 AOT_INLINE void aot_dw_s8_mve_g8_body(const aot_conv_params *p, const int8_t *input,
                                       const int8_t *filter, const int32_t *bias, int32_t c,
-                                      int32_t n, int8_t *output, const int packed) {
+                                      int32_t n, int8_t *output, int8_t *wpk,
+                                      const int packed) {
   const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c, out_c = p->out_c;
   const int32_t fh = p->filter_h, fw = p->filter_w, dm = p->depth_multiplier;
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
@@ -351,8 +509,8 @@ AOT_INLINE void aot_dw_s8_mve_g8_body(const aot_conv_params *p, const int8_t *in
   const int32_t ic = c / dm;
   const mve_pred16_t pn = vctp16q((uint32_t)n);
   const int16_t in_off = (int16_t)p->input_offset;
-  int8_t wpk[AOT_DW_MVE_TAPS * 8];   /* the block's filter, 8 bytes per tap */
-  /* packed == 0 (larger filters, then n == 8): read in place, out_c bytes per tap */
+  /* wpk: the block's filter, 8 bytes per tap (the scratch, packed == 1);
+   * packed == 0 (larger filters, then n == 8): read in place, out_c bytes per tap */
   const size_t ws = packed ? 8 : (size_t)out_c;
   const int8_t *const wf = packed ? wpk : filter + c;
   int32_t mb[8], sb[8], bb[8];
@@ -447,98 +605,14 @@ static __attribute__((noinline)) void aot_dw_s8_mve_g8(const aot_conv_params *p,
                                                        const int8_t *input,
                                                        const int8_t *filter,
                                                        const int32_t *bias, int32_t c,
-                                                       int32_t n, int8_t *output) {
+                                                       int32_t n, int8_t *output,
+                                                       void *scratch) {
   if (p->filter_h * p->filter_w <= AOT_DW_MVE_TAPS)
-    aot_dw_s8_mve_g8_body(p, input, filter, bias, c, n, output, 1);
+    aot_dw_s8_mve_g8_body(p, input, filter, bias, c, n, output, (int8_t *)scratch, 1);
   else
-    aot_dw_s8_mve_g8_body(p, input, filter, bias, c, n, output, 0);
+    aot_dw_s8_mve_g8_body(p, input, filter, bias, c, n, output, (int8_t *)scratch, 0);
 }
 #endif
-
-#if AOT_F_DW_S8_CLIP && AOT_F_DW_S8_DM1   /* small padded images */
-/* small images: the padded block of 8 channels fits this many bytes */
-#define AOT_DW_MVE_SMALL 2048
-
-/* Depth multiplier 1, one block of 8 channels from c of a small image (its
- * zero-padded block, 8 bytes per position, at most AOT_DW_MVE_SMALL bytes):
- * the block is copied into xp with the padding set to the input zero point
- * (x + input_offset = 0 there, so those taps add nothing to
- * sum w * (x + input_offset)), then every output position takes the
- * interior path: kb = bias + input_offset * (sum of the filter) plus x * w
- * over all taps, two positions at a time. The clipped-edge paths would
- * otherwise cover most positions of such images. */
-static __attribute__((noinline)) void aot_dw_s8_mve_small8(const aot_conv_params *p,
-                                                           const int8_t *input,
-                                                           const int8_t *filter,
-                                                           const int32_t *bias, int32_t c,
-                                                           int32_t ph, int32_t pw,
-                                                           int8_t *output) {
-  const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
-  const int32_t fh = p->filter_h, fw = p->filter_w, sw = p->stride_w;
-  const int32_t out_w = p->out_w;
-  const size_t prow = (size_t)pw * 8, x_step = (size_t)p->dilation_w * 8;
-  const size_t x_rs = (size_t)p->dilation_h * prow, pos_step = (size_t)sw * 8;
-  const size_t out_step = (size_t)ch;
-  const int32x4x2_t m = vld2q_s32(p->out_mult + c), sh = vld2q_s32(p->out_shift + c);
-  const aot_mve_rq rqe = aot_mve_rq_make(m.val[0], sh.val[0]);
-  const aot_mve_rq rqo = aot_mve_rq_make(m.val[1], sh.val[1]);
-  const int8x16_t zp = vdupq_n_s8((int8_t)-p->input_offset);
-  int8_t wpk[AOT_DW_MVE_TAPS * 8];   /* the block's filter, 8 bytes per tap */
-  int8_t xpad[AOT_DW_MVE_SMALL];     /* the block's padded input, 8 bytes per position */
-  int32x4_t be = vdupq_n_s32(0), bo = be, se = be, so = be, kbe, kbo;
-  int32_t b, oy, ox, k, fy, iy, ix;
-
-  if (bias) {
-    const int32x4x2_t bv = vld2q_s32(bias + c);
-    be = bv.val[0];
-    bo = bv.val[1];
-  }
-  for (k = 0; k < fh * fw; k++) {
-    const int16x8_t w = vldrbq_s16(filter + c + (size_t)k * ch);
-    vstrbq_s16(wpk + 8 * k, w);
-    se = vaddq_s32(se, vmovlbq_s16(w));
-    so = vaddq_s32(so, vmovltq_s16(w));
-  }
-  kbe = vmlaq_n_s32(be, se, p->input_offset);
-  kbo = vmlaq_n_s32(bo, so, p->input_offset);
-  for (k = 0; k + 16 <= ph * pw * 8; k += 16) vst1q_s8(xpad + k, zp);
-  if (k < ph * pw * 8) vstrbq_p_s8(xpad + k, zp, vctp8q((uint32_t)(ph * pw * 8 - k)));
-  output += c;
-  for (b = 0; b < p->batches; b++) {
-    const int8_t *in_b = input + (size_t)b * in_h * in_w * ch + c;
-    for (iy = 0; iy < in_h; iy++) {
-      int8_t *d = xpad + (size_t)(iy + p->pad_h) * prow + (size_t)p->pad_w * 8;
-      const int8_t *sp = in_b + (size_t)iy * in_w * ch;
-      for (ix = 0; ix < in_w; ix++, d += 8, sp += ch) vstrbq_s16(d, vldrbq_s16(sp));
-    }
-    for (oy = 0; oy < p->out_h; oy++, output += (size_t)out_w * ch) {
-      const int8_t *xr = xpad + (size_t)(oy * p->stride_h) * prow;
-      int8_t *out = output;
-      for (ox = 0; ox + 2 <= out_w; ox += 2, xr += 2 * pos_step, out += 2 * out_step) {
-        const int8_t *ip = xr, *wp = wpk;
-        int32x4_t ae0 = kbe, ao0 = kbo, ae1 = kbe, ao1 = kbo;
-        for (fy = fh; fy > 0; fy--, ip += x_rs, wp += 8 * fw)
-          aot_dw_s8_mve_row2(ip, ip + pos_step, wp, x_step, fw, &ae0, &ao0, &ae1, &ao1);
-        aot_dw_s8_mve_st8(p, ae0, ao0, &rqe, &rqo, out);
-        aot_dw_s8_mve_st8(p, ae1, ao1, &rqe, &rqo, out + out_step);
-      }
-      if (ox < out_w) {
-        const int8_t *ip = xr, *wp = wpk;
-        int32x4_t ae0 = kbe, ao0 = kbo;
-        for (fy = fh; fy > 0; fy--, ip += x_rs) {
-          const int8_t *xa = ip;
-          for (k = fw; k > 0; k--, xa += x_step, wp += 8) {
-            const int16x8_t w = vldrbq_s16(wp), x = vldrbq_s16(xa);
-            ae0 = vaddq_s32(ae0, vmullbq_int_s16(x, w));
-            ao0 = vaddq_s32(ao0, vmulltq_int_s16(x, w));
-          }
-        }
-        aot_dw_s8_mve_st8(p, ae0, ao0, &rqe, &rqo, out);
-      }
-    }
-  }
-}
-#endif /* AOT_F_DW_S8_CLIP */
 
 #if AOT_F_DW_S8_BIG && AOT_F_DW_S8_DM1
 /* depth multiplier 1, filters past AOT_DW_MVE_TAPS taps: int32 lanes of
@@ -586,21 +660,17 @@ static __attribute__((noinline)) void aot_dw_s8_mve_dm1_big(const aot_conv_param
 #endif /* AOT_F_DW_S8_BIG */
 
 #if AOT_F_DW_S8_DM1   /* depth multiplier 1 (aot_features.h) */
-/* depth multiplier 1: blocks of 8 channels, then the last 1..7 channels;
- * AOT_KERNEL_BAD_PARAM for a path the module left out (aot_features.h) */
+/* depth multiplier 1: blocks of 8 channels (the last one overlapping when
+ * the channels are not a multiple of 8) over the padded-row ring in scratch
+ * (aot_dw_mve_layout's bytes); AOT_KERNEL_BAD_PARAM for a path the module
+ * left out (aot_features.h) */
 static int32_t aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
-                              const int8_t *filter, const int32_t *bias, int8_t *output) {
-  const int32_t ch = p->in_c, c8 = ch & ~7;
-  int32_t c;
-#if AOT_F_DW_S8_CLIP
-  const int32_t fh = p->filter_h, fw = p->filter_w;
-  /* the padded image's height and width (covering every window) */
-  const int32_t ph = aot_max_i32(p->in_h + p->pad_h,
-                                 (p->out_h - 1) * p->stride_h + (fh - 1) * p->dilation_h + 1);
-  const int32_t pw = aot_max_i32(p->in_w + p->pad_w,
-                                 (p->out_w - 1) * p->stride_w + (fw - 1) * p->dilation_w + 1);
-  const int small = (p->pad_h > 0 || p->pad_w > 0) && (int64_t)ph * pw * 8 <= AOT_DW_MVE_SMALL;
-#endif
+                                 const int8_t *filter, const int32_t *bias, int8_t *output,
+                                 void *scratch) {
+  const int32_t ch = p->in_c;
+  int8_t *const s = (int8_t *)scratch;
+  aot_dw_mve_lay l;
+  int32_t c, kind;
 
   if (p->filter_h * p->filter_w > AOT_DW_MVE_TAPS) {
 #if AOT_F_DW_S8_BIG
@@ -610,37 +680,41 @@ static int32_t aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
     return AOT_KERNEL_BAD_PARAM;
 #endif
   }
-  if (c8 == 0) {   /* fewer than 8 channels */
+  if (ch < 8) {   /* fewer than 8 channels */
 #if AOT_F_DW_S8_FEW
-    aot_dw_s8_mve_g8(p, input, filter, bias, 0, ch, output);
+    aot_dw_s8_mve_g8(p, input, filter, bias, 0, ch, output, scratch);
     return AOT_KERNEL_OK;
 #else
     return AOT_KERNEL_BAD_PARAM;
 #endif
   }
-  for (c = 0; c < c8; c += 8)
-#if AOT_F_DW_S8_CLIP
-    if (small)
-      aot_dw_s8_mve_small8(p, input, filter, bias, c, ph, pw, output);
+  aot_dw_mve_layout(p, &l);
+  /* the zero-point row and the ring's padding columns */
+  aot_mve_fill_s8(s + l.zrow, (int8_t)-p->input_offset, (l.span + 1) * l.pw * 8);
+  kind = p->filter_h == 3 && p->filter_w == 3 && p->dilation_w == 1 &&
+                 (p->stride_w == 1 || p->stride_w == 2)
+             ? p->stride_w
+             : 0;
+  for (c = 0; c < ch; c += 8) {
+    const int32_t cb = c + 8 <= ch ? c : ch - 8;
+    const int neg = aot_dw_mve_setup(p, filter, bias, cb, s, &l);
+    if (neg && kind == 1)
+      aot_dw_mve_blk_3s1(p, input, cb, output, s, &l);
+    else if (neg && kind == 2)
+      aot_dw_mve_blk_3s2(p, input, cb, output, s, &l);
     else
-#endif
-      aot_dw_s8_mve_blk8(p, input, filter, bias, c, output);
-  if (c8 == ch) return AOT_KERNEL_OK;
-  /* the last 1..7 channels: a block of the last 8 (recomputes a few) */
-#if AOT_F_DW_S8_CLIP
-  if (small)
-    aot_dw_s8_mve_small8(p, input, filter, bias, ch - 8, ph, pw, output);
-  else
-#endif
-    aot_dw_s8_mve_blk8(p, input, filter, bias, ch - 8, output);
+      aot_dw_mve_blk_gen(p, input, cb, output, s, &l);
+  }
   return AOT_KERNEL_OK;
 }
 #endif /* AOT_F_DW_S8_DM1 */
 
 #if AOT_F_DW_S8_DM   /* depth multiplier above 1 (aot_features.h) */
 /* depth multiplier > 1 (not inlined: keeps its registers) */
-static __attribute__((noinline)) void aot_dw_s8_mve_dm(const aot_conv_params *p, const int8_t *input,
-                             const int8_t *filter, const int32_t *bias, int8_t *output) {
+static __attribute__((noinline)) void aot_dw_s8_mve_dm(const aot_conv_params *p,
+                                                       const int8_t *input, const int8_t *filter,
+                                                       const int32_t *bias, int8_t *output,
+                                                       void *scratch) {
   const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c, out_c = p->out_c;
   const int32_t fh = p->filter_h, fw = p->filter_w, dm = p->depth_multiplier;
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
@@ -651,7 +725,8 @@ static __attribute__((noinline)) void aot_dw_s8_mve_dm(const aot_conv_params *p,
 
   if (fh * fw <= AOT_DW_MVE_TAPS || out_c % 8 == 0) {   /* blocks of 8, the last predicated */
     for (b = 0; b < out_c; b += 8)
-      aot_dw_s8_mve_g8(p, input, filter, bias, b, out_c - b < 8 ? out_c - b : 8, output);
+      aot_dw_s8_mve_g8(p, input, filter, bias, b, out_c - b < 8 ? out_c - b : 8, output,
+                       scratch);
     return;
   }
   for (b = 0; b < p->batches; b++) {

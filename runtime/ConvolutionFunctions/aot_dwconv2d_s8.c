@@ -121,17 +121,19 @@ int32_t aot_dwconv2d_s8(const aot_conv_params *p, const int8_t *input,
   (void)scratch;
   if (dm <= 0 || out_c != in_c * dm) return AOT_KERNEL_BAD_PARAM;
 #ifdef AOT_DWCONV2D_S8_MVE
+  /* the packed filter / padded rows (aot_dwconv2d_s8_scratch_mve) */
+  if (!scratch && aot_dwconv2d_s8_scratch_mve(p) > 0) return AOT_KERNEL_BAD_PARAM;
   /* a path the module left out (aot_features.h): AOT_KERNEL_BAD_PARAM */
   if (!AOT_F_DW_S8_CLIP && aot_conv_clips(p)) return AOT_KERNEL_BAD_PARAM;
   if (dm == 1) {
 #if AOT_F_DW_S8_DM1
-    return aot_dw_s8_mve_dm1(p, input, filter, bias, output);
+    return aot_dw_s8_mve_dm1(p, input, filter, bias, output, scratch);
 #else
     return AOT_KERNEL_BAD_PARAM;
 #endif
   }
 #if AOT_F_DW_S8_DM
-  aot_dw_s8_mve_dm(p, input, filter, bias, output);
+  aot_dw_s8_mve_dm(p, input, filter, bias, output, scratch);
   return AOT_KERNEL_OK;
 #else
   return AOT_KERNEL_BAD_PARAM;
