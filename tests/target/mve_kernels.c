@@ -418,7 +418,7 @@ static void test_conv_pw(int n_cases) {
 }
 
 static void test_dwconv(int n_cases) {
-  int it, done = 0;
+  int it, done = 0, neg;
   for (it = 0; done < n_cases; it++) {
     aot_conv_params p;
     int32_t in_n, f_n, o_n, ra, rb;
@@ -487,6 +487,22 @@ static void test_dwconv(int n_cases) {
       p.out_h = out_dim(p.in_h, p.filter_h, p.stride_h, p.dilation_h, p.pad_h);
       p.out_w = out_dim(p.in_w, p.filter_w, p.stride_w, p.dilation_w, p.pad_w);
     }
+    neg = 0;
+    if (it % 13 == 7) {   /* the Helium 3x3 pairs in assembly: stride_w 1 or 2, dilation_w 1,
+                             every shift negative, any channel count from 8, long rows */
+      neg = 1;
+      p.filter_h = p.filter_w = 3;
+      p.depth_multiplier = 1;
+      p.in_c = p.out_c = rr(8, 40);
+      p.stride_w = rr(1, 2);
+      p.dilation_w = 1;
+      p.in_h = rr(1, 8);
+      p.in_w = rr(1, 26);
+      p.pad_h = rr(0, 2 * p.dilation_h + 1);
+      p.pad_w = rr(0, 3);
+      p.out_h = out_dim(p.in_h, 3, p.stride_h, p.dilation_h, p.pad_h);
+      p.out_w = out_dim(p.in_w, 3, p.stride_w, 1, p.pad_w);
+    }
     in_n = p.batches * p.in_h * p.in_w * p.in_c;
     f_n = p.out_c * p.filter_h * p.filter_w;
     o_n = p.batches * p.out_h * p.out_w * p.out_c;
@@ -494,6 +510,11 @@ static void test_dwconv(int n_cases) {
     fill_s8(in_buf, in_n);
     fill_s8(filt_buf, f_n);
     fill_rq(p.out_c);
+    if (neg) {
+      int32_t i;
+      for (i = 0; i < p.out_c; i++)
+        if (shift_buf[i] >= 0) shift_buf[i] = rr(-31, -1);
+    }
     if (it % 7 == 0) {   /* biases near 2^30: the DSP kernel's exact (64-bit) requantization */
       int32_t i;
       for (i = 0; i < p.out_c; i++) {   /* shifts that bring them back into int8 */
