@@ -117,10 +117,66 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_size(const aot_conv_params *p) {
   a = a > b ? a : b;
   return a > c ? a : c;
 }
-/* Cortex-M4 DSP depthwise (depth multiplier 1): per channel block a zero
- * row, the channel constants and the widened filter */
+/* Cortex-M4 DSP depthwise, depth multiplier 1 (aot_dwconv_dsp.h):
+ *  - 3x3, stride_w 1 or 2, no dilation (aot_dwconv2d_s8_dsp_is3): per
+ *    block of up to AOT_DW3_CB channels 40 bytes of constants per channel
+ *    (aot_dw3_ch) and a ring of three input rows widened to int16,
+ *    aot_dwconv2d_s8_dsp_wp(p) columns per channel;
+ *  - other filters up to AOT_DW_S8_DSP_TAPS taps (aot_dw_s8_dsp_dm1): per block of up to
+ *    AOT_DW_S8_DSP_CH channels (fewer for large filters, whose widened taps
+ *    fill AOT_DW_S8_DSP_W16 words) the channel constants (12 bytes), the
+ *    widened filter, the taps' address table and a row of zero points. */
+#define AOT_DW_S8_DSP_CH 32      /* channels of a block, at most */
+#define AOT_DW_S8_DSP_TAPS 49    /* filter taps (7 x 7), at most */
+#define AOT_DW_S8_DSP_W16 432    /* words of the widened filter of a block */
+#define AOT_DW3_CH_BYTES 40      /* sizeof(aot_dw3_ch) */
+#define AOT_DW3_CB 16            /* channels of a 3x3 block, at most */
+/* the 3x3 path's instructions for one channel's rows x cols outputs: per
+ * row 70 per four positions, 40 for a remaining two, 31 for a last one and
+ * 15, counted on Cortex-M4 */
+AOT_INLINE int32_t aot_dwconv2d_s8_dsp_cost(int32_t rows, int32_t cols) {
+  return rows * (70 * (cols / 4) + 40 * ((cols % 4) / 2) + 31 * (cols % 2) + 15);
+}
+/* 1 when the 3x3 path runs the layer transposed (output columns as its
+ * rows: cheaper by that count, e.g. KWS's 25x5 images) */
+AOT_INLINE int aot_dwconv2d_s8_dsp_tr(const aot_conv_params *p) {
+  return (p->stride_h == 1 || p->stride_h == 2) &&
+         aot_dwconv2d_s8_dsp_cost(p->out_w, p->out_h) < aot_dwconv2d_s8_dsp_cost(p->out_h, p->out_w);
+}
+/* 1 when the 3x3 path takes the layer: rows of at least four outputs (of
+ * the orientation it runs); below that aot_dw_s8_dsp_dm1 counts fewer
+ * instructions (VWW's 3x3 outputs, per MAC: 6.6 / 6.8 against 8.5 / 7.3;
+ * its 6x6 outputs of stride 2: 4.9 against 5.1) */
+AOT_INLINE int aot_dwconv2d_s8_dsp_is3(const aot_conv_params *p) {
+  const int tr = aot_dwconv2d_s8_dsp_tr(p);
+  return p->depth_multiplier == 1 && p->filter_h == 3 && p->filter_w == 3 &&
+         p->dilation_h == 1 && p->dilation_w == 1 && (p->stride_w == 1 || p->stride_w == 2) &&
+         (tr ? p->out_h : p->out_w) >= 4;
+}
+/* int16 columns of a widened row: those the windows read, +1 for the last
+ * pair's high half, even */
+AOT_INLINE int32_t aot_dwconv2d_s8_dsp_wp(const aot_conv_params *p) {
+  return aot_dwconv2d_s8_dsp_tr(p) ? ((p->out_h - 1) * p->stride_h + 4 + 1) & ~1
+                                   : ((p->out_w - 1) * p->stride_w + 4 + 1) & ~1;
+}
 AOT_INLINE size_t aot_dwconv2d_s8_scratch_dsp(const aot_conv_params *p) {
-  return p->depth_multiplier == 1 ? 32u + 384u + 1728u : 0;
+  const size_t ch = (size_t)(p->in_c > 0 ? p->in_c : 0);
+  const int32_t nt = p->filter_h * p->filter_w, np2 = nt & ~1, odd = nt & 1;
+  const int32_t nt8 = (np2 + 7) & ~7, gw = 2 * nt8 + 2 * odd;
+  size_t b, n;
+  if (p->depth_multiplier != 1 || nt > AOT_DW_S8_DSP_TAPS) return 0;
+  if (aot_dwconv2d_s8_dsp_is3(p)) {
+    const size_t cb = ch < AOT_DW3_CB ? ch : AOT_DW3_CB;
+    return aot_conv_scratch_round(AOT_DW3_CH_BYTES * cb) +
+           aot_conv_scratch_round(3u * cb * (size_t)aot_dwconv2d_s8_dsp_wp(p) * 2u);
+  }
+  n = (size_t)(AOT_DW_S8_DSP_W16 / gw * 4);
+  if (n > AOT_DW_S8_DSP_CH) n = AOT_DW_S8_DSP_CH;
+  if (n > ch) n = ch;
+  b = aot_conv_scratch_round(12u * n) + aot_conv_scratch_round(4u * (n / 4u) * (size_t)gw) +
+      aot_conv_scratch_round(sizeof(const int8_t *) * (size_t)(nt8 + odd)) +
+      aot_conv_scratch_round(n);
+  return b;
 }
 /* Cortex-M55 Helium depthwise (aot_dwconv_mve.h): filters of at most
  * AOT_DW_MVE_TAPS taps take its 8-channel blocks, their filter packed in the

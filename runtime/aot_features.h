@@ -26,6 +26,11 @@
 /* int8 DEPTHWISE_CONV_2D with depth multiplier 1 and fewer than 8
  * channels (the Helium build's gather path, aot_dw_s8_mve_g8) */
 #define AOT_F_DW_S8_FEW 1
+/* int8 DEPTHWISE_CONV_2D with depth multiplier 1 that the DSP build's 3x3
+ * path does not take (aot_dwconv2d_s8_dsp_is3: other filters, dilation,
+ * stride_w above 2, rows of fewer than four outputs): its tap-pair loop
+ * aot_dw_s8_dsp_dm1 */
+#define AOT_F_DW_S8_GEN 1
 /* int8 DEPTHWISE_CONV_2D with depth multiplier above 1 */
 #define AOT_F_DW_S8_DM 1
 /* int8 DEPTHWISE_CONV_2D with more than 49 filter taps (the DSP build's

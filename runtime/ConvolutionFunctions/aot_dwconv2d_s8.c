@@ -13,8 +13,9 @@
 #define AOT_DWCONV2D_S8_MVE 1
 #elif defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32) && !defined(AOT_NO_SIMD)
 /* Arm DSP extension (Cortex-M4F/M7/M33): depth multiplier 1 with up to
- * AOT_DW_S8_DSP_TAPS taps in aot_dwconv_dsp.h (SMLABB/SMLATT, exact
- * products); the general loop below for the rest. */
+ * AOT_DW_S8_DSP_TAPS taps in aot_dwconv_dsp.h (the 3x3 channel-by-channel
+ * path, else SMLAD over tap pairs; exact products); the general loop below
+ * for the rest. */
 #include "aot_dwconv_dsp.h"
 #define AOT_DWCONV2D_S8_DSP 1
 #endif
@@ -140,13 +141,21 @@ int32_t aot_dwconv2d_s8(const aot_conv_params *p, const int8_t *input,
 #endif
 #endif
 #ifdef AOT_DWCONV2D_S8_DSP
+  if (aot_dw3_fits(p)) {
+    aot_dw3_dsp(p, input, filter, bias, output, scratch);
+    return AOT_KERNEL_OK;
+  }
+#if AOT_F_DW_S8_GEN
   if (dm == 1 && fh * fw <= AOT_DW_S8_DSP_TAPS) {
     /* paths the module left out (aot_features.h) */
     if ((!AOT_F_DW_S8_TAIL && (in_c & 3) != 0) || (!AOT_F_DW_S8_CLIP && aot_dsp_clips(p)))
       return AOT_KERNEL_BAD_PARAM;
-    aot_dw_s8_dsp_dm1(p, input, filter, bias, output);
+    aot_dw_s8_dsp_dm1(p, input, filter, bias, output, scratch);
     return AOT_KERNEL_OK;
   }
+#else
+  if (dm == 1 && fh * fw <= AOT_DW_S8_DSP_TAPS) return AOT_KERNEL_BAD_PARAM;
+#endif
 #if !AOT_F_DW_S8_DM && !AOT_F_DW_S8_BIG
   /* the module has no such layer (aot_features.h) */
   return AOT_KERNEL_BAD_PARAM;

@@ -63,6 +63,9 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
       f |= LF(DW_S8_DM1);
       if (p->in_c % 4 != 0) f |= LF(DW_S8_TAIL);
       if (p->in_c < 8) f |= LF(DW_S8_FEW);
+      /* the DSP build's 3x3 path takes the layer where it counts fewer
+       * instructions (aot_dwconv2d_s8_dsp_is3), its tap-pair loop the rest */
+      if (!aot_dwconv2d_s8_dsp_is3(p)) f |= LF(DW_S8_GEN);
     } else {
       f |= LF(DW_S8_DM);
     }

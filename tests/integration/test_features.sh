@@ -59,6 +59,14 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
             want.add("DW_S8_DM1")
             if p["in_c"] % 4: want.add("DW_S8_TAIL")
             if p["in_c"] < 8: want.add("DW_S8_FEW")
+            # the DSP build's 3x3 path (aot_dwconv2d_s8_dsp_is3, aot_conv.h)
+            def cost(rows, cols):
+                return rows * (70 * (cols // 4) + 40 * ((cols % 4) // 2) + 31 * (cols % 2) + 15)
+            tr = p["stride_h"] in (1, 2) and cost(p["out_w"], p["out_h"]) < cost(p["out_h"], p["out_w"])
+            is3 = (p["filter_h"] == 3 and p["filter_w"] == 3 and p["dilation_h"] == 1 and
+                   p["dilation_w"] == 1 and p["stride_w"] in (1, 2) and
+                   (p["out_h"] if tr else p["out_w"]) >= 4)
+            if not is3: want.add("DW_S8_GEN")
         if taps > 49: want.add("DW_S8_BIG")
 fcp = {}
 for m in re.finditer(r"static const aot_fc_params (op\d+_\w+)_p = \{(.*?)\};", src, re.S):

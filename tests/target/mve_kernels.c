@@ -418,7 +418,7 @@ static void test_conv_pw(int n_cases) {
 }
 
 static void test_dwconv(int n_cases) {
-  int it, done = 0, neg;
+  int it, done = 0, neg, fold;
   for (it = 0; done < n_cases; it++) {
     aot_conv_params p;
     int32_t in_n, f_n, o_n, ra, rb;
@@ -487,7 +487,7 @@ static void test_dwconv(int n_cases) {
       p.out_h = out_dim(p.in_h, p.filter_h, p.stride_h, p.dilation_h, p.pad_h);
       p.out_w = out_dim(p.in_w, p.filter_w, p.stride_w, p.dilation_w, p.pad_w);
     }
-    neg = 0;
+    neg = fold = 0;
     if (it % 13 == 7) {   /* the Helium 3x3 pairs in assembly: stride_w 1 or 2, dilation_w 1,
                              every shift negative, any channel count from 8, long rows */
       neg = 1;
@@ -502,6 +502,19 @@ static void test_dwconv(int n_cases) {
       p.pad_w = rr(0, 3);
       p.out_h = out_dim(p.in_h, 3, p.stride_h, p.dilation_h, p.pad_h);
       p.out_w = out_dim(p.in_w, 3, p.stride_w, 1, p.pad_w);
+    } else if (it % 5 == 2) {   /* 3x3, stride_w 1 or 2: the DSP build's channel-by-channel path */
+      fold = 1;
+      p.filter_h = p.filter_w = 3;
+      p.depth_multiplier = 1;
+      p.dilation_h = p.dilation_w = 1;
+      p.stride_w = rr(1, 2);
+      p.in_c = p.out_c = rnd() % 3 ? rr(1, 70) : 4 * rr(1, 16);
+      p.in_h = rr(1, 12);
+      p.in_w = rr(1, 26);
+      p.pad_h = rr(0, 2);
+      p.pad_w = rr(0, 2);
+      p.out_h = out_dim(p.in_h, 3, p.stride_h, 1, p.pad_h);
+      p.out_w = out_dim(p.in_w, 3, p.stride_w, 1, p.pad_w);
     }
     in_n = p.batches * p.in_h * p.in_w * p.in_c;
     f_n = p.out_c * p.filter_h * p.filter_w;
@@ -514,6 +527,12 @@ static void test_dwconv(int n_cases) {
       int32_t i;
       for (i = 0; i < p.out_c; i++)
         if (shift_buf[i] >= 0) shift_buf[i] = rr(-31, -1);
+    } else if (fold && rnd() % 4) {   /* right shifts only (the folded requantization) */
+      int32_t i;
+      for (i = 0; i < p.out_c; i++) {
+        if (shift_buf[i] >= 0) shift_buf[i] = rr(-31, -1);
+        if (rnd() % 8 == 0) bias_buf[i] = rr(-(1 << 29), 1 << 29);   /* near the fold's bound */
+      }
     }
     if (it % 7 == 0) {   /* biases near 2^30: the DSP kernel's exact (64-bit) requantization */
       int32_t i;
@@ -704,7 +723,7 @@ int main(void) {
   test_conv_mbqm();
   test_conv(400);
   test_conv_pw(300);
-  test_dwconv(400);
+  test_dwconv(900);
   test_fc(300);
   test_fc3(300);
   test_avgpool(200);
