@@ -106,10 +106,44 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_col(const aot_conv_params *p) {
   return aot_conv_scratch_round(2u * fsize) + aot_conv_scratch_round(16u * ((fsize + 3u) / 4u)) +
          aot_conv_scratch_round(aot_conv2d_s8_dsp_kc(p));
 }
-/* Cortex-M55 Helium: an im2col buffer of 1024 bytes and 64 channel sums */
+/* Cortex-M55 Helium (aot_conv2d_s8.c): how a layer with filters of up to
+ * 1024 taps is cut for the packed 2-position x 4-channel loop, and the
+ * scratch bytes this takes (returned). k16 = taps rounded up to 16; cb =
+ * output channels whose filters are packed at a time (a multiple of 4; 0:
+ * larger filters, no scratch); np = output positions copied per im2col pass
+ * (even; 0: every window is a run of the input, read in place: 1 x fw
+ * filter with dilation_w 1 (or fw 1), one group, no window leaving the
+ * image). Scratch: cb x 4 int32 constants, cb x k16 packed filter bytes,
+ * np x k16 im2col bytes. cb is as many channels as 8 KB of packed filters
+ * hold (every window is copied once per block), np as many positions as
+ * 2 KB hold (one block's constants are loaded once per pass). */
+typedef struct aot_conv2d_s8_mve_plan {
+  int32_t k16, cb, np;
+} aot_conv2d_s8_mve_plan;
+
+AOT_INLINE size_t aot_conv2d_s8_mve_plan_of(const aot_conv_params *p,
+                                            aot_conv2d_s8_mve_plan *pl) {
+  const int32_t fsize = p->filter_h * p->filter_w * p->filter_in_c;
+  const int32_t groups = p->filter_in_c > 0 && p->in_c % p->filter_in_c == 0
+                             ? p->in_c / p->filter_in_c : 1;
+  const int32_t pg4 = (p->out_c / (groups > 0 ? groups : 1) + 3) & ~3;
+  const int32_t npos2 = (p->batches * p->out_h * p->out_w + 1) & ~1;
+  pl->k16 = (fsize + 15) & ~15;
+  pl->cb = 0;
+  pl->np = 0;
+  if (fsize <= 0 || fsize > 1024 || pg4 <= 0) return 0;
+  if (p->filter_h == 1 && (p->filter_w == 1 || p->dilation_w == 1) && groups == 1 &&
+      !aot_conv_clips(p)) {
+    pl->cb = 4;
+  } else {
+    pl->cb = aot_min_i32(aot_max_i32((8192 / pl->k16) & ~3, 4), pg4);
+    pl->np = aot_min_i32(aot_max_i32((2048 / pl->k16) & ~1, 2), aot_min_i32(32, npos2));
+  }
+  return (size_t)pl->cb * (16 + (size_t)pl->k16) + (size_t)pl->np * (size_t)pl->k16;
+}
 AOT_INLINE size_t aot_conv2d_s8_scratch_mve(const aot_conv_params *p) {
-  const size_t fsize = (size_t)p->filter_h * (size_t)p->filter_w * (size_t)p->filter_in_c;
-  return fsize > 1024u ? 0 : 1024u + 256u;
+  aot_conv2d_s8_mve_plan pl;
+  return aot_conv_scratch_round(aot_conv2d_s8_mve_plan_of(p, &pl));
 }
 AOT_INLINE size_t aot_conv2d_s8_scratch_size(const aot_conv_params *p) {
   size_t a = aot_conv2d_s8_scratch_dsp_pw(p), b = aot_conv2d_s8_scratch_dsp_col(p);

@@ -40,25 +40,27 @@ AOT_INLINE uint32_t aot_conv2d_s8_ld4(const int8_t *p) {
 
 #ifdef AOT_CONV2D_S8_MVE
 /* Helium. sum w * (x + input_offset) + bias is computed as sum w * x plus a
- * per-channel constant ksum = bias + input_offset * sum w (the whole filter),
- * precomputed for up to AOT_CONV2D_S8_OCB channels at a time; int32
- * arithmetic is modular, so the result is the portable sum. Per output
- * position (and group) the taps form one contiguous run of fsize values in
- * filter order:
- *  - pointwise stride-1 convolutions without padding: the input rows, all
- *    positions in one matrix product (aot_mve_gemm_s8: four output channels
- *    over every position, their constants in registers);
- *  - otherwise copied into col[] (im2col, fsize <= AOT_CONV2D_S8_COL), up
- *    to AOT_CONV2D_S8_COL / fsize positions of an output row at a time, then
- *    one matrix product over them; taps outside the image set to the input
- *    zero point zp = -input_offset (an int8): they add
- *    w * zp + input_offset * w = 0, the same sum as skipping them.
- * The sums are VMLADAVA.S8 over 16 taps, four output channels sharing each
- * input load (exact).
+ * per-channel constant ks = bias + input_offset * sum w (the whole filter;
+ * p->kbias when aotc computed it); int32 arithmetic is modular, so the
+ * result is the portable sum. For filters of up to AOT_CONV2D_S8_COL taps
+ * (the plan: aot_conv2d_s8_mve_plan, whose scratch the caller gives):
+ *  - the filters of a block of cb output channels are packed into the
+ *    scratch, four at a time, in the order aot_mve_pair4_s8 loads them
+ *    (aot_mve_pack4_s8), with their constants (ks, multiplier, left and
+ *    right shift; channels past the block's end zero);
+ *  - per output position the taps form one row of fsize values in filter
+ *    order: the input itself when the window is one unclipped run (1 x fw
+ *    filter, dilation_w 1 or fw 1, no padding, one group), else copied into
+ *    the scratch (im2col, np positions at a time, rows 16-byte padded) with
+ *    taps outside the image set to the input zero point zp = -input_offset
+ *    (an int8): they add w * zp + input_offset * w = 0, the same sum as
+ *    skipping them;
+ *  - two rows times four output channels per aot_mve_pair4_s8 (6 loads and
+ *    8 VMLADAVA.S8 per 16 taps), every pair of positions of a run with the
+ *    same four channels' constants in registers.
  * Larger filters walk the window's runs with aot_mve_dot4_s8 (which adds the
  * input offset itself), then bias. Requantization aot_mve_out_s8,
  * bit-identical to aot_conv_mbqm. */
-#define AOT_CONV2D_S8_OCB 64
 
 /* im2col of the window at (iy0, ix0), group g, into col (fsize bytes) */
 AOT_INLINE void aot_conv2d_s8_col(const aot_conv_params *p, const int8_t *in_b, int32_t iy0,
@@ -80,7 +82,7 @@ AOT_INLINE void aot_conv2d_s8_col(const aot_conv_params *p, const int8_t *in_b, 
     /* inside the image: one run per filter row */
     const int8_t *row = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c;
     for (fy = 0; fy < fh; fy++, c += fw * fic, row += (size_t)dh * in_row)
-      aot_mve_copy_s8(c, row, fw * fic);
+      aot_mve_copy_run_s8(c, row, fw * fic);
     return;
   }
 #if AOT_F_CONV_S8_CLIP
@@ -89,9 +91,9 @@ AOT_INLINE void aot_conv2d_s8_col(const aot_conv_params *p, const int8_t *in_b, 
     aot_mve_fill_s8(c, zp, fh * fw * fic);
     if (fx1 > fx0)
       for (fy = fy0; fy < fy1; fy++)
-        aot_mve_copy_s8(c + (fy * fw + fx0) * fic,
-                        in_b + (size_t)(iy0 + fy * dh) * in_row + (size_t)(ix0 + fx0) * in_c,
-                        (fx1 - fx0) * fic);
+        aot_mve_copy_run_s8(c + (fy * fw + fx0) * fic,
+                            in_b + (size_t)(iy0 + fy * dh) * in_row + (size_t)(ix0 + fx0) * in_c,
+                            (fx1 - fx0) * fic);
     return;
   }
   for (fy = 0; fy < fh; fy++) {
@@ -105,10 +107,10 @@ AOT_INLINE void aot_conv2d_s8_col(const aot_conv_params *p, const int8_t *in_b, 
     if (dw == 1) {
       aot_mve_fill_s8(c, zp, fx0 * fic);
       if (groups == 1) {
-        aot_mve_copy_s8(c + fx0 * fic, row + (size_t)(ix0 + fx0) * in_c, (fx1 - fx0) * fic);
+        aot_mve_copy_run_s8(c + fx0 * fic, row + (size_t)(ix0 + fx0) * in_c, (fx1 - fx0) * fic);
       } else {
         for (fx = fx0; fx < fx1; fx++)
-          aot_mve_copy_s8(c + fx * fic, row + (size_t)(ix0 + fx) * in_c, fic);
+          aot_mve_copy_run_s8(c + fx * fic, row + (size_t)(ix0 + fx) * in_c, fic);
       }
       aot_mve_fill_s8(c + fx1 * fic, zp, (fw - fx1) * fic);
     } else {
@@ -116,7 +118,7 @@ AOT_INLINE void aot_conv2d_s8_col(const aot_conv_params *p, const int8_t *in_b, 
         if (fx < fx0 || fx >= fx1)
           aot_mve_fill_s8(c + fx * fic, zp, fic);
         else
-          aot_mve_copy_s8(c + fx * fic, row + (size_t)(ix0 + fx * dw) * in_c, fic);
+          aot_mve_copy_run_s8(c + fx * fic, row + (size_t)(ix0 + fx * dw) * in_c, fic);
       }
     }
     c += fw * fic;
@@ -162,8 +164,59 @@ static int32x4_t aot_conv2d_s8_runs(const aot_conv_params *p, const int8_t *in_b
   return acc;
 }
 
+/* One pass of four output channels (constants cst: ks, multiplier, left
+ * shift, right shift, cb entries apart; weights wp packed) over npos rows
+ * x + i * xs, outputs out + i * out_rs: two rows per aot_mve_pair4_s8 (a
+ * last odd row paired with itself). mode: 0 rows of 16 * n bytes, all
+ * readable, nsub 4; 1 rows of 16 * n + rem bytes, nsub 4; 2 as 1, the
+ * first nsub (1..4) channels stored. */
+AOT_INLINE void aot_conv2d_s8_mve_pass(const int8_t *x, size_t xs, int32_t npos,
+                                       const int8_t *wp, int32_t n, int32_t rem,
+                                       const int32_t *cst, int32_t cb, int8_t *out,
+                                       size_t out_rs, int32_t nsub, int32_t out_off,
+                                       int32_t lo, int32_t hi, const int mode) {
+  const int32x4_t ks = vldrwq_s32(cst);
+  const mve_pred16_t p4 = vctp32q((uint32_t)nsub);
+  aot_mve_rq rq;
+  int32_t i;
+  rq.mult = vldrwq_s32(cst + cb);
+  rq.lsh = vldrwq_s32(cst + 2 * cb);
+  rq.rsh = vldrwq_s32(cst + 3 * cb);
+  for (i = 0; i < npos; i += 2, x += 2 * xs, out += 2 * out_rs) {
+    const int two = i + 1 < npos;
+    int32x4_t a, b;
+    aot_mve_pair4_s8(x, two ? x + xs : x, wp, n, rem, ks, mode != 0, &a, &b);
+    a = aot_mve_out_s8(a, rq, out_off, lo, hi);
+    b = aot_mve_out_s8(b, rq, out_off, lo, hi);
+    if (mode == 2) {
+      vstrbq_p_s32(out, a, p4);
+      if (two) vstrbq_p_s32(out + out_rs, b, p4);
+    } else {
+      vstrbq_s32(out, a);
+      if (two) vstrbq_s32(out + out_rs, b);
+    }
+  }
+}
+
+/* the three instances of aot_conv2d_s8_mve_pass (one copy of the loop each) */
+static __attribute__((noinline)) void aot_conv2d_s8_mve_rows(
+    const int8_t *x, size_t xs, int32_t npos, const int8_t *wp, int32_t n, int32_t rem,
+    const int32_t *cst, int32_t cb, int8_t *out, size_t out_rs, int32_t nsub, int32_t out_off,
+    int32_t lo, int32_t hi) {
+  if (nsub < 4)
+    aot_conv2d_s8_mve_pass(x, xs, npos, wp, n, rem, cst, cb, out, out_rs, nsub, out_off, lo,
+                           hi, 2);
+  else if (rem == 0)
+    aot_conv2d_s8_mve_pass(x, xs, npos, wp, n, rem, cst, cb, out, out_rs, 4, out_off, lo, hi,
+                           0);
+  else
+    aot_conv2d_s8_mve_pass(x, xs, npos, wp, n, rem, cst, cb, out, out_rs, 4, out_off, lo, hi,
+                           1);
+}
+
 static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
-                                 const int8_t *filter, const int32_t *bias, int8_t *output) {
+                                 const int8_t *filter, const int32_t *bias, int8_t *output,
+                                 void *scratch) {
   const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c;
   const int32_t out_h = p->out_h, out_w = p->out_w, out_c = p->out_c;
   const int32_t fh = p->filter_h, fw = p->filter_w, fic = p->filter_in_c;
@@ -173,11 +226,8 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
   const int32_t fsize = fh * fw * fic;
   const size_t in_row = (size_t)in_w * in_c;
   const int8_t zp = (int8_t)(-in_off);
-  const int use_col = fsize <= AOT_CONV2D_S8_COL;
   int32_t groups, per_group, g, c0;
-  int8_t col[AOT_CONV2D_S8_COL];
-  int32_t ksum[AOT_CONV2D_S8_OCB];
-  aot_mve_gemv gv;
+  aot_conv2d_s8_mve_plan pl;
 
   if (fic <= 0 || in_c % fic != 0) return AOT_KERNEL_BAD_PARAM;
   groups = in_c / fic;
@@ -186,65 +236,92 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
   /* paths the module left out (aot_features.h) */
   if (!AOT_F_CONV_S8_CLIP && (groups != 1 || dw != 1 || aot_conv_clips(p)))
     return AOT_KERNEL_BAD_PARAM;
-  gv.ksum = ksum;
-  gv.bias = bias;
-  gv.in_off = in_off;
-  gv.per_channel = 1;
-  gv.out_off = out_off;
-  gv.lo = act_min;
-  gv.hi = act_max;
+  aot_conv2d_s8_mve_plan_of(p, &pl);
 
   for (g = 0; g < groups; g++) {
-    for (c0 = 0; c0 < per_group; c0 += AOT_CONV2D_S8_OCB) {
-      const int32_t nc = per_group - c0 < AOT_CONV2D_S8_OCB ? per_group - c0 : AOT_CONV2D_S8_OCB;
+    for (c0 = 0; c0 < per_group; c0 += pl.cb ? pl.cb : per_group) {
       const int32_t oc0 = g * per_group + c0;
       const int8_t *f0 = filter + (size_t)oc0 * fsize;
       int32_t j, b, oy, ox;
-      if (use_col) {
-        for (j = 0; j < nc; j++) {
-          const uint32_t t = (uint32_t)aot_mve_sum_s8(f0 + (size_t)j * fsize, fsize);
-          ksum[j] = (int32_t)((bias ? (uint32_t)bias[oc0 + j] : 0u) + t * (uint32_t)in_off);
-        }
-      }
-      if (use_col && fsize == in_c && groups == 1 && p->stride_h == 1 && p->stride_w == 1 &&
-          p->pad_h == 0 && p->pad_w == 0 && out_h == in_h && out_w == in_w) {
-        /* pointwise, stride 1: the positions are the rows of one matrix */
-        gv.mult = p->out_mult + oc0;
-        gv.shift = p->out_shift + oc0;
-        aot_mve_gemm_s8(input, p->batches * in_h * in_w, f0, fsize, nc, &gv, output + oc0,
-                        (size_t)out_c);
-        continue;
-      }
-      if (use_col) {
-        /* im2col of up to AOT_CONV2D_S8_COL / fsize positions of an output
-           row, then one matrix product over them */
-        const int32_t chunk = AOT_CONV2D_S8_COL / fsize;
-        gv.mult = p->out_mult + oc0;
-        gv.shift = p->out_shift + oc0;
-        for (b = 0; b < p->batches; b++) {
-          const int8_t *in_b = input + (size_t)b * in_h * in_row;
-          for (oy = 0; oy < out_h; oy++) {
-            const int32_t iy0 = oy * p->stride_h - p->pad_h;
-            int8_t *orow = output + ((size_t)b * out_h + oy) * out_w * out_c + oc0;
-            int32_t fy0, fy1, n;
-            aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
-            for (ox = 0; ox < out_w; ox += n) {
-              n = out_w - ox < chunk ? out_w - ox : chunk;
-              for (j = 0; j < n; j++) {
-                const int32_t ix0 = (ox + j) * p->stride_w - p->pad_w;
-                int32_t fx0, fx1;
-                aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
-                aot_conv2d_s8_col(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, groups, zp,
-                                  col + (size_t)j * fsize);
-              }
-              if (n > 1)
-                aot_mve_gemm_s8(col, n, f0, fsize, nc, &gv, orow + (size_t)ox * out_c,
-                                (size_t)out_c);
-              else if ((nc & 3) == 0)
-                aot_mve_gemv4_s8(col, f0, fsize, nc, &gv, orow + (size_t)ox * out_c);
-              else
-                aot_mve_gemv_s8(col, f0, fsize, nc, &gv, orow + (size_t)ox * out_c);
+      if (pl.cb) {
+        /* packed filters and constants of channels oc0 .. oc0 + nc */
+        const int32_t nc = per_group - c0 < pl.cb ? per_group - c0 : pl.cb, cb = pl.cb;
+        const int32_t k16 = pl.k16;
+        int32_t *cst = (int32_t *)scratch;
+        int8_t *wp = (int8_t *)(cst + 4 * cb), *col = wp + (size_t)cb * k16;
+        for (j = 0; j < cb; j++) {
+          int32_t ks = 0, m = 0, sh = 0;
+          if (j < nc) {
+            const int32_t oc = oc0 + j;
+            if (p->kbias) {
+              ks = p->kbias[oc];
+            } else {
+              const uint32_t t = (uint32_t)aot_mve_sum_s8(f0 + (size_t)j * fsize, fsize);
+              ks = (int32_t)((bias ? (uint32_t)bias[oc] : 0u) + t * (uint32_t)in_off);
             }
+            m = p->out_mult[oc];
+            sh = p->out_shift[oc];
+          }
+          cst[j] = ks;
+          cst[cb + j] = m;
+          cst[2 * cb + j] = sh > 0 ? sh : 0;
+          cst[3 * cb + j] = sh < 0 ? sh : 0;
+        }
+        for (j = 0; j < nc; j += 4)
+          aot_mve_pack4_s8(wp + (size_t)j * k16, f0 + (size_t)j * fsize, (size_t)fsize,
+                           nc - j < 4 ? nc - j : 4, fsize);
+        if (!pl.np) {
+          /* the windows are runs of the input: fsize taps from (iy0, ix0) */
+          const int32_t npos = p->batches * out_h * out_w;
+          const int uniform = p->stride_h == 1 && p->stride_w == 1 && out_h == in_h &&
+                              out_w == in_w && fw == 1;
+          for (j = 0; j < nc; j += 4) {
+            if (uniform) {
+              aot_conv2d_s8_mve_rows(input, (size_t)in_c, npos, wp + (size_t)j * k16,
+                                     fsize >> 4, fsize & 15, cst + j, cb, output + oc0 + j,
+                                     (size_t)out_c, nc - j < 4 ? nc - j : 4, out_off,
+                                     act_min, act_max);
+              continue;
+            }
+            for (b = 0; b < p->batches; b++)
+              for (oy = 0; oy < out_h; oy++)
+                aot_conv2d_s8_mve_rows(
+                    input + ((size_t)b * in_h + (size_t)oy * p->stride_h) * in_row,
+                    (size_t)p->stride_w * in_c, out_w, wp + (size_t)j * k16, fsize >> 4,
+                    fsize & 15, cst + j, cb,
+                    output + (((size_t)b * out_h + oy) * out_w) * out_c + oc0 + j,
+                    (size_t)out_c, nc - j < 4 ? nc - j : 4, out_off, act_min, act_max);
+          }
+          continue;
+        }
+        /* im2col of np positions at a time (rows k16 bytes apart; the taps
+           past fsize meet zero weights), then the passes over them */
+        {
+          const int32_t npos = p->batches * out_h * out_w;
+          int32_t pos, cnt;
+          b = oy = ox = 0;
+          for (pos = 0; pos < npos; pos += cnt) {
+            cnt = npos - pos < pl.np ? npos - pos : pl.np;
+            for (j = 0; j < cnt; j++) {
+              const int32_t iy0 = oy * p->stride_h - p->pad_h, ix0 = ox * p->stride_w - p->pad_w;
+              int32_t fy0, fy1, fx0, fx1;
+              aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
+              aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+              aot_conv2d_s8_col(p, input + (size_t)b * in_h * in_row, iy0, ix0, fy0, fy1, fx0,
+                                fx1, g, groups, zp, col + (size_t)j * k16);
+              if (++ox == out_w) {
+                ox = 0;
+                if (++oy == out_h) {
+                  oy = 0;
+                  b++;
+                }
+              }
+            }
+            for (j = 0; j < nc; j += 4)
+              aot_conv2d_s8_mve_rows(col, (size_t)k16, cnt, wp + (size_t)j * k16, k16 >> 4, 0,
+                                     cst + j, cb, output + (size_t)pos * out_c + oc0 + j,
+                                     (size_t)out_c, nc - j < 4 ? nc - j : 4, out_off, act_min,
+                                     act_max);
           }
         }
         continue;
@@ -254,6 +331,7 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
          into 0.01-0.08% more instructions (KWS, VWW, ResNet-8) */
       for (b = 0; b < p->batches; b++) {
         const int8_t *in_b = input + (size_t)b * in_h * in_row;
+        const int32_t nc = per_group;
         for (oy = 0; oy < out_h; oy++) {
           const int32_t iy0 = oy * p->stride_h - p->pad_h;
           int32_t fy0, fy1;
@@ -436,8 +514,7 @@ int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
                       const int8_t *filter, const int32_t *bias, int8_t *output,
                       void *scratch) {
 #ifdef AOT_CONV2D_S8_MVE
-  (void)scratch;
-  return aot_conv2d_s8_mve(p, input, filter, bias, output);
+  return aot_conv2d_s8_mve(p, input, filter, bias, output, scratch);
 #else
   const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c;
   const int32_t out_c = p->out_c, fh = p->filter_h, fw = p->filter_w;
