@@ -113,12 +113,13 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_col(const aot_conv_params *p) {
  * larger filters, no scratch); np = output positions copied per im2col pass
  * (even; 0: every window is a run of the input, read in place: 1 x fw
  * filter with dilation_w 1 (or fw 1), one group, no window leaving the
- * image). Scratch: cb x 4 int32 constants, cb x k16 packed filter bytes,
- * np x k16 im2col bytes. cb is as many channels as 8 KB of packed filters
+ * image); na = positions summed per pass (into int32, then requantized).
+ * Scratch: cb x 4 int32 constants, 12 int32 of pass state, na x 4 int32
+ * sums, cb x k16 packed filter bytes, np x k16 im2col bytes. cb is as many channels as 8 KB of packed filters
  * hold (every window is copied once per block), np as many positions as
  * 2 KB hold (one block's constants are loaded once per pass). */
 typedef struct aot_conv2d_s8_mve_plan {
-  int32_t k16, cb, np;
+  int32_t k16, cb, np, na;
 } aot_conv2d_s8_mve_plan;
 
 AOT_INLINE size_t aot_conv2d_s8_mve_plan_of(const aot_conv_params *p,
@@ -131,15 +132,19 @@ AOT_INLINE size_t aot_conv2d_s8_mve_plan_of(const aot_conv_params *p,
   pl->k16 = (fsize + 15) & ~15;
   pl->cb = 0;
   pl->np = 0;
+  pl->na = 0;
   if (fsize <= 0 || fsize > 1024 || pg4 <= 0) return 0;
   if (p->filter_h == 1 && (p->filter_w == 1 || p->dilation_w == 1) && groups == 1 &&
       !aot_conv_clips(p)) {
     pl->cb = 4;
+    pl->na = aot_min_i32(32, npos2);
   } else {
     pl->cb = aot_min_i32(aot_max_i32((8192 / pl->k16) & ~3, 4), pg4);
     pl->np = aot_min_i32(aot_max_i32((2048 / pl->k16) & ~1, 2), aot_min_i32(32, npos2));
+    pl->na = pl->np;
   }
-  return (size_t)pl->cb * (16 + (size_t)pl->k16) + (size_t)pl->np * (size_t)pl->k16;
+  return (size_t)pl->cb * (16 + (size_t)pl->k16) + 48u + 16u * (size_t)pl->na +
+         (size_t)pl->np * (size_t)pl->k16;
 }
 AOT_INLINE size_t aot_conv2d_s8_scratch_mve(const aot_conv_params *p) {
   aot_conv2d_s8_mve_plan pl;

@@ -336,15 +336,15 @@ static __attribute__((noinline, unused)) void aot_mve_gemm_s8(const int8_t *x, i
 }
 
 /* ---- packed 2 x 4 blocks (CONV_2D) ------------------------------------------
- * Four filters packed for aot_mve_pair4_s8 (aot_mve_pack4_s8): per chunk of
+ * Four filters packed for aot_mve_pass4_s8 (aot_mve_pack4_s8): per chunk of
  * 16 taps the four filters' 16 bytes one after the other (64 bytes a chunk),
  * taps past len and filters past nw zero. A pair of input rows x0, x1 then
  * takes 6 loads and 8 VMLADAVA.S8 per chunk (128 multiply-accumulates): each
  * input vector is shared by four filters, each filter vector by two rows.
  * The eight sums stay in r0, r2, ..., r12, lr (VMLADAVA needs even
- * registers), so the loop counts with SUBS / BNE instead of LETP.
- * VMOV Qd[i + 2], Qd[i], Rt, Rt2 moves Rt to lane i and Rt2 to lane i + 2
- * (and VMOV Rt, Rt2, Qd[i + 2], Qd[i] back). */
+ * registers), so the loop counts with SUBS / BNE instead of LETP; they start
+ * from the channel constants (LDM) and leave by STM into an int32 buffer,
+ * which the caller requantizes. */
 AOT_INLINE void aot_mve_pack4_s8(int8_t *dst, const int8_t *w, size_t fstride, int32_t nw,
                                  int32_t len) {
   const int8x16_t z = vdupq_n_s8(0);
@@ -369,11 +369,6 @@ AOT_INLINE void aot_mve_copy_run_s8(int8_t *d, const int8_t *s, int32_t n) {
       : "lr", "d0", "d1", "memory");
 }
 
-#define AOT_MVE_P4_INIT                  \
-  "vmov r0, r4, %q[ks][2], %q[ks][0]\n\t" \
-  "vmov r2, r6, %q[ks][3], %q[ks][1]\n\t" \
-  "vmov r8, r12, %q[ks][2], %q[ks][0]\n\t" \
-  "vmov r10, lr, %q[ks][3], %q[ks][1]\n"
 #define AOT_MVE_P4_MACS              \
   "vldrb.8 q2, [%[w]], #16\n\t"       \
   "vmladava.s8 r0, q0, q2\n\t"        \
@@ -388,47 +383,54 @@ AOT_INLINE void aot_mve_copy_run_s8(int8_t *d, const int8_t *s, int32_t n) {
   "vmladava.s8 r6, q0, q2\n\t"        \
   "vmladava.s8 lr, q1, q2\n\t"
 #define AOT_MVE_P4_LOOP                   \
-  "1:\n\t"                                \
+  "2:\n\t"                                \
   "vldrb.8 q0, [%[x0]], #16\n\t"          \
   "vldrb.8 q1, [%[x1]], #16\n\t"          \
   AOT_MVE_P4_MACS                         \
   "subs %[n], %[n], #1\n\t"               \
-  "bne 1b\n\t"
+  "bne 2b\n\t"
 #define AOT_MVE_P4_TAIL                   \
-  "vctp.8 %[rem]\n\t"                     \
+  "vldr VPR, [%[st], #24]\n\t"             \
   "vpstt\n\t"                             \
   "vldrbt.8 q0, [%[x0]]\n\t"              \
   "vldrbt.8 q1, [%[x1]]\n\t"              \
   AOT_MVE_P4_MACS
-#define AOT_MVE_P4_OUT                       \
-  "vmov %q[a][2], %q[a][0], r0, r4\n\t"      \
-  "vmov %q[a][3], %q[a][1], r2, r6\n\t"      \
-  "vmov %q[b][2], %q[b][0], r8, r12\n\t"     \
-  "vmov %q[b][3], %q[b][1], r10, lr\n"
-#define AOT_MVE_P4_ASM(body)                                                           \
-  __asm__ volatile(AOT_MVE_P4_INIT body AOT_MVE_P4_OUT                                 \
-                   : [a] "=&w"(a), [b] "=&w"(b), [x0] "+r"(x0), [x1] "+r"(x1),         \
-                     [w] "+r"(w), [n] "+r"(n)                                          \
-                   : [rem] "r"(rem), [ks] "w"(ks)                                      \
-                   : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", "cc", \
-                     "p0", "memory")
+#define AOT_MVE_P4_ASM(body)                                                              \
+  __asm__ volatile("1:\n\t"                                                               \
+                   "ldm %[st], {r0, r2, r4, r6}\n\t"                                      \
+                   "ldm %[st], {r8, r10, r12, lr}\n\t"                                    \
+                   "ldrd %[n], %[w], [%[st], #16]\n\t" body                               \
+                   "stm %[acc]!, {r0, r2, r4, r6}\n\t"                                    \
+                   "stm %[acc]!, {r8, r10, r12, lr}\n\t"                                  \
+                   "ldrd r0, r2, [%[st], #28]\n\t"                                        \
+                   "add %[x0], %[x0], r0\n\t"                                             \
+                   "add %[x1], %[x1], r0\n\t"                                             \
+                   "cmp %[acc], r2\n\t"                                                   \
+                   "bne 1b\n"                                                             \
+                   : [x0] "+r"(x0), [x1] "+r"(x1), [acc] "+r"(acc), [n] "=&r"(n),         \
+                     [w] "=&r"(w)                                                         \
+                   : [st] "r"(st)                                                         \
+                   : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", \
+                     "p0", "cc", "memory")
 
-/* Lane c of *o0 / *o1 = ks[c] + sum over k < len of w_c[k] * x0[k] / x1[k],
- * w = four filters packed by aot_mve_pack4_s8, len = 16 * n + rem: n whole
- * chunks, then one chunk of which only rem lanes of the rows are read (a
- * lane predicate; rem 0 reads none). mode (a constant): 0 n >= 1 and no
- * last chunk (rem is ignored); 1 any n >= 0, then the last chunk. */
-AOT_INLINE void aot_mve_pair4_s8(const int8_t *x0, const int8_t *x1, const int8_t *w, int32_t n,
-                                 int32_t rem, int32x4_t ks, const int mode, int32x4_t *o0,
-                                 int32x4_t *o1) {
-  int32x4_t a, b;
+/* Pass of four packed filters over pairs of rows. st (int32 words, word
+ * aligned): [0..3] ks, [4] n, [5] the packed filters (aot_mve_pack4_s8, as
+ * a pointer), [6] lane predicate of the last chunk (mode 1), [7] bytes from
+ * a pair's rows to the next pair's, less 16 * n, [8] the end of acc (a
+ * pointer). Per pair (rows x0, x1, then x0 + d, x1 + d, ...) acc gets eight
+ * int32: ks[c] + sum over the taps of w_c * x0, then the same for x1. A row
+ * is 16 * n taps (mode 0, n >= 1), or 16 * n (n >= 0) then the lanes of the
+ * predicate (mode 1); inactive lanes read nothing and load 0. */
+AOT_INLINE void aot_mve_pass4_s8(const int8_t *x0, const int8_t *x1, int32_t *acc,
+                                 const int32_t *st, const int mode) {
+  int32_t n;
+  const int8_t *w;
   if (mode == 0)
     AOT_MVE_P4_ASM(AOT_MVE_P4_LOOP);
   else
     AOT_MVE_P4_ASM("cmp %[n], #0\n\t"
-                   "beq 2f\n\t" AOT_MVE_P4_LOOP "2:\n\t" AOT_MVE_P4_TAIL);
-  *o0 = a;
-  *o1 = b;
+                   "beq 3f\n\t" AOT_MVE_P4_LOOP "3:\n\t" AOT_MVE_P4_TAIL);
+  (void)n, (void)w;
 }
 
 /* Sum of n int8 values (exact in int32). */

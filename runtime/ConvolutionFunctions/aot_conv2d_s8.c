@@ -164,54 +164,53 @@ static int32x4_t aot_conv2d_s8_runs(const aot_conv_params *p, const int8_t *in_b
   return acc;
 }
 
-/* One pass of four output channels (constants cst: ks, multiplier, left
- * shift, right shift, cb entries apart; weights wp packed) over npos rows
- * x + i * xs, outputs out + i * out_rs: two rows per aot_mve_pair4_s8 (a
- * last odd row paired with itself). mode: 0 rows of 16 * n bytes, all
- * readable, nsub 4; 1 rows of 16 * n + rem bytes, nsub 4; 2 as 1, the
- * first nsub (1..4) channels stored. */
-AOT_INLINE void aot_conv2d_s8_mve_pass(const int8_t *x, size_t xs, int32_t npos,
-                                       const int8_t *wp, int32_t n, int32_t rem,
-                                       const int32_t *cst, int32_t cb, int8_t *out,
-                                       size_t out_rs, int32_t nsub, int32_t out_off,
-                                       int32_t lo, int32_t hi, const int mode) {
-  const int32x4_t ks = vldrwq_s32(cst);
-  const mve_pred16_t p4 = vctp32q((uint32_t)nsub);
+/* Requantizes cnt positions x four channels of acc (the int32 sums of
+ * aot_mve_pass4_s8; constants cst: multiplier, left and right shift, cb
+ * entries apart) into out + i * out_rs, the first nsub channels. */
+static __attribute__((noinline)) void aot_conv2d_s8_mve_rq(const int32_t *acc, int32_t cnt,
+                                                           const int32_t *cst, int32_t cb,
+                                                           int8_t *out, size_t out_rs,
+                                                           int32_t nsub, int32_t out_off,
+                                                           int32_t lo, int32_t hi) {
   aot_mve_rq rq;
   int32_t i;
   rq.mult = vldrwq_s32(cst + cb);
   rq.lsh = vldrwq_s32(cst + 2 * cb);
   rq.rsh = vldrwq_s32(cst + 3 * cb);
-  for (i = 0; i < npos; i += 2, x += 2 * xs, out += 2 * out_rs) {
-    const int two = i + 1 < npos;
-    int32x4_t a, b;
-    aot_mve_pair4_s8(x, two ? x + xs : x, wp, n, rem, ks, mode != 0, &a, &b);
-    a = aot_mve_out_s8(a, rq, out_off, lo, hi);
-    b = aot_mve_out_s8(b, rq, out_off, lo, hi);
-    if (mode == 2) {
-      vstrbq_p_s32(out, a, p4);
-      if (two) vstrbq_p_s32(out + out_rs, b, p4);
-    } else {
-      vstrbq_s32(out, a);
-      if (two) vstrbq_s32(out + out_rs, b);
-    }
+  if (nsub == 4) {
+    for (i = 0; i < cnt; i++, acc += 4, out += out_rs)
+      vstrbq_s32(out, aot_mve_out_s8(vldrwq_s32(acc), rq, out_off, lo, hi));
+  } else {
+    const mve_pred16_t p4 = vctp32q((uint32_t)nsub);
+    for (i = 0; i < cnt; i++, acc += 4, out += out_rs)
+      vstrbq_p_s32(out, aot_mve_out_s8(vldrwq_s32(acc), rq, out_off, lo, hi), p4);
   }
 }
 
-/* the three instances of aot_conv2d_s8_mve_pass (one copy of the loop each) */
-static __attribute__((noinline)) void aot_conv2d_s8_mve_rows(
-    const int8_t *x, size_t xs, int32_t npos, const int8_t *wp, int32_t n, int32_t rem,
-    const int32_t *cst, int32_t cb, int8_t *out, size_t out_rs, int32_t nsub, int32_t out_off,
-    int32_t lo, int32_t hi) {
-  if (nsub < 4)
-    aot_conv2d_s8_mve_pass(x, xs, npos, wp, n, rem, cst, cb, out, out_rs, nsub, out_off, lo,
-                           hi, 2);
-  else if (rem == 0)
-    aot_conv2d_s8_mve_pass(x, xs, npos, wp, n, rem, cst, cb, out, out_rs, 4, out_off, lo, hi,
-                           0);
-  else
-    aot_conv2d_s8_mve_pass(x, xs, npos, wp, n, rem, cst, cb, out, out_rs, 4, out_off, lo, hi,
-                           1);
+/* Sums of cnt rows x + i * xs (cnt <= the plan's na) with the four packed
+ * filters of st (aot_mve_pass4_s8, st[7] set for xs) into acc. odd_ok: a
+ * row after the last one may be read (an odd last row is paired with it),
+ * else it is paired with itself. */
+static __attribute__((noinline)) void aot_conv2d_s8_mve_sums(const int8_t *x, size_t xs,
+                                                             int32_t cnt, int32_t *st,
+                                                             int32_t *acc, int tail,
+                                                             int odd_ok) {
+  const int32_t even = odd_ok ? (cnt + 1) & ~1 : cnt & ~1;
+  if (even > 0) {
+    st[8] = (int32_t)(intptr_t)(acc + 4 * even);
+    if (tail)
+      aot_mve_pass4_s8(x, x + xs, acc, st, 1);
+    else
+      aot_mve_pass4_s8(x, x + xs, acc, st, 0);
+  }
+  if (even < cnt) {
+    const int8_t *xl = x + (size_t)even * xs;
+    st[8] = (int32_t)(intptr_t)(acc + 4 * even + 8);
+    if (tail)
+      aot_mve_pass4_s8(xl, xl, acc + 4 * even, st, 1);
+    else
+      aot_mve_pass4_s8(xl, xl, acc + 4 * even, st, 0);
+  }
 }
 
 static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
@@ -246,9 +245,9 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
       if (pl.cb) {
         /* packed filters and constants of channels oc0 .. oc0 + nc */
         const int32_t nc = per_group - c0 < pl.cb ? per_group - c0 : pl.cb, cb = pl.cb;
-        const int32_t k16 = pl.k16;
-        int32_t *cst = (int32_t *)scratch;
-        int8_t *wp = (int8_t *)(cst + 4 * cb), *col = wp + (size_t)cb * k16;
+        const int32_t k16 = pl.k16, npos = p->batches * out_h * out_w;
+        int32_t *cst = (int32_t *)scratch, *st = cst + 4 * cb, *acc = st + 12;
+        int8_t *wp = (int8_t *)(acc + 4 * pl.na), *col = wp + (size_t)cb * k16;
         for (j = 0; j < cb; j++) {
           int32_t ks = 0, m = 0, sh = 0;
           if (j < nc) {
@@ -271,34 +270,47 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
           aot_mve_pack4_s8(wp + (size_t)j * k16, f0 + (size_t)j * fsize, (size_t)fsize,
                            nc - j < 4 ? nc - j : 4, fsize);
         if (!pl.np) {
-          /* the windows are runs of the input: fsize taps from (iy0, ix0) */
-          const int32_t npos = p->batches * out_h * out_w;
+          /* the windows are runs of the input: fsize taps from (iy0, ix0);
+             positions along an output row are stride_w * in_c bytes apart
+             (all positions in_c apart for a stride-1 pointwise layer) */
           const int uniform = p->stride_h == 1 && p->stride_w == 1 && out_h == in_h &&
                               out_w == in_w && fw == 1;
+          const size_t xs = uniform ? (size_t)in_c : (size_t)p->stride_w * in_c;
+          const int32_t rlen = uniform ? npos : out_w, nrows = uniform ? 1 : npos / out_w;
+          const int tail = (fsize & 15) != 0;
+          st[4] = fsize >> 4;
+          st[6] = (int32_t)vctp8q((uint32_t)(fsize & 15));
+          st[7] = (int32_t)(2 * xs) - 16 * (fsize >> 4);
           for (j = 0; j < nc; j += 4) {
-            if (uniform) {
-              aot_conv2d_s8_mve_rows(input, (size_t)in_c, npos, wp + (size_t)j * k16,
-                                     fsize >> 4, fsize & 15, cst + j, cb, output + oc0 + j,
-                                     (size_t)out_c, nc - j < 4 ? nc - j : 4, out_off,
-                                     act_min, act_max);
-              continue;
+            int32_t r, i, cnt;
+            st[0] = cst[j];
+            st[1] = cst[j + 1];
+            st[2] = cst[j + 2];
+            st[3] = cst[j + 3];
+            st[5] = (int32_t)(intptr_t)(wp + (size_t)j * k16);
+            for (r = 0; r < nrows; r++) {
+              /* output row r = (b, oy) */
+              const int32_t bb = r / out_h, yy = r % out_h;
+              const int8_t *x = input + ((size_t)bb * in_h + (size_t)yy * p->stride_h) * in_row;
+              int8_t *o = output + (size_t)r * rlen * out_c + oc0 + j;
+              for (i = 0; i < rlen; i += cnt) {
+                cnt = rlen - i < pl.na ? rlen - i : pl.na;
+                aot_conv2d_s8_mve_sums(x + (size_t)i * xs, xs, cnt, st, acc, tail, 0);
+                aot_conv2d_s8_mve_rq(acc, cnt, cst + j, cb, o + (size_t)i * out_c,
+                                     (size_t)out_c, nc - j < 4 ? nc - j : 4, out_off, act_min,
+                                     act_max);
+              }
             }
-            for (b = 0; b < p->batches; b++)
-              for (oy = 0; oy < out_h; oy++)
-                aot_conv2d_s8_mve_rows(
-                    input + ((size_t)b * in_h + (size_t)oy * p->stride_h) * in_row,
-                    (size_t)p->stride_w * in_c, out_w, wp + (size_t)j * k16, fsize >> 4,
-                    fsize & 15, cst + j, cb,
-                    output + (((size_t)b * out_h + oy) * out_w) * out_c + oc0 + j,
-                    (size_t)out_c, nc - j < 4 ? nc - j : 4, out_off, act_min, act_max);
           }
           continue;
         }
         /* im2col of np positions at a time (rows k16 bytes apart; the taps
-           past fsize meet zero weights), then the passes over them */
+           past fsize meet zero weights; np is even, so an odd last row is
+           paired with a row of the buffer), then the passes over them */
         {
-          const int32_t npos = p->batches * out_h * out_w;
           int32_t pos, cnt;
+          st[4] = k16 >> 4;
+          st[7] = k16;
           b = oy = ox = 0;
           for (pos = 0; pos < npos; pos += cnt) {
             cnt = npos - pos < pl.np ? npos - pos : pl.np;
@@ -317,11 +329,17 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
                 }
               }
             }
-            for (j = 0; j < nc; j += 4)
-              aot_conv2d_s8_mve_rows(col, (size_t)k16, cnt, wp + (size_t)j * k16, k16 >> 4, 0,
-                                     cst + j, cb, output + (size_t)pos * out_c + oc0 + j,
-                                     (size_t)out_c, nc - j < 4 ? nc - j : 4, out_off, act_min,
-                                     act_max);
+            for (j = 0; j < nc; j += 4) {
+              st[0] = cst[j];
+              st[1] = cst[j + 1];
+              st[2] = cst[j + 2];
+              st[3] = cst[j + 3];
+              st[5] = (int32_t)(intptr_t)(wp + (size_t)j * k16);
+              aot_conv2d_s8_mve_sums(col, (size_t)k16, cnt, st, acc, 0, 1);
+              aot_conv2d_s8_mve_rq(acc, cnt, cst + j, cb, output + (size_t)pos * out_c + oc0 + j,
+                                   (size_t)out_c, nc - j < 4 ? nc - j : 4, out_off, act_min,
+                                   act_max);
+            }
           }
         }
         continue;
