@@ -349,6 +349,33 @@ AOT_INLINE void aot_mve_pack4_s8(int8_t *dst, const int8_t *w, size_t fstride, i
                                  int32_t len) {
   const int8x16_t z = vdupq_n_s8(0);
   int32_t k, i;
+  if (nw == 4 && len > 0) {
+    /* the last chunk zeroed, then one tail-predicated loop over the taps
+       (its last stores write only the taps of the last chunk) */
+    const int8_t *w1 = w + fstride, *w2 = w1 + fstride, *w3 = w2 + fstride;
+    int8_t *d = dst;
+    int8_t *last = dst + (((size_t)len - 1) >> 4) * 64;
+    vstrbq_s8(last, z);
+    vstrbq_s8(last + 16, z);
+    vstrbq_s8(last + 32, z);
+    vstrbq_s8(last + 48, z);
+    __asm__ volatile(
+        "dlstp.8 lr, %[n]\n"
+        "1:\n\t"
+        "vldrb.8 q0, [%[w0]], #16\n\t"
+        "vstrb.8 q0, [%[d]], #16\n\t"
+        "vldrb.8 q0, [%[w1]], #16\n\t"
+        "vstrb.8 q0, [%[d]], #16\n\t"
+        "vldrb.8 q0, [%[w2]], #16\n\t"
+        "vstrb.8 q0, [%[d]], #16\n\t"
+        "vldrb.8 q0, [%[w3]], #16\n\t"
+        "vstrb.8 q0, [%[d]], #16\n\t"
+        "letp lr, 1b\n"
+        : [d] "+r"(d), [w0] "+r"(w), [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3)
+        : [n] "r"(len)
+        : "lr", "d0", "d1", "memory");
+    return;
+  }
   for (k = 0; k < len; k += 16) {
     const mve_pred16_t pk = vctp8q((uint32_t)(len - k));
     for (i = 0; i < 4; i++, dst += 16)

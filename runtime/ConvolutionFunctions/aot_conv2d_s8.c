@@ -308,6 +308,8 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
            past fsize meet zero weights; np is even, so an odd last row is
            paired with a row of the buffer), then the passes over them */
         {
+          const int fast = dw == 1 && groups == 1;
+          const int32_t ylast = in_h - 1 - (fh - 1) * dh, xlast = in_w - fw, rl = fw * fic;
           int32_t pos, cnt;
           st[4] = k16 >> 4;
           st[7] = k16;
@@ -316,11 +318,20 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
             cnt = npos - pos < pl.np ? npos - pos : pl.np;
             for (j = 0; j < cnt; j++) {
               const int32_t iy0 = oy * p->stride_h - p->pad_h, ix0 = ox * p->stride_w - p->pad_w;
-              int32_t fy0, fy1, fx0, fx1;
-              aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
-              aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
-              aot_conv2d_s8_col(p, input + (size_t)b * in_h * in_row, iy0, ix0, fy0, fy1, fx0,
-                                fx1, g, groups, zp, col + (size_t)j * k16);
+              const int8_t *in_b = input + (size_t)b * in_h * in_row;
+              int8_t *c = col + (size_t)j * k16;
+              if (fast && iy0 >= 0 && iy0 <= ylast && ix0 >= 0 && ix0 <= xlast) {
+                /* inside the image: fh runs of fw * in_c taps */
+                const int8_t *src = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c;
+                int32_t fy;
+                for (fy = 0; fy < fh; fy++, c += rl, src += (size_t)dh * in_row)
+                  aot_mve_copy_run_s8(c, src, rl);
+              } else {
+                int32_t fy0, fy1, fx0, fx1;
+                aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
+                aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+                aot_conv2d_s8_col(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, groups, zp, c);
+              }
               if (++ox == out_w) {
                 ox = 0;
                 if (++oy == out_h) {
