@@ -63,10 +63,11 @@ AOT_INLINE uint32_t aot_conv2d_s8_ld4(const int8_t *p) {
  * bit-identical to aot_conv_mbqm. */
 
 /* im2col of the window at (iy0, ix0), group g, into col (fsize bytes) */
-AOT_INLINE void aot_conv2d_s8_col(const aot_conv_params *p, const int8_t *in_b, int32_t iy0,
-                                  int32_t ix0, int32_t fy0, int32_t fy1, int32_t fx0,
-                                  int32_t fx1, int32_t g, int32_t groups, int8_t zp,
-                                  int8_t *c) {
+static __attribute__((noinline)) void aot_conv2d_s8_col(const aot_conv_params *p,
+                                                        const int8_t *in_b, int32_t iy0,
+                                                        int32_t ix0, int32_t fy0, int32_t fy1,
+                                                        int32_t fx0, int32_t fx1, int32_t g,
+                                                        int32_t groups, int8_t zp, int8_t *c) {
   const int32_t fh = p->filter_h, fw = p->filter_w, fic = p->filter_in_c, in_c = p->in_c;
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
   const size_t in_row = (size_t)p->in_w * in_c;
@@ -213,6 +214,53 @@ static __attribute__((noinline)) void aot_conv2d_s8_mve_sums(const int8_t *x, si
   }
 }
 
+/* im2col of the cnt output positions from linear position pos (batch,
+ * row, column) into col, rows k16 bytes apart: windows inside the image
+ * (dilation_w 1, one group) as fh runs of fw * in_c taps, the others by
+ * aot_conv2d_s8_col. Positions are walked along output rows, so the row
+ * check is made once per row. */
+static __attribute__((noinline)) void aot_conv2d_s8_mve_im2col(const aot_conv_params *p,
+                                                               const int8_t *input, int32_t pos,
+                                                               int32_t cnt, int32_t g,
+                                                               int32_t groups, int8_t *col,
+                                                               int32_t k16) {
+  const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c, out_h = p->out_h;
+  const int32_t out_w = p->out_w, fh = p->filter_h, fw = p->filter_w, fic = p->filter_in_c;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w, sw = p->stride_w;
+  const size_t in_row = (size_t)in_w * in_c, dstep = (size_t)dh * in_row;
+  const int fast = dw == 1 && groups == 1;
+  const int32_t ylast = in_h - 1 - (fh - 1) * dh, xlast = in_w - fw, rl = fw * fic;
+  const int8_t zp = (int8_t)(-p->input_offset);
+  int32_t b = pos / (out_h * out_w), oy = pos % (out_h * out_w) / out_w, ox = pos % out_w;
+  while (cnt > 0) {
+    const int32_t n = out_w - ox < cnt ? out_w - ox : cnt;
+    const int32_t iy0 = oy * p->stride_h - p->pad_h;
+    const int8_t *in_b = input + (size_t)b * in_h * in_row;
+    const int row_in = fast && iy0 >= 0 && iy0 <= ylast;
+    const int8_t *src = in_b + (row_in ? (size_t)iy0 * in_row : 0);
+    int32_t j, ix0 = ox * sw - p->pad_w;
+    for (j = 0; j < n; j++, ix0 += sw, col += k16) {
+      if (row_in && ix0 >= 0 && ix0 <= xlast) {
+        const int8_t *q = src + (size_t)ix0 * in_c;
+        int8_t *c = col;
+        int32_t fy;
+        for (fy = 0; fy < fh; fy++, c += rl, q += dstep) aot_mve_copy_run_s8(c, q, rl);
+      } else {
+        int32_t fy0, fy1, fx0, fx1;
+        aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
+        aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+        aot_conv2d_s8_col(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, groups, zp, col);
+      }
+    }
+    cnt -= n;
+    ox = 0;
+    if (++oy == out_h) {
+      oy = 0;
+      b++;
+    }
+  }
+}
+
 static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
                                  const int8_t *filter, const int32_t *bias, int8_t *output,
                                  void *scratch) {
@@ -224,7 +272,6 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
   const int32_t act_min = p->act_min, act_max = p->act_max;
   const int32_t fsize = fh * fw * fic;
   const size_t in_row = (size_t)in_w * in_c;
-  const int8_t zp = (int8_t)(-in_off);
   int32_t groups, per_group, g, c0;
   aot_conv2d_s8_mve_plan pl;
 
@@ -308,38 +355,12 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
            past fsize meet zero weights; np is even, so an odd last row is
            paired with a row of the buffer), then the passes over them */
         {
-          const int fast = dw == 1 && groups == 1;
-          const int32_t ylast = in_h - 1 - (fh - 1) * dh, xlast = in_w - fw, rl = fw * fic;
           int32_t pos, cnt;
           st[4] = k16 >> 4;
           st[7] = k16;
-          b = oy = ox = 0;
           for (pos = 0; pos < npos; pos += cnt) {
             cnt = npos - pos < pl.np ? npos - pos : pl.np;
-            for (j = 0; j < cnt; j++) {
-              const int32_t iy0 = oy * p->stride_h - p->pad_h, ix0 = ox * p->stride_w - p->pad_w;
-              const int8_t *in_b = input + (size_t)b * in_h * in_row;
-              int8_t *c = col + (size_t)j * k16;
-              if (fast && iy0 >= 0 && iy0 <= ylast && ix0 >= 0 && ix0 <= xlast) {
-                /* inside the image: fh runs of fw * in_c taps */
-                const int8_t *src = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c;
-                int32_t fy;
-                for (fy = 0; fy < fh; fy++, c += rl, src += (size_t)dh * in_row)
-                  aot_mve_copy_run_s8(c, src, rl);
-              } else {
-                int32_t fy0, fy1, fx0, fx1;
-                aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
-                aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
-                aot_conv2d_s8_col(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, groups, zp, c);
-              }
-              if (++ox == out_w) {
-                ox = 0;
-                if (++oy == out_h) {
-                  oy = 0;
-                  b++;
-                }
-              }
-            }
+            aot_conv2d_s8_mve_im2col(p, input, pos, cnt, g, groups, col, k16);
             for (j = 0; j < nc; j += 4) {
               st[0] = cst[j];
               st[1] = cst[j + 1];
