@@ -10,7 +10,9 @@
  *    random shapes (odd channel counts, tails that are not multiples of 16,
  *    padding that clips or empties the window, strides, dilation, groups,
  *    depth multiplier > 1, per-channel and per-tensor requantization, no
- *    bias, filters larger than the conv window copy): the kernels as built
+ *    bias, filters larger than the conv window copy; CONV_2D 1 x fw runs
+ *    read in place, first layers of 1-3 input channels, layers cut into
+ *    several packed channel blocks): the kernels as built
  *    for this target (aot_*, the MVE path on Cortex-M55) against the same
  *    files compiled with AOT_NO_SIMD (ref_*, mve_ref_kernels.c), byte for
  *    byte, including the bytes after the output (nothing written past it).
@@ -277,7 +279,7 @@ static void test_conv(int n_cases) {
   int it, done = 0;
   for (it = 0; done < n_cases; it++) {
     aot_conv_params p;
-    int32_t groups, in_n, f_n, o_n, ra, rb, kind = it % 8;
+    int32_t groups, in_n, f_n, o_n, ra, rb, kind = it % 11;
     size_t sn;
     const int32_t *bias;
     memset(&p, 0, sizeof p);
@@ -289,6 +291,32 @@ static void test_conv(int n_cases) {
       p.filter_h = p.filter_w = 1;
       p.pad_h = p.pad_w = 0;
       p.dilation_h = p.dilation_w = 1;
+    } else if (kind == 8) {   /* 1 x fw runs read in place (Helium), any strides */
+      groups = 1;
+      p.filter_h = 1;
+      p.dilation_w = 1;
+      p.pad_h = p.pad_w = 0;
+      p.filter_in_c = rr(1, 24);
+      p.in_w = rr(p.filter_w, 12);
+    } else if (kind == 9) {   /* first layers: 1-3 input channels, 3x3 or 10x4, padding */
+      groups = 1;
+      p.filter_in_c = rr(1, 3);
+      p.filter_h = rnd() % 2 ? 3 : 10;
+      p.filter_w = p.filter_h == 3 ? 3 : 4;
+      p.dilation_h = p.dilation_w = 1;
+      p.in_h = rr(p.filter_h, p.filter_h + 8);
+      p.in_w = rr(p.filter_w, 14);
+      p.pad_h = rr(0, p.filter_h / 2);
+      p.pad_w = rr(0, p.filter_w / 2);
+      p.stride_h = p.stride_w = rr(1, 2);
+      p.out_c = rr(1, 20);
+    } else if (kind == 10) {   /* packed blocks of fewer channels than the layer (Helium) */
+      groups = 1;
+      p.filter_h = p.filter_w = 3;
+      p.filter_in_c = rr(24, 40);
+      p.out_c = rr(30, 70);
+      p.in_h = rr(1, 6);
+      p.in_w = rr(1, 6);
     } else if (kind == 4) {   /* pointwise stride 1: one matrix product (full blocks of 4) */
       groups = 1;
       p.filter_h = p.filter_w = 1;
