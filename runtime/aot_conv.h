@@ -117,7 +117,7 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_col(const aot_conv_params *p) {
  * Scratch: cb x 4 int32 constants, 12 int32 of pass state, na x 4 int32
  * sums, cb x k16 packed filter bytes, np x k16 im2col bytes. cb is as many channels as 8 KB of packed filters
  * hold (every window is copied once per block), np as many positions as
- * 2 KB hold (one block's constants are loaded once per pass). */
+ * 2 KB hold, at least 4 (one block's constants are loaded once per pass). */
 typedef struct aot_conv2d_s8_mve_plan {
   int32_t k16, cb, np, na;
 } aot_conv2d_s8_mve_plan;
@@ -140,7 +140,7 @@ AOT_INLINE size_t aot_conv2d_s8_mve_plan_of(const aot_conv_params *p,
     pl->na = aot_min_i32(32, npos2);
   } else {
     pl->cb = aot_min_i32(aot_max_i32((8192 / pl->k16) & ~3, 4), pg4);
-    pl->np = aot_min_i32(aot_max_i32((2048 / pl->k16) & ~1, 2), aot_min_i32(32, npos2));
+    pl->np = aot_min_i32(aot_max_i32((2048 / pl->k16) & ~1, 4), aot_min_i32(32, npos2));
     pl->na = pl->np;
   }
   return (size_t)pl->cb * (16 + (size_t)pl->k16) + 48u + 16u * (size_t)pl->na +

@@ -460,6 +460,43 @@ AOT_INLINE void aot_mve_pass4_s8(const int8_t *x0, const int8_t *x1, int32_t *ac
   (void)n, (void)w;
 }
 
+/* aot_mve_pass4_s8 for rows of at most 16 taps: the four filters stay in
+ * vector registers (no filter loads), the rows are read under the
+ * predicate st[6] (a VPT block, the predicate loaded once); st[7] is the
+ * full step from a pair's rows to the next pair's. */
+AOT_INLINE void aot_mve_pass4_short_s8(const int8_t *x0, const int8_t *x1, int32_t *acc,
+                                       const int32_t *st) {
+  const int8_t *w = (const int8_t *)(intptr_t)st[5];
+  const int8x16_t w0 = vldrbq_s8(w), w1 = vldrbq_s8(w + 16), w2 = vldrbq_s8(w + 32),
+                  w3 = vldrbq_s8(w + 48);
+  __asm__ volatile(
+      "vldr VPR, [%[st], #24]\n"
+      "1:\n\t"
+      "ldm %[st], {r0, r2, r4, r6}\n\t"
+      "ldm %[st], {r8, r10, r12, lr}\n\t"
+      "vpstt\n\t"
+      "vldrbt.8 q0, [%[x0]]\n\t"
+      "vldrbt.8 q1, [%[x1]]\n\t"
+      "vmladava.s8 r0, q0, %q[w0]\n\t"
+      "vmladava.s8 r8, q1, %q[w0]\n\t"
+      "vmladava.s8 r2, q0, %q[w1]\n\t"
+      "vmladava.s8 r10, q1, %q[w1]\n\t"
+      "vmladava.s8 r4, q0, %q[w2]\n\t"
+      "vmladava.s8 r12, q1, %q[w2]\n\t"
+      "vmladava.s8 r6, q0, %q[w3]\n\t"
+      "vmladava.s8 lr, q1, %q[w3]\n\t"
+      "stm %[acc]!, {r0, r2, r4, r6}\n\t"
+      "stm %[acc]!, {r8, r10, r12, lr}\n\t"
+      "ldrd r0, r2, [%[st], #28]\n\t"
+      "add %[x0], %[x0], r0\n\t"
+      "add %[x1], %[x1], r0\n\t"
+      "cmp %[acc], r2\n\t"
+      "bne 1b\n"
+      : [x0] "+r"(x0), [x1] "+r"(x1), [acc] "+r"(acc)
+      : [st] "r"(st), [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3)
+      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "p0", "cc", "memory");
+}
+
 /* Sum of n int8 values (exact in int32). */
 AOT_INLINE int32_t aot_mve_sum_s8(const int8_t *w, int32_t n) {
   int32_t t = 0;

@@ -188,8 +188,28 @@ static __attribute__((noinline)) void aot_conv2d_s8_mve_rq(const int32_t *acc, i
   }
 }
 
+/* aot_conv2d_s8_mve_sums (below) for rows of at most 16 taps, by
+ * aot_mve_pass4_short_s8 (its own function: the filters in registers would
+ * cost the other loops their registers) */
+static __attribute__((noinline)) void aot_conv2d_s8_mve_sums16(const int8_t *x, size_t xs,
+                                                               int32_t cnt, int32_t *st,
+                                                               int32_t *acc, int odd_ok) {
+  const int32_t even = odd_ok ? (cnt + 1) & ~1 : cnt & ~1;
+  st[7] = (int32_t)(2 * xs);
+  if (even > 0) {
+    st[8] = (int32_t)(intptr_t)(acc + 4 * even);
+    aot_mve_pass4_short_s8(x, x + xs, acc, st);
+  }
+  if (even < cnt) {
+    const int8_t *xl = x + (size_t)even * xs;
+    st[8] = (int32_t)(intptr_t)(acc + 4 * even + 8);
+    aot_mve_pass4_short_s8(xl, xl, acc + 4 * even, st);
+  }
+}
+
 /* Sums of cnt rows x + i * xs (cnt <= the plan's na) with the four packed
- * filters of st (aot_mve_pass4_s8, st[7] set for xs) into acc. odd_ok: a
+ * filters of st (aot_mve_pass4_s8; st[7] is set here) into acc (rows of
+ * more than 16 taps; aot_conv2d_s8_mve_sums16 takes the others). odd_ok: a
  * row after the last one may be read (an odd last row is paired with it),
  * else it is paired with itself. */
 static __attribute__((noinline)) void aot_conv2d_s8_mve_sums(const int8_t *x, size_t xs,
@@ -197,6 +217,7 @@ static __attribute__((noinline)) void aot_conv2d_s8_mve_sums(const int8_t *x, si
                                                              int32_t *acc, int tail,
                                                              int odd_ok) {
   const int32_t even = odd_ok ? (cnt + 1) & ~1 : cnt & ~1;
+  st[7] = (int32_t)(2 * xs) - 16 * st[4];
   if (even > 0) {
     st[8] = (int32_t)(intptr_t)(acc + 4 * even);
     if (tail)
@@ -326,8 +347,7 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
           const int32_t rlen = uniform ? npos : out_w, nrows = uniform ? 1 : npos / out_w;
           const int tail = (fsize & 15) != 0;
           st[4] = fsize >> 4;
-          st[6] = (int32_t)vctp8q((uint32_t)(fsize & 15));
-          st[7] = (int32_t)(2 * xs) - 16 * (fsize >> 4);
+          st[6] = (int32_t)vctp8q((uint32_t)(((fsize - 1) & 15) + 1));   /* 1..16 lanes */
           for (j = 0; j < nc; j += 4) {
             int32_t r, i, cnt;
             st[0] = cst[j];
@@ -342,7 +362,10 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
               int8_t *o = output + (size_t)r * rlen * out_c + oc0 + j;
               for (i = 0; i < rlen; i += cnt) {
                 cnt = rlen - i < pl.na ? rlen - i : pl.na;
-                aot_conv2d_s8_mve_sums(x + (size_t)i * xs, xs, cnt, st, acc, tail, 0);
+                if (fsize <= 16)
+                  aot_conv2d_s8_mve_sums16(x + (size_t)i * xs, xs, cnt, st, acc, 0);
+                else
+                  aot_conv2d_s8_mve_sums(x + (size_t)i * xs, xs, cnt, st, acc, tail, 0);
                 aot_conv2d_s8_mve_rq(acc, cnt, cst + j, cb, o + (size_t)i * out_c,
                                      (size_t)out_c, nc - j < 4 ? nc - j : 4, out_off, act_min,
                                      act_max);
@@ -357,7 +380,7 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
         {
           int32_t pos, cnt;
           st[4] = k16 >> 4;
-          st[7] = k16;
+          st[6] = (int32_t)vctp8q(16u);
           for (pos = 0; pos < npos; pos += cnt) {
             cnt = npos - pos < pl.np ? npos - pos : pl.np;
             aot_conv2d_s8_mve_im2col(p, input, pos, cnt, g, groups, col, k16);
@@ -367,7 +390,10 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
               st[2] = cst[j + 2];
               st[3] = cst[j + 3];
               st[5] = (int32_t)(intptr_t)(wp + (size_t)j * k16);
-              aot_conv2d_s8_mve_sums(col, (size_t)k16, cnt, st, acc, 0, 1);
+              if (k16 == 16)
+                aot_conv2d_s8_mve_sums16(col, (size_t)k16, cnt, st, acc, 1);
+              else
+                aot_conv2d_s8_mve_sums(col, (size_t)k16, cnt, st, acc, 0, 1);
               aot_conv2d_s8_mve_rq(acc, cnt, cst + j, cb, output + (size_t)pos * out_c + oc0 + j,
                                    (size_t)out_c, nc - j < 4 ? nc - j : 4, out_off, act_min,
                                    act_max);
