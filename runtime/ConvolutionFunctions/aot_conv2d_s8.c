@@ -43,9 +43,10 @@ AOT_INLINE uint32_t aot_conv2d_s8_ld4(const int8_t *p) {
  * per-channel constant ks = bias + input_offset * sum w (the whole filter;
  * p->kbias when aotc computed it); int32 arithmetic is modular, so the
  * result is the portable sum. For filters of up to AOT_CONV2D_S8_COL taps
- * (the plan: aot_conv2d_s8_mve_plan, whose scratch the caller gives):
+ * (the plan: aot_conv2d_s8_mve_plan_of in aot_conv.h, whose scratch the
+ * caller gives):
  *  - the filters of a block of cb output channels are packed into the
- *    scratch, four at a time, in the order aot_mve_pair4_s8 loads them
+ *    scratch, four at a time, in the order aot_mve_pass4_s8 loads them
  *    (aot_mve_pack4_s8), with their constants (ks, multiplier, left and
  *    right shift; channels past the block's end zero);
  *  - per output position the taps form one row of fsize values in filter
@@ -55,9 +56,12 @@ AOT_INLINE uint32_t aot_conv2d_s8_ld4(const int8_t *p) {
  *    taps outside the image set to the input zero point zp = -input_offset
  *    (an int8): they add w * zp + input_offset * w = 0, the same sum as
  *    skipping them;
- *  - two rows times four output channels per aot_mve_pair4_s8 (6 loads and
- *    8 VMLADAVA.S8 per 16 taps), every pair of positions of a run with the
- *    same four channels' constants in registers.
+ *  - per four output channels, one assembly pass over the pairs of rows
+ *    (aot_mve_pass4_s8: 6 loads and 8 VMLADAVA.S8 per 16 taps, the eight
+ *    sums from ks by LDM, out by STM into int32; rows of at most 16 taps
+ *    with the filters in registers, aot_mve_pass4_short_s8), then one
+ *    requantization pass over those sums with the channels' constants in
+ *    registers.
  * Larger filters walk the window's runs with aot_mve_dot4_s8 (which adds the
  * input offset itself), then bias. Requantization aot_mve_out_s8,
  * bit-identical to aot_conv_mbqm. */
