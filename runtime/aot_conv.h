@@ -98,13 +98,29 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
   return aot_conv_scratch_round(16u * (size_t)p->out_c) +
          aot_conv_scratch_round(48u * ng + (p->in_c % 4 != 0 ? 4u * ng : 0u));
 }
-/* Cortex-M4 DSP, other filters up to 1024 taps: two im2col windows, their
- * widened taps and the channel constants */
+/* Cortex-M4 DSP, first layers: the bytes of one reordered filter when the
+ * layer's filters are small (at most 256 taps, filter_h * (rowlen % 4) <= 32)
+ * of 1-3 input channels, without groups or dilation_w, and their rows of
+ * rowlen = filter_w * in_c taps are not a multiple of four (else 0): per row
+ * its first 4 * (rowlen / 4) taps, then the last rowlen % 4 of every row,
+ * zero-padded to a multiple of four bytes (aot_conv2d_s8.c) */
+AOT_INLINE size_t aot_conv2d_s8_dsp_reord(const aot_conv_params *p) {
+  const int32_t rowlen = p->filter_w * p->filter_in_c, r = rowlen & 3;
+  if (p->filter_in_c > 3 || p->filter_in_c != p->in_c || r == 0 || p->dilation_w != 1 ||
+      p->filter_h * r > 32 || p->filter_h * rowlen > 256)
+    return 0;
+  return (size_t)(4 * p->filter_h * (rowlen >> 2) + 4 * ((p->filter_h * r + 3) / 4));
+}
+/* Cortex-M4 DSP, other filters up to 1024 taps: the channel constants, the
+ * widened windows of four positions (aot_dsp_conv4.h: 8 words per four
+ * taps), one int8 window (fsize + 3 bytes) and the reordered filters of a
+ * channel block (aot_conv2d_s8_dsp_reord) */
 AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_col(const aot_conv_params *p) {
   const size_t fsize = (size_t)p->filter_h * (size_t)p->filter_w * (size_t)p->filter_in_c;
   if (aot_conv2d_s8_is_pw(p) || fsize > 1024u) return 0;
-  return aot_conv_scratch_round(2u * fsize) + aot_conv_scratch_round(16u * ((fsize + 3u) / 4u)) +
-         aot_conv_scratch_round(aot_conv2d_s8_dsp_kc(p));
+  return aot_conv_scratch_round(aot_conv2d_s8_dsp_kc(p)) +
+         aot_conv_scratch_round(32u * ((fsize + 3u) / 4u) + fsize + 3u) +
+         aot_conv_scratch_round(aot_conv2d_s8_dsp_reord(p) * (aot_conv2d_s8_dsp_kc(p) / 12u));
 }
 /* Cortex-M55 Helium (aot_conv2d_s8.c): how a layer with filters of up to
  * 1024 taps is cut for the packed 2-position x 4-channel loop, and the

@@ -23,6 +23,7 @@
 #include <string.h>
 #include "aot_dsp.h"
 #include "aot_conv_pw_dsp.h"
+#include "aot_dsp_conv4.h"
 #define AOT_CONV2D_S8_DSP 1
 #define AOT_CONV2D_S8_COL 1024
 AOT_INLINE int16x2_t aot_conv2d_s8_lo(uint32_t v) { return __sxtb16((int8x4_t)v); }
@@ -444,17 +445,23 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
 #endif
 
 #ifdef AOT_CONV2D_S8_DSP
-/* Arm DSP. The structure of the Helium kernel above: per block of up to
- * AOT_CONV2D_S8_OCB output channels a per-channel constant ksum = bias +
- * input_offset * sum w (the whole filter) is computed once; per output
- * position (and group) the window is one contiguous run of fsize taps in
- * filter order, directly in the input for an unclipped 1 x fw row without
- * dilation or groups (pointwise convolutions), else copied into col[] with
- * the taps outside the image set to the input zero point (they add
- * w * zp + input_offset * w = 0). aot_dsp_gemv2_s8 then sums w * x of two
- * positions and two channels at a time with SMLAD (exact) and requantizes
- * (aot_conv_mbqm). Filters of more than AOT_CONV2D_S8_COL taps use the
- * portable loop. */
+/* Arm DSP. Per block of up to AOT_CONV2D_S8_OCB output channels a
+ * per-channel constant ksum = bias + input_offset * sum w (the whole filter;
+ * aotc's kbias when given) is set up once with the requantization
+ * (aot_dsp_kc); the sums of w * x are then exact SMLAD sums:
+ *  - when every window is one unclipped run of the input (1 x fw rows
+ *    without dilation or groups: pointwise convolutions), pairs of positions
+ *    read in place, two channels at a time (aot_dsp_gemv2_s8);
+ *  - else four positions at a time (aot_conv2d_s8_dsp4): each window is
+ *    widened once into the interleaved int16 layout of aot_dsp_conv4.h,
+ *    straight from the input rows when the window is inside the image and a
+ *    row is a multiple of four taps, else through an int8 copy (im2col) with
+ *    the taps outside the image set to the input zero point (they add
+ *    w * zp + input_offset * w = 0), and every channel sums its filter
+ *    against the four.
+ * Requantization bit-identical to aot_conv_mbqm. Filters of more than
+ * AOT_CONV2D_S8_COL taps use the portable loop. Buffers are the layer's
+ * scratch (aot_conv2d_s8_scratch_dsp_col, _dsp_pw). */
 #define AOT_CONV2D_S8_OCB 64
 
 /* n bytes from s to d, a word at a time (unaligned words are allowed) */
@@ -499,29 +506,299 @@ static void aot_conv2d_s8_dcol(const aot_conv_params *p, const int8_t *in_b, int
 }
 #endif
 
+/* What aot_conv2d_s8_dsp4 needs of a layer per window, computed once */
+typedef struct aot_conv2d_s8_g4 {
+  const aot_conv_params *p;
+  size_t in_row, rstride;      /* input row; input rows of a window (dh rows) */
+  int32_t lim_h, lim_w;        /* windows at 0 <= iy0 <= lim_h, 0 <= ix0 <= lim_w: inside */
+  int32_t fh, rowlen, fsize;   /* rowlen = filter_w * filter_in_c */
+  int32_t simple;              /* dilation_w 1, one group */
+  int32_t ro;                  /* filter taps reordered (aot_conv2d_s8_dsp_reord) */
+  int8_t zp;                   /* input zero point */
+} aot_conv2d_s8_g4;
+
+/* The window of fh rows rstride bytes apart into slot q of col in the
+ * reordered tap order of aot_conv2d_s8_dsp_reord: per row its first 4a taps
+ * (a = rowlen / 4) straight from the row, then the last r = rowlen % 4 taps
+ * of every row, zero-padded to whole groups (fh * r <= 32). */
+AOT_INLINE void aot_conv2d_s8_wro(const int8_t *src, size_t rstride, int32_t fh, int32_t a,
+                                  int32_t r, uint32_t *col) {
+  union {
+    uint32_t w[8];
+    int8_t b[32];
+  } t;
+  int32_t fy, i, n = 0;
+  if (fh * r <= 3) {   /* the last taps are one group: packed in registers */
+    int32_t e[3] = {0, 0, 0};
+    for (fy = 0; fy < fh; fy++, src += rstride, col += 8 * a) {
+      aot_dsp_w4_run(src, a, col);
+      for (i = 0; i < r; i++) e[n++] = src[4 * a + i];
+    }
+    col[0] = (uint32_t)(uint16_t)e[0] | ((uint32_t)e[2] << 16);
+    col[4] = (uint32_t)(uint16_t)e[1];
+    return;
+  }
+  for (fy = 0; fy < fh; fy++, src += rstride, col += 8 * a) {
+    aot_dsp_w4_run(src, a, col);
+    for (i = 0; i < r; i++) t.b[n++] = src[4 * a + i];
+  }
+  while (n & 3) t.b[n++] = 0;
+  aot_dsp_w4_run(t.b, n >> 2, col);
+}
+
+/* aot_conv2d_s8_wro with the shape of 3 x 3 filters of 3 input channels
+ * (rows of 9 taps) unrolled: the first layer of image models */
+AOT_INLINE void aot_conv2d_s8_wro_(const int8_t *src, size_t rstride, int32_t fh, int32_t a,
+                                   int32_t r, uint32_t *col) {
+  if (fh == 3 && a == 2 && r == 1)
+    aot_conv2d_s8_wro(src, rstride, 3, 2, 1, col);
+  else
+    aot_conv2d_s8_wro(src, rstride, fh, a, r, col);
+}
+
+/* the window of one output position, group g, widened into slot q of the
+ * four-position layout of aot_dsp_conv4.h (col = col16 + q); tmp: fsize + 3
+ * bytes for the int8 copy */
+static void aot_conv2d_s8_win4(const aot_conv2d_s8_g4 *G, const int8_t *in_b, int32_t iy0,
+                               int32_t ix0, int32_t g, int8_t *tmp, uint32_t *col) {
+  const int32_t fh = G->fh, rowlen = G->rowlen, fsize = G->fsize;
+  if (G->simple && iy0 >= 0 && iy0 <= G->lim_h && ix0 >= 0 && ix0 <= G->lim_w) {
+    const aot_conv_params *p = G->p;
+    const int8_t *src = in_b + (size_t)iy0 * G->in_row + (size_t)ix0 * p->in_c;
+    int32_t fy;
+    if (G->ro) {
+      aot_conv2d_s8_wro_(src, G->rstride, fh, rowlen >> 2, rowlen & 3, col);
+      return;
+    }
+    if ((rowlen & 3) == 0) {   /* inside the image: each row straight from the input */
+      for (fy = 0; fy < fh; fy++, src += G->rstride, col += 2 * rowlen)
+        aot_dsp_w4_run(src, rowlen >> 2, col);
+      return;
+    }
+    for (fy = 0; fy < fh; fy++, src += G->rstride)
+      aot_conv2d_s8_cp(tmp + fy * rowlen, src, rowlen);
+  } else {
+#if AOT_F_CONV_S8_CLIP
+    const aot_conv_params *p = G->p;
+    int32_t fy0, fy1, fx0, fx1;
+    aot_conv_window(iy0, p->dilation_h, p->in_h, fh, &fy0, &fy1);
+    aot_conv_window(ix0, p->dilation_w, p->in_w, p->filter_w, &fx0, &fx1);
+    aot_conv2d_s8_dcol(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, G->zp, tmp);
+#else
+    (void)g;
+#endif
+  }
+  if (G->ro) {
+    aot_conv2d_s8_wro(tmp, (size_t)rowlen, fh, rowlen >> 2, rowlen & 3, col);
+    return;
+  }
+  aot_dsp_w4_run(tmp, fsize >> 2, col);
+  if (fsize & 3) aot_dsp_w4_tail(tmp + (fsize & ~3), fsize & 3, col + 2 * (fsize & ~3));
+}
+
+/* four positions of one output channel: requantized, output offset added
+ * (off1 = 1 + 2 * output_offset folds it into the last rounding shift),
+ * stored at o[0], o[os], o[2 os], o[3 os] */
+AOT_INLINE void aot_conv2d_s8_out4(const int32_t *s, const aot_dsp_kc *k, const aot_dsp_gemv *gv,
+                                   int32_t off1, int8_t *o, size_t os) {
+  int32_t v0, v1, v2, v3;
+  if ((uint32_t)k->s < 32u) {
+    const int32_t m = k->m, rs = k->s;
+    int32_t r0, r1, r2, r3;
+    __asm__("smmulr %0, %1, %2" : "=r"(r0) : "r"((uint32_t)s[0] << 1), "r"(m));
+    __asm__("smmulr %0, %1, %2" : "=r"(r1) : "r"((uint32_t)s[1] << 1), "r"(m));
+    __asm__("smmulr %0, %1, %2" : "=r"(r2) : "r"((uint32_t)s[2] << 1), "r"(m));
+    __asm__("smmulr %0, %1, %2" : "=r"(r3) : "r"((uint32_t)s[3] << 1), "r"(m));
+    v0 = (((r0 + (r0 >> 31)) >> rs) + off1) >> 1;
+    v1 = (((r1 + (r1 >> 31)) >> rs) + off1) >> 1;
+    v2 = (((r2 + (r2 >> 31)) >> rs) + off1) >> 1;
+    v3 = (((r3 + (r3 >> 31)) >> rs) + off1) >> 1;
+  } else {
+    v0 = aot_dsp_rqk(s[0], k) + gv->out_off;
+    v1 = aot_dsp_rqk(s[1], k) + gv->out_off;
+    v2 = aot_dsp_rqk(s[2], k) + gv->out_off;
+    v3 = aot_dsp_rqk(s[3], k) + gv->out_off;
+  }
+  if (gv->full) {
+    v0 = __ssat(v0, 8);
+    v1 = __ssat(v1, 8);
+    v2 = __ssat(v2, 8);
+    v3 = __ssat(v3, 8);
+  } else {
+    v0 = aot_clamp_i32(v0, gv->lo, gv->hi);
+    v1 = aot_clamp_i32(v1, gv->lo, gv->hi);
+    v2 = aot_clamp_i32(v2, gv->lo, gv->hi);
+    v3 = aot_clamp_i32(v3, gv->lo, gv->hi);
+  }
+  /* one pointer stepped by os (not four pointers kept across the channels) */
+  __asm__ volatile(
+      "strb %[v0], [%[o]]\n\t"
+      "strb %[v1], [%[o], %[os]]\n\t"
+      "add %[o], %[o], %[os], lsl #1\n\t"
+      "strb %[v2], [%[o]]\n\t"
+      "strb %[v3], [%[o], %[os]]\n"
+      : [o] "+r"(o)
+      : [v0] "r"(v0), [v1] "r"(v1), [v2] "r"(v2), [v3] "r"(v3), [os] "r"(os)
+      : "memory");
+}
+
+/* Windows that need a copy (every CONV_2D but the unclipped 1 x fw rows):
+ * four consecutive output positions at a time; the last group of four ends
+ * at the last position (recomputing a few positions into the same bytes),
+ * and fewer than four positions in all repeat the last one into a local
+ * output buffer. The windows are widened once into col (aot_dsp_conv4.h),
+ * then every output channel of the block sums its filter against the four
+ * (aot_dsp_dot1x4). The padded last group of a window of fsize % 4 != 0
+ * taps reads the next filter's first bytes against zero taps, except for
+ * the layer's last filter, whose last bytes are copied into a zero-padded
+ * word. Small filters of 1-3 input channels whose rows are not a multiple
+ * of four taps (first layers) are first reordered into wr
+ * (aot_conv2d_s8_dsp_reord): per row the first 4 * (rowlen / 4) taps, then
+ * the rows' last taps, zero-padded; their windows then need no int8 copy. */
+static void aot_conv2d_s8_dsp4(const aot_conv_params *p, const int8_t *input,
+                               const int8_t *filter, int8_t *output, int32_t g, int32_t groups,
+                               int32_t oc0, int32_t nc, const aot_dsp_gemv *gv, int8_t *tmp,
+                               uint32_t *col, int8_t *wr) {
+  const int32_t out_h = p->out_h, out_w = p->out_w, out_c = p->out_c;
+  const size_t in_img = (size_t)p->in_h * p->in_w * p->in_c;
+  const int32_t npos = p->batches * out_h * out_w;
+  const int32_t off1 = 1 + 2 * gv->out_off;
+  const size_t fp = aot_conv2d_s8_dsp_reord(p);
+  aot_conv2d_s8_g4 G;
+  int32_t fsize, n4, n4p, last_short, pos, pend;
+  int32_t cpos = 0, ox = 0, oy = 0, ob_ = 0;   /* the position of (ob_, oy, ox) */
+  const int8_t *f0;
+  size_t fstride, os = (size_t)out_c;
+  int8_t obuf[4 * AOT_CONV2D_S8_OCB];
+  G.p = p;
+  G.fh = p->filter_h;
+  G.rowlen = p->filter_w * p->filter_in_c;
+  G.fsize = fsize = G.fh * G.rowlen;
+  G.in_row = (size_t)p->in_w * p->in_c;
+  G.rstride = (size_t)p->dilation_h * G.in_row;
+  G.lim_h = p->in_h - ((G.fh - 1) * p->dilation_h + 1);
+  G.lim_w = p->in_w - ((p->filter_w - 1) * p->dilation_w + 1);
+  G.simple = p->dilation_w == 1 && groups == 1;
+  G.ro = fp != 0;
+  G.zp = (int8_t)(-p->input_offset);
+  f0 = filter + (size_t)oc0 * fsize;
+  if (G.ro) {   /* the reordered filters of the block */
+    const int32_t a4 = 4 * (G.rowlen >> 2), r = G.rowlen & 3;
+    int32_t j, fy, i;
+    for (j = 0; j < nc; j++) {
+      const int8_t *w = f0 + (size_t)j * fsize;
+      int8_t *d = wr + (size_t)j * fp, *e = d + fp;
+      for (fy = 0; fy < G.fh; fy++, d += a4) aot_conv2d_s8_cp(d, w + fy * G.rowlen, a4);
+      for (fy = 0; fy < G.fh; fy++)
+        for (i = 0; i < r; i++) *d++ = w[fy * G.rowlen + a4 + i];
+      while (d < e) *d++ = 0;
+    }
+    f0 = wr;
+    fstride = fp;
+    n4 = n4p = (int32_t)(fp >> 2);
+    last_short = 0;
+  } else {
+    fstride = (size_t)fsize;
+    n4 = fsize >> 2;
+    n4p = (fsize + 3) >> 2;
+    last_short = (fsize & 3) && oc0 + nc == out_c;
+  }
+  for (pos = 0; pos < npos; pos = pend) {
+    int8_t *ob;
+    int32_t q, j;
+    pend = pos + 4;
+    if (pend > npos) {
+      if (npos >= 4) {
+        pos = npos - 4;
+        pend = npos;
+      } else {
+        pend = npos;
+      }
+    }
+    if (pos != cpos) {   /* the last group stepped back: coordinates anew */
+      cpos = pos;
+      ox = pos % out_w;
+      oy = pos / out_w % out_h;
+      ob_ = pos / out_w / out_h;
+    }
+    for (q = 0; q < 4; q++) {
+      if (pos + q < pend) {
+        aot_conv2d_s8_win4(&G, input + (size_t)ob_ * in_img, oy * p->stride_h - p->pad_h,
+                           ox * p->stride_w - p->pad_w, g, tmp, col + q);
+        cpos++;
+        if (++ox == out_w) {
+          ox = 0;
+          if (++oy == out_h) {
+            oy = 0;
+            ob_++;
+          }
+        }
+      } else {   /* fewer than four positions: repeat the last one */
+        int32_t i;
+        for (i = 0; i < 8 * n4p; i += 4) col[i + q] = col[i + q - 1];
+      }
+    }
+    if (pend - pos == 4) {
+      ob = output + (size_t)pos * out_c + oc0;
+      os = (size_t)out_c;
+    } else {
+      ob = obuf;
+      os = (size_t)nc;
+    }
+    for (j = 0; j < nc - last_short; j++) {
+      const aot_dsp_kc *k = gv->kc + j;
+      int32_t s[4];
+      s[0] = s[1] = s[2] = s[3] = k->ks;
+      aot_dsp_dot1x4(col, f0 + (size_t)j * fstride, n4p, s);
+      aot_conv2d_s8_out4(s, k, gv, off1, ob + j, os);
+    }
+    if (last_short) {   /* the layer's last filter: its last bytes in a padded word */
+      const aot_dsp_kc *k = gv->kc + j;
+      const int8_t *w = f0 + (size_t)j * fstride;
+      int32_t s[4];
+      uint32_t wt = 0;
+      s[0] = s[1] = s[2] = s[3] = k->ks;
+      if (n4 > 0) aot_dsp_dot1x4(col, w, n4, s);
+      memcpy(&wt, w + 4 * n4, (size_t)(fsize & 3));
+      aot_dsp_dot1x4(col + 8 * n4, (const int8_t *)&wt, 1, s);
+      aot_conv2d_s8_out4(s, k, gv, off1, ob + j, os);
+    }
+    if (ob == obuf)
+      for (q = 0; q < pend - pos; q++)
+        memcpy(output + (size_t)(pos + q) * out_c + oc0, obuf + (size_t)q * nc, (size_t)nc);
+  }
+}
+
 static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
-                                 const int8_t *filter, const int32_t *bias, int8_t *output) {
+                                 const int8_t *filter, const int32_t *bias, int8_t *output,
+                                 void *scratch) {
   const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c;
   const int32_t out_h = p->out_h, out_w = p->out_w, out_c = p->out_c;
-  const int32_t fh = p->filter_h, fw = p->filter_w, fic = p->filter_in_c;
-  const int32_t dh = p->dilation_h, dw = p->dilation_w;
+  const int32_t fh = p->filter_h, fic = p->filter_in_c;
   const uint32_t in_off = (uint32_t)p->input_offset;
-  const int32_t fsize = fh * fw * fic;
+  const int32_t fsize = fh * p->filter_w * fic;
   const size_t in_row = (size_t)in_w * in_c;
-  const int8_t zp = (int8_t)(-p->input_offset);
-  const int32_t npos = p->batches * out_h * out_w, rowlen = fw * fic;
-  int32_t groups, per_group, g, c0;
-  int8_t col[2][AOT_CONV2D_S8_COL];
-  uint32_t col16[AOT_CONV2D_S8_COL + 4];
-  aot_dsp_kc kc[AOT_CONV2D_S8_OCB];
+  const int32_t npos = p->batches * out_h * out_w;
+  int32_t groups, per_group, g, c0, direct;
+  /* scratch (aot_conv2d_s8_scratch_dsp_col / _dsp_pw): the channel
+     constants, then the widened windows, then one int8 window */
+  aot_dsp_kc *const kc = (aot_dsp_kc *)scratch;
+  uint32_t *const col16 =
+      (uint32_t *)((char *)scratch + aot_conv_scratch_round(aot_conv2d_s8_dsp_kc(p)));
+  int8_t *const wr = (int8_t *)col16 + aot_conv_scratch_round(32u * (((size_t)fsize + 3u) / 4u) +
+                                                              (size_t)fsize + 3u);
   aot_dsp_gemv gv;
 
   groups = in_c / fic;
   per_group = out_c / groups;
 #if !AOT_F_CONV_S8_CLIP
   /* the module has no clipped window, dilation_w or groups (aot_features.h) */
-  if (dw != 1 || groups != 1 || aot_dsp_clips(p)) return AOT_KERNEL_BAD_PARAM;
+  if (p->dilation_w != 1 || groups != 1 || aot_dsp_clips(p)) return AOT_KERNEL_BAD_PARAM;
 #endif
+  /* every window one run of the input (unclipped 1 x fw rows): pairs of
+     positions read in place (aot_dsp_gemv2_s8); else four positions copied
+     and widened (aot_conv2d_s8_dsp4) */
+  direct = fh == 1 && p->dilation_w == 1 && groups == 1 && !aot_dsp_clips(p);
   gv.kc = kc;
   gv.out_off = p->output_offset;
   gv.lo = p->act_min;
@@ -534,9 +811,19 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
       const int8_t *f0 = filter + (size_t)oc0 * fsize;
       int32_t j, pos, ob, oy, ox;
       for (j = 0; j < nc; j++) {
-        const uint32_t t = (uint32_t)aot_dsp_sum_s8(f0 + (size_t)j * fsize, fsize);
-        aot_dsp_kc_set(kc + j, (int32_t)((bias ? (uint32_t)bias[oc0 + j] : 0u) + t * in_off),
-                       p->out_mult[oc0 + j], p->out_shift[oc0 + j], fsize);
+        int32_t ks;
+        if (p->kbias) {   /* folded by aotc */
+          ks = p->kbias[oc0 + j];
+        } else {
+          const uint32_t t = (uint32_t)aot_dsp_sum_s8(f0 + (size_t)j * fsize, fsize);
+          ks = (int32_t)((bias ? (uint32_t)bias[oc0 + j] : 0u) + t * in_off);
+        }
+        aot_dsp_kc_set(kc + j, ks, p->out_mult[oc0 + j], p->out_shift[oc0 + j], fsize);
+      }
+      if (!direct) {
+        aot_conv2d_s8_dsp4(p, input, filter, output, g, groups, oc0, nc, &gv,
+                           (int8_t *)(col16 + AOT_DSP_COL4_WORDS(fsize)), col16, wr);
+        continue;
       }
       gv.more_rows = oc0 + nc < out_c;
       /* output positions in pairs (the last one alone): both share every
@@ -547,30 +834,9 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
         const int8_t *xs[2];
         int32_t q;
         for (q = 0; q <= two; q++) {
-          const int8_t *in_b = input + (size_t)ob * in_h * in_row;
-          const int32_t iy0 = oy * p->stride_h - p->pad_h, ix0 = ox * p->stride_w - p->pad_w;
-          int32_t fy0, fy1, fx0, fx1;
-          aot_conv_window(iy0, dh, in_h, fh, &fy0, &fy1);
-          aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
-          if (dw == 1 && groups == 1 && fy0 == 0 && fy1 == fh && fx0 == 0 && fx1 == fw) {
-            const int8_t *src = in_b + (size_t)iy0 * in_row + (size_t)ix0 * in_c;
-            if (fh == 1) {   /* one run in the input */
-              xs[q] = src;
-            } else {         /* inside the image: fh runs of fw * in_c bytes */
-              int8_t *d = col[q];
-              int32_t fy;
-              for (fy = 0; fy < fh; fy++, src += (size_t)dh * in_row, d += rowlen)
-                aot_conv2d_s8_cp(d, src, rowlen);
-              xs[q] = col[q];
-            }
-          } else {
-#if AOT_F_CONV_S8_CLIP
-            aot_conv2d_s8_dcol(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, zp, col[q]);
-#else
-            (void)zp;
-#endif
-            xs[q] = col[q];
-          }
+          xs[q] = input + (size_t)ob * in_h * in_row +
+                  (size_t)(oy * p->stride_h - p->pad_h) * in_row +
+                  (size_t)(ox * p->stride_w - p->pad_w) * in_c;
           if (++ox == out_w) {
             ox = 0;
             if (++oy == out_h) {
@@ -620,7 +886,8 @@ int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
 #ifdef AOT_CONV2D_S8_DSP
   /* pointwise: aot_conv_pw_dsp.h (in_c < 65536: its doubled sums) */
   if (aot_conv2d_s8_is_pw(p) && in_c < 65536) return aot_conv2d_s8_pw_dsp(p, input, filter, bias, output, scratch);
-  if (fsize <= AOT_CONV2D_S8_COL) return aot_conv2d_s8_dsp(p, input, filter, bias, output);
+  if (fsize <= AOT_CONV2D_S8_COL)
+    return aot_conv2d_s8_dsp(p, input, filter, bias, output, scratch);
 #if !AOT_F_CONV_S8_BIG
   /* the module has no filter this large (aot_features.h) */
   return AOT_KERNEL_BAD_PARAM;

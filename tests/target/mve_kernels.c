@@ -445,6 +445,83 @@ static void test_conv_pw(int n_cases) {
   }
 }
 
+/* CONV_2D shapes of the DSP kernel's four-position path (aot_conv2d_s8.c
+ * aot_conv2d_s8_dsp4): first layers of 1-3 input channels (rows of
+ * filter_w * in_c taps not a multiple of four: reordered filters; or a
+ * multiple: rows straight from the input), 3x3 layers whose rows are whole
+ * groups of four taps, channel counts across the 64-channel block, and
+ * fewer than four output positions in all. */
+static void test_conv_dsp4(int n_cases) {
+  int it, done = 0;
+  for (it = 0; done < n_cases; it++) {
+    aot_conv_params p;
+    int32_t in_n, f_n, o_n, ra, rb, kind = it % 4;
+    size_t sn;
+    const int32_t *bias;
+    memset(&p, 0, sizeof p);
+    spatial(&p, 7, 20);
+    p.dilation_w = rnd() % 4 ? 1 : rr(2, 3);
+    if (kind == 0) {          /* first layer */
+      p.filter_in_c = rr(1, 3);
+      p.out_c = rr(1, 40);
+      if (rnd() % 2) p.filter_h = p.filter_w = 3;
+    } else if (kind == 1) {   /* 3x3, rows of whole groups */
+      p.filter_h = p.filter_w = 3;
+      p.filter_in_c = 4 * rr(1, 8);
+      p.out_c = rnd() % 3 ? rr(1, 24) : rr(60, 70);
+      p.in_h = rr(3, 10);
+      p.in_w = rr(3, 10);
+    } else if (kind == 2) {   /* 1-3 output positions */
+      p.filter_in_c = rr(1, 12);
+      p.out_c = rr(1, 20);
+      p.batches = 1;
+      p.in_h = p.filter_h;
+      p.in_w = p.filter_w + rr(0, 2);
+      p.stride_h = 1;
+      p.stride_w = 1;
+      p.pad_h = p.pad_w = 0;
+      p.dilation_h = p.dilation_w = 1;
+    } else {                  /* anything of few taps */
+      p.filter_in_c = rr(1, 9);
+      p.out_c = rr(1, 70);
+    }
+    p.pad_h = aot_min_i32(p.pad_h, p.dilation_h * (p.filter_h - 1));
+    p.pad_w = aot_min_i32(p.pad_w, p.dilation_w * (p.filter_w - 1));
+    p.in_c = p.filter_in_c;
+    p.out_h = out_dim(p.in_h, p.filter_h, p.stride_h, p.dilation_h, p.pad_h);
+    p.out_w = out_dim(p.in_w, p.filter_w, p.stride_w, p.dilation_w, p.pad_w);
+    in_n = p.batches * p.in_h * p.in_w * p.in_c;
+    f_n = p.out_c * p.filter_h * p.filter_w * p.filter_in_c;
+    o_n = p.batches * p.out_h * p.out_w * p.out_c;
+    if (in_n > IN_MAX || f_n > FILT_MAX || o_n > OUT_MAX || p.out_c > CH_MAX) continue;
+    fill_s8(in_buf, in_n);
+    fill_s8(filt_buf, f_n);
+    fill_rq(p.out_c);
+    if (it % 9 == 0) {   /* biases near 2^30: the exact (64-bit) requantization */
+      int32_t i;
+      for (i = 0; i < p.out_c; i++) {
+        bias_buf[i] = (rnd() % 2 ? 1 : -1) * rr((1 << 30) - (1 << 12), 1 << 30);
+        shift_buf[i] = rr(-31, -23);
+      }
+    }
+    bias = rnd() % 5 == 0 ? NULL : bias_buf;
+    sn = aot_conv2d_s8_scratch_size(&p);
+    if (!scratch_prep(sn)) continue;
+    maybe_kbias(&p, bias, 0);
+    clear_out();
+    ra = aot_conv2d_s8(&p, in_buf, filt_buf, bias, out_a, scratch_a);
+    rb = ref_conv2d_s8(&p, in_buf, filt_buf, bias, out_b, scratch_b);
+    check(scratch_kept(sn), "conv2d_s8 (4 positions) scratch bound", done);
+    if (!compare_out(ra, rb, o_n))
+      printf("conv4 case %d: b%ld %ldx%ldx%ld f%ldx%ld oc%ld s%ld,%ld d%ld,%ld pad%ld,%ld\n",
+             done, (long)p.batches, (long)p.in_h, (long)p.in_w, (long)p.in_c, (long)p.filter_h,
+             (long)p.filter_w, (long)p.out_c, (long)p.stride_h, (long)p.stride_w,
+             (long)p.dilation_h, (long)p.dilation_w, (long)p.pad_h, (long)p.pad_w);
+    check(compare_out(ra, rb, o_n), "conv2d_s8 (4 positions)", done);
+    done++;
+  }
+}
+
 static void test_dwconv(int n_cases) {
   int it, done = 0, neg, fold;
   for (it = 0; done < n_cases; it++) {
@@ -751,6 +828,7 @@ int main(void) {
   test_conv_mbqm();
   test_conv(400);
   test_conv_pw(300);
+  test_conv_dsp4(400);
   test_dwconv(900);
   test_fc(300);
   test_fc3(300);
