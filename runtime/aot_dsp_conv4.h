@@ -12,7 +12,12 @@
  * words at col + 8j; words 0..3 hold taps (4j, 4j+2) of positions 0..3,
  * words 4..7 taps (4j+1, 4j+3), each as SXTB16 makes them from an input word
  * (low half the even tap). The last group of a window of n % 4 != 0 taps is
- * padded with zero taps. Only when __ARM_FEATURE_DSP (AOT_DSP, aot_dsp.h). */
+ * padded with zero taps. Only when __ARM_FEATURE_DSP (AOT_DSP, aot_dsp.h).
+ *
+ * The second half is the kernel's path itself (aot_conv2d_s8_dsp4, called by
+ * aot_conv2d_s8_dsp in aot_conv2d_s8.c per block of output channels): the
+ * im2col copies, the first-layer filter reordering, the per-position
+ * widening and the requantization of four positions. */
 #ifndef AOT_DSP_CONV4_H
 #define AOT_DSP_CONV4_H
 
@@ -94,6 +99,315 @@ AOT_INLINE void aot_dsp_dot1x4(const uint32_t *col, const int8_t *w, int32_t n4,
   s[1] = a1;
   s[2] = a2;
   s[3] = a3;
+}
+
+/* ---- the four-position CONV_2D path of aot_conv2d_s8.c ----------------- */
+/* output channels per block (aot_conv2d_s8_dsp's AOT_CONV2D_S8_OCB) */
+#define AOT_DSP_CONV4_OCB 64
+
+/* n bytes from s to d, a word at a time (unaligned words are allowed) */
+AOT_INLINE void aot_conv2d_s8_cp(int8_t *d, const int8_t *s, int32_t n) {
+  for (; n >= 4; n -= 4, d += 4, s += 4) {
+    uint32_t v;
+    memcpy(&v, s, 4);
+    memcpy(d, &v, 4);
+  }
+  for (; n > 0; n--) *d++ = *s++;
+}
+
+#if AOT_F_CONV_S8_CLIP
+/* im2col of the window at (iy0, ix0), group g, into c (fsize bytes) */
+static void aot_conv2d_s8_dcol(const aot_conv_params *p, const int8_t *in_b, int32_t iy0,
+                               int32_t ix0, int32_t fy0, int32_t fy1, int32_t fx0, int32_t fx1,
+                               int32_t g, int8_t zp, int8_t *c) {
+  const int32_t fh = p->filter_h, fw = p->filter_w, fic = p->filter_in_c, in_c = p->in_c;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w;
+  const size_t in_row = (size_t)p->in_w * in_c;
+  const int32_t rowlen = fw * fic;
+  int32_t fy, fx;
+  for (fy = 0; fy < fh; fy++, c += rowlen) {
+    const int8_t *row;
+    if (fy < fy0 || fy >= fy1 || fx1 <= fx0) {
+      memset(c, zp, (size_t)rowlen);
+      continue;
+    }
+    row = in_b + (size_t)(iy0 + fy * dh) * in_row + (size_t)g * fic;
+    if (fx0 > 0) memset(c, zp, (size_t)(fx0 * fic));
+    if (dw == 1 && fic == in_c) {
+      aot_conv2d_s8_cp(c + fx0 * fic, row + (size_t)(ix0 + fx0) * in_c, (fx1 - fx0) * fic);
+    } else if (fic == 1) {
+      const int8_t *q = row + (size_t)(ix0 + fx0 * dw) * in_c;
+      for (fx = fx0; fx < fx1; fx++, q += dw * in_c) c[fx] = *q;
+    } else {
+      for (fx = fx0; fx < fx1; fx++)
+        aot_conv2d_s8_cp(c + fx * fic, row + (size_t)(ix0 + fx * dw) * in_c, fic);
+    }
+    if (fx1 < fw) memset(c + fx1 * fic, zp, (size_t)((fw - fx1) * fic));
+  }
+}
+#endif
+
+/* What aot_conv2d_s8_dsp4 needs of a layer per window, computed once */
+typedef struct aot_conv2d_s8_g4 {
+  const aot_conv_params *p;
+  size_t in_row, rstride;      /* input row; input rows of a window (dh rows) */
+  int32_t lim_h, lim_w;        /* windows at 0 <= iy0 <= lim_h, 0 <= ix0 <= lim_w: inside */
+  int32_t fh, rowlen, fsize;   /* rowlen = filter_w * filter_in_c */
+  int32_t simple;              /* dilation_w 1, one group */
+  int32_t ro;                  /* filter taps reordered (aot_conv2d_s8_dsp_reord) */
+  int8_t zp;                   /* input zero point */
+} aot_conv2d_s8_g4;
+
+/* The window of fh rows rstride bytes apart into slot q of col in the
+ * reordered tap order of aot_conv2d_s8_dsp_reord: per row its first 4a taps
+ * (a = rowlen / 4) straight from the row, then the last r = rowlen % 4 taps
+ * of every row, zero-padded to whole groups (fh * r <= 32). */
+AOT_INLINE void aot_conv2d_s8_wro(const int8_t *src, size_t rstride, int32_t fh, int32_t a,
+                                  int32_t r, uint32_t *col) {
+  union {
+    uint32_t w[8];
+    int8_t b[32];
+  } t;
+  int32_t fy, i, n = 0;
+  if (fh * r <= 3) {   /* the last taps are one group: packed in registers */
+    int32_t e[3] = {0, 0, 0};
+    for (fy = 0; fy < fh; fy++, src += rstride, col += 8 * a) {
+      aot_dsp_w4_run(src, a, col);
+      for (i = 0; i < r; i++) e[n++] = src[4 * a + i];
+    }
+    col[0] = (uint32_t)(uint16_t)e[0] | ((uint32_t)e[2] << 16);
+    col[4] = (uint32_t)(uint16_t)e[1];
+    return;
+  }
+  for (fy = 0; fy < fh; fy++, src += rstride, col += 8 * a) {
+    aot_dsp_w4_run(src, a, col);
+    for (i = 0; i < r; i++) t.b[n++] = src[4 * a + i];
+  }
+  while (n & 3) t.b[n++] = 0;
+  aot_dsp_w4_run(t.b, n >> 2, col);
+}
+
+/* aot_conv2d_s8_wro with the shape of 3 x 3 filters of 3 input channels
+ * (rows of 9 taps) unrolled: the first layer of image models */
+AOT_INLINE void aot_conv2d_s8_wro_(const int8_t *src, size_t rstride, int32_t fh, int32_t a,
+                                   int32_t r, uint32_t *col) {
+  if (fh == 3 && a == 2 && r == 1)
+    aot_conv2d_s8_wro(src, rstride, 3, 2, 1, col);
+  else
+    aot_conv2d_s8_wro(src, rstride, fh, a, r, col);
+}
+
+/* the window of one output position, group g, widened into slot q of the
+ * four-position layout of aot_dsp_conv4.h (col = col16 + q); tmp: fsize + 3
+ * bytes for the int8 copy */
+static void aot_conv2d_s8_win4(const aot_conv2d_s8_g4 *G, const int8_t *in_b, int32_t iy0,
+                               int32_t ix0, int32_t g, int8_t *tmp, uint32_t *col) {
+  const int32_t fh = G->fh, rowlen = G->rowlen, fsize = G->fsize;
+  if (G->simple && iy0 >= 0 && iy0 <= G->lim_h && ix0 >= 0 && ix0 <= G->lim_w) {
+    const aot_conv_params *p = G->p;
+    const int8_t *src = in_b + (size_t)iy0 * G->in_row + (size_t)ix0 * p->in_c;
+    int32_t fy;
+    if (G->ro) {
+      aot_conv2d_s8_wro_(src, G->rstride, fh, rowlen >> 2, rowlen & 3, col);
+      return;
+    }
+    if ((rowlen & 3) == 0) {   /* inside the image: each row straight from the input */
+      for (fy = 0; fy < fh; fy++, src += G->rstride, col += 2 * rowlen)
+        aot_dsp_w4_run(src, rowlen >> 2, col);
+      return;
+    }
+    for (fy = 0; fy < fh; fy++, src += G->rstride)
+      aot_conv2d_s8_cp(tmp + fy * rowlen, src, rowlen);
+  } else {
+#if AOT_F_CONV_S8_CLIP
+    const aot_conv_params *p = G->p;
+    int32_t fy0, fy1, fx0, fx1;
+    aot_conv_window(iy0, p->dilation_h, p->in_h, fh, &fy0, &fy1);
+    aot_conv_window(ix0, p->dilation_w, p->in_w, p->filter_w, &fx0, &fx1);
+    aot_conv2d_s8_dcol(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, G->zp, tmp);
+#else
+    (void)g;
+#endif
+  }
+  if (G->ro) {
+    aot_conv2d_s8_wro(tmp, (size_t)rowlen, fh, rowlen >> 2, rowlen & 3, col);
+    return;
+  }
+  aot_dsp_w4_run(tmp, fsize >> 2, col);
+  if (fsize & 3) aot_dsp_w4_tail(tmp + (fsize & ~3), fsize & 3, col + 2 * (fsize & ~3));
+}
+
+/* four positions of one output channel: requantized, output offset added
+ * (off1 = 1 + 2 * output_offset folds it into the last rounding shift),
+ * stored at o[0], o[os], o[2 os], o[3 os] */
+AOT_INLINE void aot_conv2d_s8_out4(const int32_t *s, const aot_dsp_kc *k, const aot_dsp_gemv *gv,
+                                   int32_t off1, int8_t *o, size_t os) {
+  int32_t v0, v1, v2, v3;
+  if ((uint32_t)k->s < 32u) {
+    const int32_t m = k->m, rs = k->s;
+    int32_t r0, r1, r2, r3;
+    __asm__("smmulr %0, %1, %2" : "=r"(r0) : "r"((uint32_t)s[0] << 1), "r"(m));
+    __asm__("smmulr %0, %1, %2" : "=r"(r1) : "r"((uint32_t)s[1] << 1), "r"(m));
+    __asm__("smmulr %0, %1, %2" : "=r"(r2) : "r"((uint32_t)s[2] << 1), "r"(m));
+    __asm__("smmulr %0, %1, %2" : "=r"(r3) : "r"((uint32_t)s[3] << 1), "r"(m));
+    v0 = (((r0 + (r0 >> 31)) >> rs) + off1) >> 1;
+    v1 = (((r1 + (r1 >> 31)) >> rs) + off1) >> 1;
+    v2 = (((r2 + (r2 >> 31)) >> rs) + off1) >> 1;
+    v3 = (((r3 + (r3 >> 31)) >> rs) + off1) >> 1;
+  } else {
+    v0 = aot_dsp_rqk(s[0], k) + gv->out_off;
+    v1 = aot_dsp_rqk(s[1], k) + gv->out_off;
+    v2 = aot_dsp_rqk(s[2], k) + gv->out_off;
+    v3 = aot_dsp_rqk(s[3], k) + gv->out_off;
+  }
+  if (gv->full) {
+    v0 = __ssat(v0, 8);
+    v1 = __ssat(v1, 8);
+    v2 = __ssat(v2, 8);
+    v3 = __ssat(v3, 8);
+  } else {
+    v0 = aot_clamp_i32(v0, gv->lo, gv->hi);
+    v1 = aot_clamp_i32(v1, gv->lo, gv->hi);
+    v2 = aot_clamp_i32(v2, gv->lo, gv->hi);
+    v3 = aot_clamp_i32(v3, gv->lo, gv->hi);
+  }
+  /* one pointer stepped by os (not four pointers kept across the channels) */
+  __asm__ volatile(
+      "strb %[v0], [%[o]]\n\t"
+      "strb %[v1], [%[o], %[os]]\n\t"
+      "add %[o], %[o], %[os], lsl #1\n\t"
+      "strb %[v2], [%[o]]\n\t"
+      "strb %[v3], [%[o], %[os]]\n"
+      : [o] "+r"(o)
+      : [v0] "r"(v0), [v1] "r"(v1), [v2] "r"(v2), [v3] "r"(v3), [os] "r"(os)
+      : "memory");
+}
+
+/* Windows that need a copy (every CONV_2D but the unclipped 1 x fw rows):
+ * four consecutive output positions at a time; the last group of four ends
+ * at the last position (recomputing a few positions into the same bytes),
+ * and fewer than four positions in all repeat the last one into a local
+ * output buffer. The windows are widened once into col (aot_dsp_conv4.h),
+ * then every output channel of the block sums its filter against the four
+ * (aot_dsp_dot1x4). The padded last group of a window of fsize % 4 != 0
+ * taps reads the next filter's first bytes against zero taps, except for
+ * the layer's last filter, whose last bytes are copied into a zero-padded
+ * word. Small filters of 1-3 input channels whose rows are not a multiple
+ * of four taps (first layers) are first reordered into wr
+ * (aot_conv2d_s8_dsp_reord): per row the first 4 * (rowlen / 4) taps, then
+ * the rows' last taps, zero-padded; their windows then need no int8 copy. */
+static void aot_conv2d_s8_dsp4(const aot_conv_params *p, const int8_t *input,
+                               const int8_t *filter, int8_t *output, int32_t g, int32_t groups,
+                               int32_t oc0, int32_t nc, const aot_dsp_gemv *gv, int8_t *tmp,
+                               uint32_t *col, int8_t *wr) {
+  const int32_t out_h = p->out_h, out_w = p->out_w, out_c = p->out_c;
+  const size_t in_img = (size_t)p->in_h * p->in_w * p->in_c;
+  const int32_t npos = p->batches * out_h * out_w;
+  const int32_t off1 = 1 + 2 * gv->out_off;
+  const size_t fp = aot_conv2d_s8_dsp_reord(p);
+  aot_conv2d_s8_g4 G;
+  int32_t fsize, n4, n4p, last_short, pos, pend;
+  int32_t cpos = 0, ox = 0, oy = 0, ob_ = 0;   /* the position of (ob_, oy, ox) */
+  const int8_t *f0;
+  size_t fstride, os = (size_t)out_c;
+  int8_t obuf[4 * AOT_DSP_CONV4_OCB];
+  G.p = p;
+  G.fh = p->filter_h;
+  G.rowlen = p->filter_w * p->filter_in_c;
+  G.fsize = fsize = G.fh * G.rowlen;
+  G.in_row = (size_t)p->in_w * p->in_c;
+  G.rstride = (size_t)p->dilation_h * G.in_row;
+  G.lim_h = p->in_h - ((G.fh - 1) * p->dilation_h + 1);
+  G.lim_w = p->in_w - ((p->filter_w - 1) * p->dilation_w + 1);
+  G.simple = p->dilation_w == 1 && groups == 1;
+  G.ro = fp != 0;
+  G.zp = (int8_t)(-p->input_offset);
+  f0 = filter + (size_t)oc0 * fsize;
+  if (G.ro) {   /* the reordered filters of the block */
+    const int32_t a4 = 4 * (G.rowlen >> 2), r = G.rowlen & 3;
+    int32_t j, fy, i;
+    for (j = 0; j < nc; j++) {
+      const int8_t *w = f0 + (size_t)j * fsize;
+      int8_t *d = wr + (size_t)j * fp, *e = d + fp;
+      for (fy = 0; fy < G.fh; fy++, d += a4) aot_conv2d_s8_cp(d, w + fy * G.rowlen, a4);
+      for (fy = 0; fy < G.fh; fy++)
+        for (i = 0; i < r; i++) *d++ = w[fy * G.rowlen + a4 + i];
+      while (d < e) *d++ = 0;
+    }
+    f0 = wr;
+    fstride = fp;
+    n4 = n4p = (int32_t)(fp >> 2);
+    last_short = 0;
+  } else {
+    fstride = (size_t)fsize;
+    n4 = fsize >> 2;
+    n4p = (fsize + 3) >> 2;
+    last_short = (fsize & 3) && oc0 + nc == out_c;
+  }
+  for (pos = 0; pos < npos; pos = pend) {
+    int8_t *ob;
+    int32_t q, j;
+    pend = pos + 4;
+    if (pend > npos) {
+      if (npos >= 4) {
+        pos = npos - 4;
+        pend = npos;
+      } else {
+        pend = npos;
+      }
+    }
+    if (pos != cpos) {   /* the last group stepped back: coordinates anew */
+      cpos = pos;
+      ox = pos % out_w;
+      oy = pos / out_w % out_h;
+      ob_ = pos / out_w / out_h;
+    }
+    for (q = 0; q < 4; q++) {
+      if (pos + q < pend) {
+        aot_conv2d_s8_win4(&G, input + (size_t)ob_ * in_img, oy * p->stride_h - p->pad_h,
+                           ox * p->stride_w - p->pad_w, g, tmp, col + q);
+        cpos++;
+        if (++ox == out_w) {
+          ox = 0;
+          if (++oy == out_h) {
+            oy = 0;
+            ob_++;
+          }
+        }
+      } else {   /* fewer than four positions: repeat the last one */
+        int32_t i;
+        for (i = 0; i < 8 * n4p; i += 4) col[i + q] = col[i + q - 1];
+      }
+    }
+    if (pend - pos == 4) {
+      ob = output + (size_t)pos * out_c + oc0;
+      os = (size_t)out_c;
+    } else {
+      ob = obuf;
+      os = (size_t)nc;
+    }
+    for (j = 0; j < nc - last_short; j++) {
+      const aot_dsp_kc *k = gv->kc + j;
+      int32_t s[4];
+      s[0] = s[1] = s[2] = s[3] = k->ks;
+      aot_dsp_dot1x4(col, f0 + (size_t)j * fstride, n4p, s);
+      aot_conv2d_s8_out4(s, k, gv, off1, ob + j, os);
+    }
+    if (last_short) {   /* the layer's last filter: its last bytes in a padded word */
+      const aot_dsp_kc *k = gv->kc + j;
+      const int8_t *w = f0 + (size_t)j * fstride;
+      int32_t s[4];
+      uint32_t wt = 0;
+      s[0] = s[1] = s[2] = s[3] = k->ks;
+      if (n4 > 0) aot_dsp_dot1x4(col, w, n4, s);
+      memcpy(&wt, w + 4 * n4, (size_t)(fsize & 3));
+      aot_dsp_dot1x4(col + 8 * n4, (const int8_t *)&wt, 1, s);
+      aot_conv2d_s8_out4(s, k, gv, off1, ob + j, os);
+    }
+    if (ob == obuf)
+      for (q = 0; q < pend - pos; q++)
+        memcpy(output + (size_t)(pos + q) * out_c + oc0, obuf + (size_t)q * nc, (size_t)nc);
+  }
 }
 
 #endif /* AOT_DSP */
