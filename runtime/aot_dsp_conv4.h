@@ -211,6 +211,10 @@ static void aot_conv2d_s8_win4(const aot_conv2d_s8_g4 *G, const int8_t *in_b, in
       aot_conv2d_s8_wro_(src, G->rstride, fh, rowlen >> 2, rowlen & 3, col);
       return;
     }
+    if (rowlen == 4) {   /* rows of one group (KWS's 10 x 4 x 1): no inner loop */
+      for (fy = 0; fy < fh; fy++, src += G->rstride, col += 8) aot_dsp_w4_run(src, 1, col);
+      return;
+    }
     if ((rowlen & 3) == 0) {   /* inside the image: each row straight from the input */
       for (fy = 0; fy < fh; fy++, src += G->rstride, col += 2 * rowlen)
         aot_dsp_w4_run(src, rowlen >> 2, col);
