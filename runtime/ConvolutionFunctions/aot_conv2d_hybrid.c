@@ -5,15 +5,97 @@
  * the convolution is a 1x1 stride-1 GEMM; acc = sum w * (q - zp) in int32
  * over the taps inside the image; out = ((float)acc * input_scale) *
  * filter_scale[c] + bias[c], clamped. Groups are not supported (filter_in_c
- * must equal in_c). The tap runs are summed by aot_hyb_dot (aot_mvef.h:
- * Helium / DSP / portable, the same int32 sums). */
+ * must equal in_c). Portable: the tap runs are summed by aot_hyb_dot
+ * (aot_mvef.h). Cortex-M4 (DSP) and Cortex-M55 (Helium): the GEMM case and,
+ * after an im2col of two output positions at a time, every other filter
+ * run through the loops of aot_hybrid_simd.h (two channels x two positions
+ * per SMLAD pass, four channels per VMLADAVA pass), with the same int32 sums
+ * and float epilogue. */
 #include "aot_conv.h"
 #include "aot_mvef.h"
+#include "../aot_hybrid_simd.h"
+
+#if defined(AOT_HYBS_MVE)
+#define AOT_CONV2D_HYBRID_MVE 1
+#elif defined(AOT_HYBS_DSP)
+#define AOT_CONV2D_HYBRID_DSP 1
+#endif
 
 size_t aot_conv2d_hybrid_buffer_size(const aot_conv_params *p) {
-  if (aot_conv_is_gemm(p)) return (size_t)p->in_c;
-  return (size_t)p->in_h * (size_t)p->in_w * (size_t)p->in_c;
+  const size_t k = (size_t)p->filter_h * (size_t)p->filter_w * (size_t)p->in_c;
+  size_t n = aot_conv_is_gemm(p) ? (size_t)p->in_c
+                                 : (size_t)p->in_h * (size_t)p->in_w * (size_t)p->in_c;
+  return ((n + 7u) & ~(size_t)7u) + aot_hybs_scratch(k, (size_t)p->out_c);
 }
+
+#ifdef AOT_HYBS
+/* the im2col column of the output position (oy, ox) from the quantized
+ * image q */
+static void conv_col(const aot_conv_params *p, const int8_t *q, int32_t oy, int32_t ox,
+                     int32_t zp, aot_hybs_col *c) {
+  const int32_t in_c = p->in_c, k = p->filter_h * p->filter_w * in_c;
+  const aot_hybs_col pad = aot_hybs_pad(zp);
+  int32_t fy, fx, i, t = 0;
+  for (fy = 0; fy < p->filter_h; fy++) {
+    const int32_t iy = oy * p->stride_h - p->pad_h + fy * p->dilation_h;
+    for (fx = 0; fx < p->filter_w; fx++) {
+      const int32_t ix = ox * p->stride_w - p->pad_w + fx * p->dilation_w;
+      if (iy < 0 || iy >= p->in_h || ix < 0 || ix >= p->in_w) {
+        for (i = 0; i < in_c; i++, t++) c[aot_hybs_pos(t, k)] = pad;
+      } else {
+        const int8_t *s = q + ((size_t)iy * (size_t)p->in_w + (size_t)ix) * (size_t)in_c;
+        for (i = 0; i < in_c; i++, t++) c[aot_hybs_pos(t, k)] = aot_hybs_val(s[i], zp);
+      }
+    }
+  }
+}
+
+static int32_t conv_simd(const aot_conv_params *p, const aot_hybrid_params *h,
+                         const float *input, const int8_t *filter, const float *bias,
+                         float *output, void *scratch) {
+  const int32_t in_c = p->in_c, out_c = p->out_c;
+  const size_t in_size = (size_t)p->in_h * (size_t)p->in_w * (size_t)in_c;
+  const size_t qn = aot_conv_is_gemm(p) ? (size_t)in_c : in_size;
+  int8_t *q = (int8_t *)scratch;
+  aot_hybs_col *ca, *cb;
+  int32_t *wsum;
+  aot_hybs_ctx x;
+  int32_t b;
+  aot_hybs_split(q + ((qn + 7u) & ~(size_t)7u), p->filter_h * p->filter_w * in_c, &ca, &cb,
+                 &wsum);
+  x.w = filter;
+  x.k = p->filter_h * p->filter_w * in_c;
+  x.n_out = out_c;
+  x.wsum = wsum;
+  x.fscale = h->filter_scale;
+  x.per_channel = h->per_channel;
+  x.bias = bias;
+  x.lo = p->act_min_f;
+  x.hi = p->act_max_f;
+  aot_hybs_wsum(filter, x.k, out_c, wsum);
+  if (aot_conv_is_gemm(p)) {
+    if (p->out_h != p->in_h || p->out_w != p->in_w) return AOT_KERNEL_BAD_PARAM;
+    aot_hybs_gemm(&x, input, (size_t)p->batches * (size_t)p->in_h * (size_t)p->in_w, q, ca, cb,
+                  output);
+    return AOT_KERNEL_OK;
+  }
+  for (b = 0; b < p->batches; b++) {
+    const int32_t npix = p->out_h * p->out_w;
+    float sc;
+    int32_t zp, i;
+    aot_hybrid_quantize_qd8(input + (size_t)b * in_size, (int32_t)in_size, q, &sc, &zp);
+    for (i = 0; i < npix; i += 2) {
+      const int two = i + 1 < npix;
+      conv_col(p, q, i / p->out_w, i % p->out_w, zp, ca);
+      if (two) conv_col(p, q, (i + 1) / p->out_w, (i + 1) % p->out_w, zp, cb);
+      aot_hybs_run(&x, ca, zp, sc, output + (size_t)i * out_c, cb, zp, sc,
+                   two ? output + (size_t)(i + 1) * out_c : NULL);
+    }
+    output += (size_t)npix * out_c;
+  }
+  return AOT_KERNEL_OK;
+}
+#endif
 
 /* One output pixel: out_c values from the window of quantized input q_win
  * (taps fy0..fy1, fx0..fx1 inside the image). */
@@ -60,6 +142,9 @@ int32_t aot_conv2d_hybrid(const aot_conv_params *p, const aot_hybrid_params *h,
 
   if (!q || !h || !h->filter_scale || p->filter_in_c != in_c || in_size > INT32_MAX)
     return AOT_KERNEL_BAD_PARAM;
+#ifdef AOT_HYBS
+  return conv_simd(p, h, input, filter, bias, output, scratch);
+#endif
 
   if (aot_conv_is_gemm(p)) {
     /* XNNPACK GEMM path: one quantization per pixel */

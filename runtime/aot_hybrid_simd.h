@@ -1,0 +1,299 @@
+/* aot_hybrid_simd.h - target loops of the hybrid (float32 activations, int8
+ * weights) CONV_2D and FULLY_CONNECTED kernels: a GEMM of the int8 weight
+ * rows (k values per output channel, contiguous) with one or two "columns"
+ * (the quantized taps of one output position or input row), the same int32
+ * sums sum w * (q - zp) as the portable loops, followed by the portable
+ * float epilogue ((float)acc * scale) * filter_scale[c] + bias[c], clamped,
+ * in the same operations and order (bit-identical outputs).
+ *
+ * Variants (AOT_NO_SIMD: none, the kernel files keep their portable loops):
+ *  - AOT_HYBS_DSP (Arm DSP, Cortex-M4F): a column holds the int16 values
+ *    q - zp (in [-255, 255]; 0 for taps outside the image), each group of
+ *    four taps stored as x0 x2 x1 x3 so that the two SXTB16 halves of a
+ *    weight word (w0 w2 / w1 w3) meet them in one SMLAD each; the tail
+ *    (k % 4 taps) is stored in order. Two output channels x two columns per
+ *    pass: per four taps two weight loads, four SXTB16, four input loads,
+ *    eight SMLAD.
+ *  - AOT_HYBS_MVE (Helium, Cortex-M55): a column holds the int8 values q
+ *    (zp for taps outside the image). Four output channels per pass, one
+ *    column load per sixteen taps and four VMLADAVA; the zero-point term is
+ *    folded per channel, sum w * q - zp * sum w (sum w computed once per
+ *    call, aot_hybs_wsum), in modulo-2^32 arithmetic: the same integer as the
+ *    portable int32 sum whenever that does not overflow.
+ * aot_hybs_scratch gives the bytes the loops need (columns and weight sums)
+ * for any variant, so a plan computed on the host serves every target. */
+#ifndef AOT_HYBRID_SIMD_H
+#define AOT_HYBRID_SIMD_H
+
+#include <string.h>
+
+#include "aot_common.h"
+#include "aot_conv.h"
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(AOT_NO_SIMD)
+#include <arm_mve.h>
+#define AOT_HYBS_MVE 1
+typedef int8_t aot_hybs_col;
+#elif defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32) && !defined(AOT_NO_SIMD)
+#include <arm_acle.h>
+#define AOT_HYBS_DSP 1
+typedef int16_t aot_hybs_col;
+#endif
+
+/* bytes of the columns (two of k taps) and weight sums (n_out), aligned */
+AOT_INLINE size_t aot_hybs_scratch(size_t k, size_t n_out) {
+  return 8u + ((4u * k + 7u) & ~(size_t)7u) + 4u * n_out;
+}
+
+#if defined(AOT_HYBS_MVE) || defined(AOT_HYBS_DSP)
+#define AOT_HYBS 1
+
+typedef struct aot_hybs_ctx {
+  const int8_t *w;          /* n_out rows of k weights */
+  int32_t k, n_out;
+  const int32_t *wsum;      /* Helium: sum of each row */
+  const float *fscale;      /* filter_scale */
+  int32_t per_channel;
+  const float *bias;        /* or NULL */
+  float lo, hi;
+} aot_hybs_ctx;
+
+/* scratch (aot_hybs_scratch bytes) split into two columns and the sums */
+AOT_INLINE void aot_hybs_split(void *scratch, int32_t k, aot_hybs_col **ca, aot_hybs_col **cb,
+                               int32_t **wsum) {
+  uintptr_t a = ((uintptr_t)scratch + 7u) & ~(uintptr_t)7u;
+  *ca = (aot_hybs_col *)a;
+  *cb = *ca + k;
+  *wsum = (int32_t *)(a + (((uintptr_t)4u * (uintptr_t)k + 7u) & ~(uintptr_t)7u));
+}
+
+/* column position of tap i of k */
+AOT_INLINE int32_t aot_hybs_pos(int32_t i, int32_t k) {
+#ifdef AOT_HYBS_DSP
+  if (i < (k & ~3)) return (i & ~3) | ((i & 1) << 1) | ((i & 2) >> 1);
+#else
+  (void)k;
+#endif
+  return i;
+}
+
+/* the column value of quantized tap q (zero point zp) */
+AOT_INLINE aot_hybs_col aot_hybs_val(int8_t q, int32_t zp) {
+#ifdef AOT_HYBS_DSP
+  return (aot_hybs_col)((int32_t)q - zp);
+#else
+  (void)zp;
+  return q;
+#endif
+}
+
+/* the column value of a tap outside the image */
+AOT_INLINE aot_hybs_col aot_hybs_pad(int32_t zp) {
+#ifdef AOT_HYBS_DSP
+  (void)zp;
+  return 0;
+#else
+  return (aot_hybs_col)zp;
+#endif
+}
+
+/* column c from the n (= k) quantized values q */
+AOT_INLINE void aot_hybs_fill(aot_hybs_col *c, const int8_t *q, int32_t n, int32_t zp) {
+#ifdef AOT_HYBS_DSP
+  const int32_t n4 = n & ~3;
+  int32_t i;
+  for (i = 0; i < n4; i += 4) {
+    c[i] = (int16_t)(q[i] - zp);
+    c[i + 1] = (int16_t)(q[i + 2] - zp);
+    c[i + 2] = (int16_t)(q[i + 1] - zp);
+    c[i + 3] = (int16_t)(q[i + 3] - zp);
+  }
+  for (; i < n; i++) c[i] = (int16_t)(q[i] - zp);
+#else
+  (void)zp;
+  memcpy(c, q, (size_t)n);
+#endif
+}
+
+/* weight row sums (Helium fold; nothing on DSP) */
+AOT_INLINE void aot_hybs_wsum(const int8_t *w, int32_t k, int32_t n_out, int32_t *ws) {
+#ifdef AOT_HYBS_MVE
+  int32_t o;
+  for (o = 0; o < n_out; o++) {
+    int32_t s = 0, n;
+    for (n = k; n >= 16; n -= 16) {
+      s = vaddvaq_s8(s, vldrbq_s8(w));
+      w += 16;
+    }
+    if (n > 0) {
+      const mve_pred16_t pr = vctp8q((uint32_t)n);
+      s = vaddvaq_p_s8(s, vldrbq_z_s8(w, pr), pr);
+      w += n;
+    }
+    ws[o] = s;
+  }
+#else
+  (void)w;
+  (void)k;
+  (void)n_out;
+  (void)ws;
+#endif
+}
+
+/* the portable epilogue of one output */
+AOT_INLINE float aot_hybs_out(const aot_hybs_ctx *x, int32_t acc, float scale, int32_t c) {
+  float o = (float)acc * scale;
+  o *= x->fscale[x->per_channel ? c : 0];
+  if (x->bias) o += x->bias[c];
+  return aot_clamp_f32(o, x->lo, x->hi);
+}
+
+#ifdef AOT_HYBS_DSP
+AOT_INLINE uint32_t aot_hybs_ld(const void *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+AOT_INLINE int16x2_t aot_hybs_odd(uint32_t w) {
+  int16x2_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(w));
+  return r;
+}
+/* sums of rows f0, f1 with columns a, b: r[0] = f0.a, r[1] = f1.a,
+ * r[2] = f0.b, r[3] = f1.b */
+AOT_INLINE void aot_hybs_dsp_2x2(const int8_t *f0, const int8_t *f1, const int16_t *a,
+                                 const int16_t *b, int32_t k, int32_t *r) {
+  int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, n;
+  for (n = k >> 2; n > 0; n--) {
+    const uint32_t w0 = aot_hybs_ld(f0), w1 = aot_hybs_ld(f1);
+    const int16x2_t a0 = (int16x2_t)aot_hybs_ld(a), a1 = (int16x2_t)aot_hybs_ld(a + 2);
+    const int16x2_t b0 = (int16x2_t)aot_hybs_ld(b), b1 = (int16x2_t)aot_hybs_ld(b + 2);
+    const int16x2_t e0 = __sxtb16((int8x4_t)w0), o0 = aot_hybs_odd(w0);
+    const int16x2_t e1 = __sxtb16((int8x4_t)w1), o1 = aot_hybs_odd(w1);
+    s0 = __smlad(e0, a0, s0);
+    s0 = __smlad(o0, a1, s0);
+    s1 = __smlad(e1, a0, s1);
+    s1 = __smlad(o1, a1, s1);
+    s2 = __smlad(e0, b0, s2);
+    s2 = __smlad(o0, b1, s2);
+    s3 = __smlad(e1, b0, s3);
+    s3 = __smlad(o1, b1, s3);
+    f0 += 4;
+    f1 += 4;
+    a += 4;
+    b += 4;
+  }
+  for (n = k & 3; n > 0; n--) {
+    s0 += (int32_t)*f0 * *a;
+    s1 += (int32_t)*f1 * *a++;
+    s2 += (int32_t)*f0++ * *b;
+    s3 += (int32_t)*f1++ * *b++;
+  }
+  r[0] = s0;
+  r[1] = s1;
+  r[2] = s2;
+  r[3] = s3;
+}
+#endif
+
+#ifdef AOT_HYBS_MVE
+/* sums of rows f, f + k, f + 2k, f + 3k (step: 0 repeats row f) with
+ * column x, into r[0..3] (zero-point term not applied) */
+AOT_INLINE void aot_hybs_mve_4(const int8_t *f, int32_t step, const int8_t *x, int32_t k,
+                               int32_t *r) {
+  const int8_t *f1 = f + step, *f2 = f1 + step, *f3 = f2 + step;
+  int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, n;
+  for (n = k; n >= 16; n -= 16) {
+    const int8x16_t xv = vldrbq_s8(x);
+    s0 = vmladavaq_s8(s0, vldrbq_s8(f), xv);
+    s1 = vmladavaq_s8(s1, vldrbq_s8(f1), xv);
+    s2 = vmladavaq_s8(s2, vldrbq_s8(f2), xv);
+    s3 = vmladavaq_s8(s3, vldrbq_s8(f3), xv);
+    x += 16;
+    f += 16;
+    f1 += 16;
+    f2 += 16;
+    f3 += 16;
+  }
+  if (n > 0) {
+    const mve_pred16_t pr = vctp8q((uint32_t)n);
+    const int8x16_t xv = vldrbq_z_s8(x, pr);
+    s0 = vmladavaq_p_s8(s0, vldrbq_z_s8(f, pr), xv, pr);
+    s1 = vmladavaq_p_s8(s1, vldrbq_z_s8(f1, pr), xv, pr);
+    s2 = vmladavaq_p_s8(s2, vldrbq_z_s8(f2, pr), xv, pr);
+    s3 = vmladavaq_p_s8(s3, vldrbq_z_s8(f3, pr), xv, pr);
+  }
+  r[0] = s0;
+  r[1] = s1;
+  r[2] = s2;
+  r[3] = s3;
+}
+
+/* one column: every output channel to out[0..n_out-1] */
+AOT_INLINE void aot_hybs_mve_col(const aot_hybs_ctx *x, const int8_t *c, int32_t zp,
+                                 float scale, float *out) {
+  const int32_t k = x->k, n = x->n_out;
+  int32_t o, j, r[4];
+  for (o = 0; o < n; o += 4) {
+    const int32_t m = n - o < 4 ? n - o : 4;
+    aot_hybs_mve_4(x->w + (size_t)o * (size_t)k, m == 4 ? k : 0, c, k, r);
+    for (j = 0; j < m; j++) {
+      const int32_t acc = (int32_t)((uint32_t)r[j] - (uint32_t)zp * (uint32_t)x->wsum[o + j]);
+      out[o + j] = aot_hybs_out(x, acc, scale, o + j);
+    }
+  }
+}
+#endif
+
+/* columns ca (zero point za, scale sa) -> oa[0..n_out-1] and, when ob is
+ * not NULL, cb (zb, sb) -> ob */
+AOT_INLINE void aot_hybs_run(const aot_hybs_ctx *x, const aot_hybs_col *ca, int32_t za,
+                             float sa, float *oa, const aot_hybs_col *cb, int32_t zb, float sb,
+                             float *ob) {
+#ifdef AOT_HYBS_MVE
+  aot_hybs_mve_col(x, ca, za, sa, oa);
+  if (ob) aot_hybs_mve_col(x, cb, zb, sb, ob);
+#else
+  const int32_t k = x->k, n = x->n_out;
+  int32_t o, r[4];
+  (void)za;
+  (void)zb;
+  if (!ob) cb = ca;
+  for (o = 0; o < n; o += 2) {
+    const int8_t *f0 = x->w + (size_t)o * (size_t)k;
+    const int two = o + 1 < n;
+    aot_hybs_dsp_2x2(f0, two ? f0 + k : f0, ca, cb, k, r);
+    oa[o] = aot_hybs_out(x, r[0], sa, o);
+    if (two) oa[o + 1] = aot_hybs_out(x, r[1], sa, o + 1);
+    if (ob) {
+      ob[o] = aot_hybs_out(x, r[2], sb, o);
+      if (two) ob[o + 1] = aot_hybs_out(x, r[3], sb, o + 1);
+    }
+  }
+#endif
+}
+
+/* GEMM of rows input rows of k floats, each quantized on its own
+ * (aot_hybrid_quantize_qd8 into q, k bytes), with the weights: out rows of
+ * n_out */
+AOT_INLINE void aot_hybs_gemm(const aot_hybs_ctx *x, const float *in, size_t rows, int8_t *q,
+                              aot_hybs_col *ca, aot_hybs_col *cb, float *out) {
+  const int32_t k = x->k, n = x->n_out;
+  size_t i;
+  for (i = 0; i < rows; i += 2) {
+    float sa, sb = 0.0f;
+    int32_t za, zb = 0;
+    const int two = i + 1 < rows;
+    aot_hybrid_quantize_qd8(in + i * (size_t)k, k, q, &sa, &za);
+    aot_hybs_fill(ca, q, k, za);
+    if (two) {
+      aot_hybrid_quantize_qd8(in + (i + 1) * (size_t)k, k, q, &sb, &zb);
+      aot_hybs_fill(cb, q, k, zb);
+    }
+    aot_hybs_run(x, ca, za, sa, out + i * (size_t)n, cb, zb, sb,
+                 two ? out + (i + 1) * (size_t)n : NULL);
+  }
+}
+#endif
+
+#endif
