@@ -197,11 +197,11 @@ AOT_INLINE void aot_hybs_dsp_2x2(const int8_t *f0, const int8_t *f1, const int16
 #endif
 
 #ifdef AOT_HYBS_MVE
-/* sums of rows f, f + k, f + 2k, f + 3k (step: 0 repeats row f) with
- * column x, into r[0..3] (zero-point term not applied) */
-AOT_INLINE void aot_hybs_mve_4(const int8_t *f, int32_t step, const int8_t *x, int32_t k,
+/* sums of the m (1..4) rows f, f + k, f + 2k, f + 3k with column x, into
+ * r[0..3] (zero-point term not applied; rows past m repeat the last one) */
+AOT_INLINE void aot_hybs_mve_4(const int8_t *f, int32_t m, const int8_t *x, int32_t k,
                                int32_t *r) {
-  const int8_t *f1 = f + step, *f2 = f1 + step, *f3 = f2 + step;
+  const int8_t *f1 = m > 1 ? f + k : f, *f2 = m > 2 ? f1 + k : f1, *f3 = m > 3 ? f2 + k : f2;
   int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, n;
   for (n = k; n >= 16; n -= 16) {
     const int8x16_t xv = vldrbq_s8(x);
@@ -236,7 +236,7 @@ AOT_INLINE void aot_hybs_mve_col(const aot_hybs_ctx *x, const int8_t *c, int32_t
   int32_t o, j, r[4];
   for (o = 0; o < n; o += 4) {
     const int32_t m = n - o < 4 ? n - o : 4;
-    aot_hybs_mve_4(x->w + (size_t)o * (size_t)k, m == 4 ? k : 0, c, k, r);
+    aot_hybs_mve_4(x->w + (size_t)o * (size_t)k, m, c, k, r);
     for (j = 0; j < m; j++) {
       const int32_t acc = (int32_t)((uint32_t)r[j] - (uint32_t)zp * (uint32_t)x->wsum[o + j]);
       out[o + j] = aot_hybs_out(x, acc, scale, o + j);

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # test_f32_simd.sh AOTC - the float32 CONV_2D / DEPTHWISE_CONV_2D /
 # FULLY_CONNECTED target variants (runtime/aot_f32_simd.h) against the
-# portable kernels and a double-precision reference: tests/target/f32_kernels.c
+# portable kernels and a double-precision reference, and the hybrid
+# CONV_2D / FULLY_CONNECTED target loops (runtime/aot_hybrid_simd.h) against
+# their portable build, bit for bit: tests/target/f32_kernels.c
 # with the same files built with AOT_NO_SIMD (tests/target/f32_ref_kernels.c),
 # on the host (portable, and the register-blocked loops forced with
 # AOT_F32_FORCE_BLK; ASan/UBSan when available), Cortex-M4 (register-blocked
@@ -15,7 +17,7 @@ S=${AOTC_SHARED:-$ROOT/../shared}
 W=$(mktemp -d /tmp/aotc-f32simd-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 fail=0
-SRCS="tests/target/f32_ref_kernels.c runtime/ConvolutionFunctions/aot_conv2d_f32.c runtime/ConvolutionFunctions/aot_dwconv2d_f32.c runtime/FullyConnectedFunctions/aot_fc_f32.c"
+SRCS="tests/target/f32_ref_kernels.c runtime/ConvolutionFunctions/aot_conv2d_f32.c runtime/ConvolutionFunctions/aot_dwconv2d_f32.c runtime/FullyConnectedFunctions/aot_fc_f32.c runtime/ConvolutionFunctions/aot_conv2d_hybrid.c runtime/FullyConnectedFunctions/aot_fc_hybrid.c"
 cd "$ROOT" || exit 1
 san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 echo 'int main(void){return 0;}' > "$W/t.c"

@@ -18,6 +18,12 @@
  *    rounding (no fused multiply-add in ISO C): it must equal the portable
  *    kernel bit for bit;
  *  - nothing is written past the output.
+ * The hybrid CONV_2D and FULLY_CONNECTED (float activations, int8 weights,
+ * runtime/aot_hybrid_simd.h on the Arm targets) are compared bit for bit with
+ * their portable build over random shapes (the 1x1 GEMM case in a third of
+ * the convolutions), paddings, strides, dilations, per-channel and
+ * per-tensor scales, inputs of either sign (zero points -128 and 127), and
+ * must not write past the output or the planned scratch.
  * With -DF32_BENCH=1..4 it runs one KWS-sized layer between the instruction
  * count markers instead (1 conv 1x1 25x5x64->64, 2 depthwise 3x3 x64, 3 conv
  * 10x4 stride 2 49x10x1->64, 4 FC 64->12). Prints "N passed, M failed";
@@ -37,6 +43,11 @@ int32_t ref_dwconv2d_f32(const aot_conv_params *p, const float *input, const flo
                          const float *bias, float *output);
 int32_t ref_fc_f32(const aot_fc_params *p, const float *input, const float *weights,
                    const float *bias, float *output);
+int32_t ref_conv2d_hybrid(const aot_conv_params *p, const aot_hybrid_params *h,
+                          const float *input, const int8_t *filter, const float *bias,
+                          float *output, void *scratch);
+int32_t ref_fc_hybrid(const aot_fc_params *p, const aot_hybrid_params *h, const float *input,
+                      const int8_t *weights, const float *bias, float *output, void *scratch);
 
 #define KC_SEED 0x9E3779B9u
 #include "kernel_check.h"
@@ -214,6 +225,105 @@ static void run_fc(int idx) {
   compare("fc_f32", idx, nout);
 }
 
+/* ---- hybrid CONV_2D / FULLY_CONNECTED (float activations, int8 weights):
+ * the target variant (aot_hybrid_simd.h) must equal the portable kernel bit
+ * for bit; scratch of the planned size with guard bytes after it */
+#define MAXSCR 16384
+static int8_t wq[MAXF];
+static float fsc[256];
+static unsigned char scr[MAXSCR + GUARD];
+
+static void fill_hyb(int32_t nin, int32_t nw, int32_t nout) {
+  int32_t i;
+  const int mode = rr(0, 3);
+  for (i = 0; i < nin; i++) {
+    in[i] = rf() * (float)rr(1, 8);
+    if (mode == 1 && in[i] < 0.0f) in[i] = -in[i];  /* zero point -128 */
+    if (mode == 2 && in[i] > 0.0f) in[i] = -in[i];  /* zero point 127 */
+    if (mode == 3 && rr(0, 3) == 0) in[i] = 0.0f;
+  }
+  for (i = 0; i < nw; i++) wq[i] = (int8_t)rr(-128, 127);
+  for (i = 0; i < 256; i++) {
+    fsc[i] = (float)rr(1, 1000) * 1e-4f;
+    bias[i] = rf();
+  }
+  for (i = 0; i < nout + GUARD; i++) out_t[i] = out_r[i] = 12345.0f;
+}
+
+static void check_hyb(const char *what, int idx, int32_t st_t, int32_t st_r, int32_t nout,
+                      size_t scr_n) {
+  int32_t i, ok = st_t == AOT_KERNEL_OK && st_r == AOT_KERNEL_OK;
+  ok &= memcmp(out_t, out_r, (size_t)nout * sizeof(float)) == 0;
+  for (i = nout; i < nout + GUARD; i++) ok &= out_t[i] == 12345.0f && out_r[i] == 12345.0f;
+  for (i = 0; i < GUARD; i++) ok &= scr[scr_n + (size_t)i] == 0xA5;
+  check(ok, what, idx);
+}
+
+static void run_hyb_conv(int idx) {
+  aot_conv_params p;
+  aot_hybrid_params h;
+  int32_t nf, nout, st_t, st_r;
+  size_t sn;
+  const float *b;
+  memset(&p, 0, sizeof p);
+  do {
+    const int gemm = rr(0, 2) == 0;
+    p.batches = rr(1, 2);
+    p.in_h = rr(1, 9);
+    p.in_w = rr(1, 9);
+    p.filter_h = gemm ? 1 : rr(1, 5);
+    p.filter_w = gemm ? 1 : rr(1, 5);
+    p.stride_h = gemm ? 1 : rr(1, 3);
+    p.stride_w = gemm ? 1 : rr(1, 3);
+    p.dilation_h = !gemm && rr(0, 3) == 0 ? rr(2, 3) : 1;
+    p.dilation_w = !gemm && rr(0, 3) == 0 ? rr(2, 3) : 1;
+    p.in_c = p.filter_in_c = rr(1, 40);
+    p.out_c = rr(1, 21);
+    p.depth_multiplier = 1;
+    nf = p.out_c * p.filter_h * p.filter_w * p.in_c;
+    if (!conv_case(&p, 0)) continue;
+    if (gemm) {
+      p.pad_h = p.pad_w = 0;
+      p.out_h = p.in_h;
+      p.out_w = p.in_w;
+    }
+  } while (nf > MAXF || p.batches * p.out_h * p.out_w * p.out_c > MAXOUT ||
+           p.batches * p.in_h * p.in_w * p.in_c > MAXIN ||
+           (sn = aot_conv2d_hybrid_buffer_size(&p)) > MAXSCR);
+  nout = p.batches * p.out_h * p.out_w * p.out_c;
+  fill_hyb(p.batches * p.in_h * p.in_w * p.in_c, nf, nout);
+  h.per_channel = rr(0, 1);
+  h.filter_scale = fsc;
+  b = rr(0, 3) == 0 ? NULL : bias;
+  memset(scr, 0xA5, sizeof scr);
+  st_t = aot_conv2d_hybrid(&p, &h, in, wq, b, out_t, scr);
+  st_r = ref_conv2d_hybrid(&p, &h, in, wq, b, out_r, scr);
+  check_hyb("conv2d_hybrid", idx, st_t, st_r, nout, sn);
+}
+
+static void run_hyb_fc(int idx) {
+  aot_fc_params p;
+  aot_hybrid_params h;
+  int32_t nout, st_t, st_r;
+  size_t sn;
+  const float *b;
+  memset(&p, 0, sizeof p);
+  p.batches = rr(1, 4);
+  p.in_depth = rr(1, 300);
+  p.out_depth = rr(1, 13);
+  acts(&p.act_min_f, &p.act_max_f);
+  nout = p.batches * p.out_depth;
+  fill_hyb(p.batches * p.in_depth, p.in_depth * p.out_depth, nout);
+  h.per_channel = rr(0, 1);
+  h.filter_scale = fsc;
+  b = rr(0, 3) == 0 ? NULL : bias;
+  sn = aot_fc_hybrid_buffer_size(&p);
+  memset(scr, 0xA5, sizeof scr);
+  st_t = aot_fc_hybrid(&p, &h, in, wq, b, out_t, scr);
+  st_r = ref_fc_hybrid(&p, &h, in, wq, b, out_r, scr);
+  check_hyb("fc_hybrid", idx, st_t, st_r, nout, sn);
+}
+
 #ifdef F32_BENCH
 static float big_in[25 * 5 * 64], big_f[64 * 64], big_o[25 * 5 * 64];
 static int bench(void) {
@@ -284,6 +394,8 @@ int main(void) {
   for (i = 0; i < 300; i++) run_conv(i, 0);
   for (i = 0; i < 300; i++) run_conv(i, 1);
   for (i = 0; i < 200; i++) run_fc(i);
+  for (i = 0; i < 300; i++) run_hyb_conv(i);
+  for (i = 0; i < 200; i++) run_hyb_fc(i);
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }
