@@ -42,7 +42,7 @@ typedef int16_t aot_hybs_col;
 
 /* bytes of the columns (two of k taps) and weight sums (n_out), aligned */
 AOT_INLINE size_t aot_hybs_scratch(size_t k, size_t n_out) {
-  return 8u + ((4u * k + 7u) & ~(size_t)7u) + 4u * n_out;
+  return 8u + ((4u * k + 23u) & ~(size_t)7u) + 4u * n_out;
 }
 
 #if defined(AOT_HYBS_MVE) || defined(AOT_HYBS_DSP)
@@ -58,23 +58,33 @@ typedef struct aot_hybs_ctx {
   float lo, hi;
 } aot_hybs_ctx;
 
-/* scratch (aot_hybs_scratch bytes) split into two columns and the sums */
+/* scratch (aot_hybs_scratch bytes) split into two columns and the sums.
+ * DSP: the two columns are interleaved, per group of four taps four int16
+ * of column a then four of column b (cb = ca + 4; one pair of LDRD per
+ * group), the k % 4 tail taps after the groups (2 * (k & ~3) + i - (k & ~3),
+ * column b four further); Helium: two separate int8 columns. */
 AOT_INLINE void aot_hybs_split(void *scratch, int32_t k, aot_hybs_col **ca, aot_hybs_col **cb,
                                int32_t **wsum) {
   uintptr_t a = ((uintptr_t)scratch + 7u) & ~(uintptr_t)7u;
   *ca = (aot_hybs_col *)a;
+#ifdef AOT_HYBS_DSP
+  *cb = *ca + 4;
+#else
   *cb = *ca + k;
-  *wsum = (int32_t *)(a + (((uintptr_t)4u * (uintptr_t)k + 7u) & ~(uintptr_t)7u));
+#endif
+  *wsum = (int32_t *)(a + (((uintptr_t)4u * (uintptr_t)k + 23u) & ~(uintptr_t)7u));
 }
 
 /* column position of tap i of k */
 AOT_INLINE int32_t aot_hybs_pos(int32_t i, int32_t k) {
 #ifdef AOT_HYBS_DSP
-  if (i < (k & ~3)) return (i & ~3) | ((i & 1) << 1) | ((i & 2) >> 1);
+  const int32_t k4 = k & ~3;
+  if (i < k4) return ((i & ~3) << 1) | ((i & 1) << 1) | ((i & 2) >> 1);
+  return k4 + i;
 #else
   (void)k;
-#endif
   return i;
+#endif
 }
 
 /* the column value of quantized tap q (zero point zp) */
@@ -102,13 +112,13 @@ AOT_INLINE void aot_hybs_fill(aot_hybs_col *c, const int8_t *q, int32_t n, int32
 #ifdef AOT_HYBS_DSP
   const int32_t n4 = n & ~3;
   int32_t i;
-  for (i = 0; i < n4; i += 4) {
-    c[i] = (int16_t)(q[i] - zp);
-    c[i + 1] = (int16_t)(q[i + 2] - zp);
-    c[i + 2] = (int16_t)(q[i + 1] - zp);
-    c[i + 3] = (int16_t)(q[i + 3] - zp);
+  for (i = 0; i < n4; i += 4, c += 8) {
+    c[0] = (int16_t)(q[i] - zp);
+    c[1] = (int16_t)(q[i + 2] - zp);
+    c[2] = (int16_t)(q[i + 1] - zp);
+    c[3] = (int16_t)(q[i + 3] - zp);
   }
-  for (; i < n; i++) c[i] = (int16_t)(q[i] - zp);
+  for (; i < n; i++) *c++ = (int16_t)(q[i] - zp);
 #else
   (void)zp;
   memcpy(c, q, (size_t)n);
@@ -149,45 +159,47 @@ AOT_INLINE float aot_hybs_out(const aot_hybs_ctx *x, int32_t acc, float scale, i
 }
 
 #ifdef AOT_HYBS_DSP
-AOT_INLINE uint32_t aot_hybs_ld(const void *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return v;
-}
-AOT_INLINE int16x2_t aot_hybs_odd(uint32_t w) {
-  int16x2_t r;
-  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(w));
-  return r;
-}
-/* sums of rows f0, f1 with columns a, b: r[0] = f0.a, r[1] = f1.a,
- * r[2] = f0.b, r[3] = f1.b */
+/* sums of rows f0, f1 with the interleaved columns a (b = a + 4):
+ * r[0] = f0.a, r[1] = f1.a, r[2] = f0.b, r[3] = f1.b. Per group of four
+ * taps: two weight words, their SXTB16 halves, two LDRD, eight SMLAD. */
 AOT_INLINE void aot_hybs_dsp_2x2(const int8_t *f0, const int8_t *f1, const int16_t *a,
-                                 const int16_t *b, int32_t k, int32_t *r) {
-  int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, n;
-  for (n = k >> 2; n > 0; n--) {
-    const uint32_t w0 = aot_hybs_ld(f0), w1 = aot_hybs_ld(f1);
-    const int16x2_t a0 = (int16x2_t)aot_hybs_ld(a), a1 = (int16x2_t)aot_hybs_ld(a + 2);
-    const int16x2_t b0 = (int16x2_t)aot_hybs_ld(b), b1 = (int16x2_t)aot_hybs_ld(b + 2);
-    const int16x2_t e0 = __sxtb16((int8x4_t)w0), o0 = aot_hybs_odd(w0);
-    const int16x2_t e1 = __sxtb16((int8x4_t)w1), o1 = aot_hybs_odd(w1);
-    s0 = __smlad(e0, a0, s0);
-    s0 = __smlad(o0, a1, s0);
-    s1 = __smlad(e1, a0, s1);
-    s1 = __smlad(o1, a1, s1);
-    s2 = __smlad(e0, b0, s2);
-    s2 = __smlad(o0, b1, s2);
-    s3 = __smlad(e1, b0, s3);
-    s3 = __smlad(o1, b1, s3);
-    f0 += 4;
-    f1 += 4;
-    a += 4;
-    b += 4;
+                                 int32_t k, int32_t *r) {
+  int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, n = k >> 2;
+  const int16_t *t = a + 2 * (k & ~3);
+  if (n > 0) {
+    uint32_t t0, t1, t2, t3, x0, x1;
+    __asm__ volatile(
+        "1:\n\t"
+        "ldr %[t0], [%[f0]], #4\n\t"
+        "ldrd %[x0], %[x1], [%[a]], #16\n\t"
+        "sxtb16 %[t1], %[t0]\n\t"
+        "sxtb16 %[t0], %[t0], ror #8\n\t"
+        "smlad %[s0], %[t1], %[x0], %[s0]\n\t"
+        "smlad %[s0], %[t0], %[x1], %[s0]\n\t"
+        "ldr %[t2], [%[f1]], #4\n\t"
+        "sxtb16 %[t3], %[t2]\n\t"
+        "sxtb16 %[t2], %[t2], ror #8\n\t"
+        "smlad %[s1], %[t3], %[x0], %[s1]\n\t"
+        "smlad %[s1], %[t2], %[x1], %[s1]\n\t"
+        "ldrd %[x0], %[x1], [%[a], #-8]\n\t"
+        "smlad %[s2], %[t1], %[x0], %[s2]\n\t"
+        "smlad %[s2], %[t0], %[x1], %[s2]\n\t"
+        "smlad %[s3], %[t3], %[x0], %[s3]\n\t"
+        "smlad %[s3], %[t2], %[x1], %[s3]\n\t"
+        "subs %[n], %[n], #1\n\t"
+        "bne 1b\n\t"
+        : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [f0] "+r"(f0),
+          [f1] "+r"(f1), [a] "+r"(a), [n] "+r"(n), [t0] "=&r"(t0), [t1] "=&r"(t1),
+          [t2] "=&r"(t2), [t3] "=&r"(t3), [x0] "=&r"(x0), [x1] "=&r"(x1)
+        :
+        : "cc", "memory");
   }
   for (n = k & 3; n > 0; n--) {
-    s0 += (int32_t)*f0 * *a;
-    s1 += (int32_t)*f1 * *a++;
-    s2 += (int32_t)*f0++ * *b;
-    s3 += (int32_t)*f1++ * *b++;
+    s0 += (int32_t)*f0 * t[0];
+    s1 += (int32_t)*f1 * t[0];
+    s2 += (int32_t)*f0++ * t[4];
+    s3 += (int32_t)*f1++ * t[4];
+    t++;
   }
   r[0] = s0;
   r[1] = s1;
@@ -258,11 +270,11 @@ AOT_INLINE void aot_hybs_run(const aot_hybs_ctx *x, const aot_hybs_col *ca, int3
   int32_t o, r[4];
   (void)za;
   (void)zb;
-  if (!ob) cb = ca;
+  (void)cb;  /* ca + 4 */
   for (o = 0; o < n; o += 2) {
     const int8_t *f0 = x->w + (size_t)o * (size_t)k;
     const int two = o + 1 < n;
-    aot_hybs_dsp_2x2(f0, two ? f0 + k : f0, ca, cb, k, r);
+    aot_hybs_dsp_2x2(f0, two ? f0 + k : f0, ca, k, r);
     oa[o] = aot_hybs_out(x, r[0], sa, o);
     if (two) oa[o + 1] = aot_hybs_out(x, r[1], sa, o + 1);
     if (ob) {
@@ -271,6 +283,57 @@ AOT_INLINE void aot_hybs_run(const aot_hybs_ctx *x, const aot_hybs_col *ca, int3
     }
   }
 #endif
+}
+
+/* aot_hybrid_quantize_qd8 of n > 0 values straight into column c, the same
+ * scale, zero point and values, when every value is finite and the
+ * reciprocal scale is finite (else the portable function, then
+ * aot_hybs_fill): the range from the float bit patterns (the largest as a
+ * signed integer is the largest positive value, the largest as an unsigned
+ * integer the most negative one), q = SSAT8(round_half_even(x * m) + zp)
+ * (the products are finite and small, so rounding before the clamp is the
+ * same as after it). */
+AOT_INLINE void aot_hybs_quant(const float *v, int32_t n, int8_t *q, aot_hybs_col *c,
+                               float *scale, int32_t *zp) {
+#ifdef AOT_HYBS_DSP
+  int32_t smax = 0, i, z;
+  uint32_t umax = 0;
+  float rmin, rmax, m, dmin, dmax, fz, mq;
+  for (i = 0; i < n; i++) {
+    uint32_t b;
+    memcpy(&b, v + i, 4);
+    if ((int32_t)b > smax) smax = (int32_t)b;
+    if (b > umax) umax = b;
+  }
+  if (smax < 0x7F800000 && umax < 0xFF800000u) {
+    if (umax > 0x80000000u) memcpy(&rmin, &umax, 4);
+    else rmin = 0.0f;
+    if (smax > 0) memcpy(&rmax, &smax, 4);
+    else rmax = 0.0f;
+    m = rmin == rmax ? 1.0f : 255.0f / (rmax - rmin);
+    dmin = rmin * m;
+    dmax = rmax * m;
+    fz = (-128.0f + dmin) + (127.0f + dmax) > 0.0f ? -128.0f - dmin : 127.0f - dmax;
+    z = aot_hybrid_round(fz, -128, 127, 1);
+    *scale = 1.0f / m;
+    mq = 1.0f / *scale;
+    if (mq <= 3.0e38f) {
+      const int32_t n4 = n & ~3;
+      *zp = z;
+      for (i = 0; i < n; i++) {
+        float t = v[i] * mq;
+        int32_t r;
+        __asm__("vcvtr.s32.f32 %0, %0" : "+t"(t));
+        memcpy(&r, &t, 4);
+        r = __ssat(r + z, 8) - z;
+        c[i < n4 ? ((i & ~3) << 1) | ((i & 1) << 1) | ((i & 2) >> 1) : n4 + i] = (int16_t)r;
+      }
+      return;
+    }
+  }
+#endif
+  aot_hybrid_quantize_qd8(v, n, q, scale, zp);
+  aot_hybs_fill(c, q, n, *zp);
 }
 
 /* GEMM of rows input rows of k floats, each quantized on its own
@@ -284,12 +347,8 @@ AOT_INLINE void aot_hybs_gemm(const aot_hybs_ctx *x, const float *in, size_t row
     float sa, sb = 0.0f;
     int32_t za, zb = 0;
     const int two = i + 1 < rows;
-    aot_hybrid_quantize_qd8(in + i * (size_t)k, k, q, &sa, &za);
-    aot_hybs_fill(ca, q, k, za);
-    if (two) {
-      aot_hybrid_quantize_qd8(in + (i + 1) * (size_t)k, k, q, &sb, &zb);
-      aot_hybs_fill(cb, q, k, zb);
-    }
+    aot_hybs_quant(in + i * (size_t)k, k, q, ca, &sa, &za);
+    if (two) aot_hybs_quant(in + (i + 1) * (size_t)k, k, q, cb, &sb, &zb);
     aot_hybs_run(x, ca, za, sa, out + i * (size_t)n, cb, zb, sb,
                  two ? out + (i + 1) * (size_t)n : NULL);
   }
