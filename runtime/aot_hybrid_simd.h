@@ -249,6 +249,21 @@ AOT_INLINE void aot_hybs_mve_col(const aot_hybs_ctx *x, const int8_t *c, int32_t
   for (o = 0; o < n; o += 4) {
     const int32_t m = n - o < 4 ? n - o : 4;
     aot_hybs_mve_4(x->w + (size_t)o * (size_t)k, m, c, k, r);
+#if (__ARM_FEATURE_MVE & 2)
+    if (m == 4) {
+      /* the epilogue in four lanes: the same float operations per lane */
+      const int32x4_t a = vsubq_s32(vldrwq_s32(r), vmulq_n_s32(vldrwq_s32(x->wsum + o), zp));
+      float32x4_t f = vmulq_n_f32(vcvtq_f32_s32(a), scale);
+      f = x->per_channel ? vmulq_f32(f, vldrwq_f32(x->fscale + o)) : vmulq_n_f32(f, x->fscale[0]);
+      if (x->bias) f = vaddq_f32(f, vldrwq_f32(x->bias + o));
+      /* lo > f, not f < lo: the MVE LT condition is true for a NaN, and
+       * aot_clamp_f32 keeps a NaN */
+      f = vpselq_f32(vdupq_n_f32(x->lo), f, vcmpgtq_f32(vdupq_n_f32(x->lo), f));
+      f = vpselq_f32(vdupq_n_f32(x->hi), f, vcmpgtq_n_f32(f, x->hi));
+      vstrwq_f32(out + o, f);
+      continue;
+    }
+#endif
     for (j = 0; j < m; j++) {
       const int32_t acc = (int32_t)((uint32_t)r[j] - (uint32_t)zp * (uint32_t)x->wsum[o + j]);
       out[o + j] = aot_hybs_out(x, acc, scale, o + j);
@@ -291,8 +306,21 @@ AOT_INLINE void aot_hybs_run(const aot_hybs_ctx *x, const aot_hybs_col *ca, int3
  * aot_hybs_fill): the range from the float bit patterns (the largest as a
  * signed integer is the largest positive value, the largest as an unsigned
  * integer the most negative one), q = SSAT8(round_half_even(x * m) + zp)
+ * (DSP: VCVTR per value; Helium with floating point: four values per
+ * VMUL / VCVTN / VMAX / VMIN / VSTRB)
  * (the products are finite and small, so rounding before the clamp is the
  * same as after it). */
+#ifdef AOT_HYBS_DSP
+/* q - zp of one finite value x (round half to even by VCVTR) */
+AOT_INLINE int16_t aot_hybs_q1(float x, float mq, int32_t z) {
+  float t = x * mq;
+  int32_t r;
+  __asm__("vcvtr.s32.f32 %0, %0" : "+t"(t));
+  memcpy(&r, &t, 4);
+  return (int16_t)(__ssat(r + z, 8) - z);
+}
+#endif
+
 AOT_INLINE void aot_hybs_quant(const float *v, int32_t n, int8_t *q, aot_hybs_col *c,
                                float *scale, int32_t *zp) {
 #ifdef AOT_HYBS_DSP
@@ -320,13 +348,49 @@ AOT_INLINE void aot_hybs_quant(const float *v, int32_t n, int8_t *q, aot_hybs_co
     if (mq <= 3.0e38f) {
       const int32_t n4 = n & ~3;
       *zp = z;
-      for (i = 0; i < n; i++) {
-        float t = v[i] * mq;
-        int32_t r;
-        __asm__("vcvtr.s32.f32 %0, %0" : "+t"(t));
-        memcpy(&r, &t, 4);
-        r = __ssat(r + z, 8) - z;
-        c[i < n4 ? ((i & ~3) << 1) | ((i & 1) << 1) | ((i & 2) >> 1) : n4 + i] = (int16_t)r;
+      for (i = 0; i < n4; i += 4, c += 8) {
+        c[0] = aot_hybs_q1(v[i], mq, z);
+        c[2] = aot_hybs_q1(v[i + 1], mq, z);
+        c[1] = aot_hybs_q1(v[i + 2], mq, z);
+        c[3] = aot_hybs_q1(v[i + 3], mq, z);
+      }
+      for (; i < n; i++) *c++ = aot_hybs_q1(v[i], mq, z);
+      return;
+    }
+  }
+#elif defined(AOT_HYBS_MVE) && (__ARM_FEATURE_MVE & 2)
+  int32x4_t vs = vdupq_n_s32(0);
+  uint32x4_t vu = vdupq_n_u32(0);
+  int32_t i, smax, z;
+  uint32_t umax;
+  float rmin, rmax, m, dmin, dmax, fz, mq;
+  for (i = 0; i < n; i += 4) {
+    const mve_pred16_t pr = vctp32q((uint32_t)(n - i));
+    const int32x4_t b = vldrwq_z_s32((const int32_t *)(const void *)(v + i), pr);
+    vs = vmaxq_s32(vs, b);
+    vu = vmaxq_u32(vu, vreinterpretq_u32_s32(b));
+  }
+  smax = vmaxvq_s32(0, vs);
+  umax = vmaxvq_u32(0u, vu);
+  if (smax < 0x7F800000 && umax < 0xFF800000u) {
+    if (umax > 0x80000000u) memcpy(&rmin, &umax, 4);
+    else rmin = 0.0f;
+    if (smax > 0) memcpy(&rmax, &smax, 4);
+    else rmax = 0.0f;
+    m = rmin == rmax ? 1.0f : 255.0f / (rmax - rmin);
+    dmin = rmin * m;
+    dmax = rmax * m;
+    fz = (-128.0f + dmin) + (127.0f + dmax) > 0.0f ? -128.0f - dmin : 127.0f - dmax;
+    z = aot_hybrid_round(fz, -128, 127, 1);
+    *scale = 1.0f / m;
+    mq = 1.0f / *scale;
+    if (mq <= 3.0e38f) {
+      *zp = z;
+      for (i = 0; i < n; i += 4) {
+        const mve_pred16_t pr = vctp32q((uint32_t)(n - i));
+        int32x4_t r = vcvtnq_s32_f32(vmulq_n_f32(vldrwq_z_f32(v + i, pr), mq));
+        r = vminq_s32(vmaxq_s32(vaddq_n_s32(r, z), vdupq_n_s32(-128)), vdupq_n_s32(127));
+        vstrbq_p_s32(c + i, r, pr);
       }
       return;
     }

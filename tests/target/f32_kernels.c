@@ -22,7 +22,8 @@
  * runtime/aot_hybrid_simd.h on the Arm targets) are compared bit for bit with
  * their portable build over random shapes (the 1x1 GEMM case in a third of
  * the convolutions), paddings, strides, dilations, per-channel and
- * per-tensor scales, inputs of either sign (zero points -128 and 127), and
+ * per-tensor scales, inputs of either sign (zero points -128 and 127), an
+ * infinite input or a range that overflows (the quantizer's fallbacks), and
  * must not write past the output or the planned scratch.
  * With -DF32_BENCH=1..4 it runs one KWS-sized layer between the instruction
  * count markers instead (1 conv 1x1 25x5x64->64, 2 depthwise 3x3 x64, 3 conv
@@ -235,12 +236,17 @@ static unsigned char scr[MAXSCR + GUARD];
 
 static void fill_hyb(int32_t nin, int32_t nw, int32_t nout) {
   int32_t i;
-  const int mode = rr(0, 3);
+  const int mode = rr(0, 7);
   for (i = 0; i < nin; i++) {
     in[i] = rf() * (float)rr(1, 8);
     if (mode == 1 && in[i] < 0.0f) in[i] = -in[i];  /* zero point -128 */
     if (mode == 2 && in[i] > 0.0f) in[i] = -in[i];  /* zero point 127 */
     if (mode == 3 && rr(0, 3) == 0) in[i] = 0.0f;
+  }
+  if (mode == 4) in[rr(0, nin - 1)] = rr(0, 1) ? INFINITY : -INFINITY; /* portable fallback */
+  if (mode == 5) {  /* a range that overflows: scale inf, reciprocal 0 */
+    in[0] = 3.0e38f;
+    in[nin - 1] = -3.0e38f;
   }
   for (i = 0; i < nw; i++) wq[i] = (int8_t)rr(-128, 127);
   for (i = 0; i < 256; i++) {
