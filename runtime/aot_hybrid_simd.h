@@ -286,10 +286,35 @@ AOT_INLINE void aot_hybs_run(const aot_hybs_ctx *x, const aot_hybs_col *ca, int3
   (void)za;
   (void)zb;
   (void)cb;  /* ca + 4 */
+  const float *fs = x->fscale, *bias = x->bias;
+  const float lo = x->lo, hi = x->hi;
+  const int pc = x->per_channel;
+  const int32_t n2 = n & ~1;
   for (o = 0; o < n; o += 2) {
     const int8_t *f0 = x->w + (size_t)o * (size_t)k;
     const int two = o + 1 < n;
     aot_hybs_dsp_2x2(f0, two ? f0 + k : f0, ca, k, r);
+    if (o < n2 && ob) {
+      /* the portable epilogue of the four sums, fields held in registers */
+      const float f0s = fs[pc ? o : 0], f1s = fs[pc ? o + 1 : 0];
+      float a0 = (float)r[0] * sa, a1 = (float)r[1] * sa;
+      float b0 = (float)r[2] * sb, b1 = (float)r[3] * sb;
+      a0 *= f0s;
+      a1 *= f1s;
+      b0 *= f0s;
+      b1 *= f1s;
+      if (bias) {
+        a0 += bias[o];
+        a1 += bias[o + 1];
+        b0 += bias[o];
+        b1 += bias[o + 1];
+      }
+      oa[o] = aot_clamp_f32(a0, lo, hi);
+      oa[o + 1] = aot_clamp_f32(a1, lo, hi);
+      ob[o] = aot_clamp_f32(b0, lo, hi);
+      ob[o + 1] = aot_clamp_f32(b1, lo, hi);
+      continue;
+    }
     oa[o] = aot_hybs_out(x, r[0], sa, o);
     if (two) oa[o + 1] = aot_hybs_out(x, r[1], sa, o + 1);
     if (ob) {
