@@ -48,8 +48,11 @@
   /* bias, rank reduction, rescale */                                               \
   for (b = 0; b < nb; b++) {                                                        \
     for (u = 0; u < nu; u++) {                                                      \
-      int32_t a = bias ? bias[u] : 0, v;                                            \
-      for (r = 0; r < nr; r++) a += acc_f[(size_t)b * nf + (size_t)u * nr + r];     \
+      /* int32 wrap-around (as the Arm kernels add), without C overflow */          \
+      uint32_t w32 = bias ? (uint32_t)bias[u] : 0u;                                 \
+      int32_t a, v;                                                                 \
+      for (r = 0; r < nr; r++) w32 += (uint32_t)acc_f[(size_t)b * nf + (size_t)u * nr + r]; \
+      a = (int32_t)w32;                                                             \
       acc_u[(size_t)b * nu + u] = a;                                                \
       v = aot_rec_mbqm(a, p->mult2, p->shift2) + p->output_zp;                          \
       output[(size_t)b * nu + u] = (int8_t)aot_clamp_i32(v, -128, 127);             \
