@@ -41,14 +41,14 @@
 #define AOT_F_FC_S8_LONG 1
 
 /* ---- size helper's paths ---- */
-/* int8 FULLY_CONNECTED with four or more output channels (the DSP and
- * portable builds' four-row loop; without it every row takes the one-row
- * loop) */
+/* int8 FULLY_CONNECTED with four or more output channels and at least
+ * 1024 weights that AOT_F_FC_S8_ROWS3 does not take (the DSP and portable
+ * builds' four-row loop; without it every row takes the one-row loop) */
 #define AOT_F_FC_S8_ROWS4 1
 /* int8 FULLY_CONNECTED with four or more output channels, rows of a
  * multiple of four values from 8 to 1024 and at least 4096 weights (the DSP
- * build's three-row loop, aot_fc_dsp.h; without it such layers take the
- * four-row loop) */
+ * build's three-row loop, aot_fc_dsp.h, compiled without the four-row loop
+ * when no other layer needs that) */
 #define AOT_F_FC_S8_ROWS3 1
 
 #endif

@@ -2,11 +2,14 @@
  * FullyConnected / FullyConnectedPerChannel: acc(int32) = sum w * (x +
  * input_offset) + bias, requantized with one multiplier (per-tensor) or one
  * per output channel. Weight zero points are 0. Four weight rows are
- * accumulated together so each input value is loaded once per four MACs; a
- * module without layers of four or more output channels (AOT_F_FC_S8_ROWS4
- * 0) compiles only the one-row loop of the DSP and portable builds. The DSP
- * build's three-row loop (aot_fc_s8_dsp3, aot_fc_dsp.h) comes with
- * AOT_F_FC_S8_ROWS3 (a layer where its code pays off). */
+ * accumulated together so each input value is loaded once per four MACs
+ * (AOT_F_FC_S8_ROWS4: a layer of four or more output channels and at least
+ * 1024 weights that the three-row loop does not take); a module without such
+ * layers compiles only the one-row loop of the DSP and portable builds. The
+ * DSP build's three-row loop (aot_fc_s8_dsp3, aot_fc_dsp.h) comes with
+ * AOT_F_FC_S8_ROWS3 (a layer where its code pays off), with or without the
+ * four-row loop; a layer it turns down at run time takes the four-row loop
+ * when compiled, else the one-row loop. */
 #include "aot_conv.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(AOT_NO_SIMD)
@@ -100,7 +103,7 @@ AOT_INLINE int8_t aot_fc_s8_q(int32_t acc, int32_t fast, int32_t m, int32_t sh, 
   return aot_dsp_st(v + out_off, full, lo, hi);
 }
 
-#if AOT_F_FC_S8_ROWS4 && AOT_F_FC_S8_ROWS3
+#if AOT_F_FC_S8_ROWS3
 /* Rows of a multiple of four taps (at least eight) on word-aligned weights
  * with the folded bias: the input widened once per batch row without its
  * offset (the bias folded by aotc holds it), three rows at a time summed by
@@ -184,7 +187,7 @@ static int32_t aot_fc_s8_dsp(const aot_fc_params *p, const int8_t *input, const 
   const int32_t in_off = p->input_offset, ms = p->per_channel ? 1 : 0;
   const int32_t full = lo == -128 && hi == 127;
   int32_t b;
-#if AOT_F_FC_S8_ROWS4 && AOT_F_FC_S8_ROWS3
+#if AOT_F_FC_S8_ROWS3
   if (aot_fc_s8_dsp3(p, input, weights, output)) return AOT_KERNEL_OK;
 #endif
 #if AOT_F_FC_S8_ROWS4

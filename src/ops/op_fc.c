@@ -117,10 +117,14 @@ static int fc_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *why
     fc_kbias(c, &g->t[ir_root(g, op->in[1])], b ? &g->t[ir_root(g, op->in[2])] : NULL);
     /* rows longer than the DSP build's widened chunk (AOT_FC_S8_XW) */
     if (p->in_depth > 1024) c->features |= LF(FC_S8_LONG);
-    if (p->out_depth >= 4) c->features |= LF(FC_S8_ROWS4); /* the four-row loop */
     /* the DSP three-row loop (aot_fc_dsp.h), where its code pays off */
     if (idepth % 4 == 0 && idepth >= 8 && idepth <= 1024 && odepth >= 4 && odepth * idepth >= 4096)
       c->features |= LF(FC_S8_ROWS3);
+    /* the four-row loop: layers of at least 1024 weights the three-row loop
+     * does not take (a smaller layer's one-row loop costs fewer bytes than
+     * the four-row loop saves instructions) */
+    else if (odepth >= 4 && odepth * idepth >= 1024)
+      c->features |= LF(FC_S8_ROWS4);
   }
   return 0;
 }

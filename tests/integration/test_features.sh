@@ -73,9 +73,9 @@ for m in re.finditer(r"static const aot_fc_params (op\d+_\w+)_p = \{(.*?)\};", s
     fcp[m.group(1)] = dict((k, int(v)) for k, v in re.findall(r"\.(\w+) = (-?\d+)\b", m.group(2)))
 for name in re.findall(r"\baot_fc_s8\(&(op\d+_\w+)_p", src):
     if fcp[name]["in_depth"] > 1024: want.add("FC_S8_LONG")
-    if fcp[name]["out_depth"] >= 4: want.add("FC_S8_ROWS4")
     d, o = fcp[name]["in_depth"], fcp[name]["out_depth"]
     if d % 4 == 0 and 8 <= d <= 1024 and o >= 4 and o * d >= 4096: want.add("FC_S8_ROWS3")
+    elif o >= 4 and o * d >= 1024: want.add("FC_S8_ROWS4")
 if have is None:
     # no kernel that includes the header: then no int8 convolution either
     print("ok-none" if not re.search(r"\baot_((dw)?conv2d|fc)_s8\(", src) else "FAIL: no aot_features.h")
