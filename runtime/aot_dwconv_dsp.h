@@ -320,6 +320,7 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
 
 #endif /* AOT_F_DW_S8_GEN */
 
+#if AOT_F_DW_S8_3S1 || AOT_F_DW_S8_3S2   /* a layer aot_dw3_dsp takes */
 /* ---- 3x3, stride_w 1 or 2, no dilation: channel by channel ------------
  * The input rows a window reads are widened once into int16 planes, one per
  * channel (row ring of three slots, [slot][channel][column], columns from
@@ -633,10 +634,18 @@ static __attribute__((noinline)) void aot_dw3_row(const int16_t *const *rows,
                                                   const aot_dw3_ch *w, int8_t *o, int32_t ch,
                                                   int32_t os, int32_t ow, int32_t wp,
                                                   int32_t s, int32_t out_off) {
+#if AOT_F_DW_S8_3S1 && AOT_F_DW_S8_3S2
   if (s == 1)
     aot_dw3_rowc(rows, w, o, ch, os, ow, wp, 1, out_off);
   else
     aot_dw3_rowc(rows, w, o, ch, os, ow, wp, 2, out_off);
+#elif AOT_F_DW_S8_3S1
+  (void)s;   /* every layer of the module: stride 1 (aot_features.h) */
+  aot_dw3_rowc(rows, w, o, ch, os, ow, wp, 1, out_off);
+#else
+  (void)s;   /* every layer of the module: stride 2 (aot_features.h) */
+  aot_dw3_rowc(rows, w, o, ch, os, ow, wp, 2, out_off);
+#endif
 }
 
 /* input row src (ch channels, nx columns xs elements apart) widened into
@@ -760,6 +769,7 @@ static void aot_dw3_dsp(const aot_conv_params *p, const int8_t *input, const int
   }
   if (!full) aot_dw3_clamp(output, (int32_t)(img_out * (size_t)p->batches), p->act_min, p->act_max);
 }
+#endif /* AOT_F_DW_S8_3S1 || AOT_F_DW_S8_3S2 */
 
 #endif /* AOT_DSP */
 

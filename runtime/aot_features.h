@@ -31,6 +31,12 @@
  * stride_w above 2, rows of fewer than four outputs): its tap-pair loop
  * aot_dw_s8_dsp_dm1 */
 #define AOT_F_DW_S8_GEN 1
+/* int8 DEPTHWISE_CONV_2D that the DSP build's 3x3 path takes
+ * (aot_dwconv2d_s8_dsp_is3) with rows of stride 1, resp. 2, in the
+ * orientation it runs them (aot_dwconv2d_s8_dsp_tr): its stride 1 and
+ * stride 2 row loops (aot_dw3_row); neither leaves the 3x3 path out */
+#define AOT_F_DW_S8_3S1 1
+#define AOT_F_DW_S8_3S2 1
 /* int8 DEPTHWISE_CONV_2D with depth multiplier above 1 */
 #define AOT_F_DW_S8_DM 1
 /* int8 DEPTHWISE_CONV_2D with more than 49 filter taps (the DSP build's

@@ -65,7 +65,11 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
       if (p->in_c < 8) f |= LF(DW_S8_FEW);
       /* the DSP build's 3x3 path takes the layer where it counts fewer
        * instructions (aot_dwconv2d_s8_dsp_is3), its tap-pair loop the rest */
-      if (!aot_dwconv2d_s8_dsp_is3(p)) f |= LF(DW_S8_GEN);
+      if (!aot_dwconv2d_s8_dsp_is3(p))
+        f |= LF(DW_S8_GEN);
+      else /* the stride of the rows it runs (aot_dw3_row) */
+        f |= (aot_dwconv2d_s8_dsp_tr(p) ? p->stride_h : p->stride_w) == 1 ? LF(DW_S8_3S1)
+                                                                            : LF(DW_S8_3S2);
     } else {
       f |= LF(DW_S8_DM);
     }

@@ -67,6 +67,7 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
                    p["dilation_w"] == 1 and p["stride_w"] in (1, 2) and
                    (p["out_h"] if tr else p["out_w"]) >= 4)
             if not is3: want.add("DW_S8_GEN")
+            else: want.add("DW_S8_3S%d" % (p["stride_h"] if tr else p["stride_w"]))
         if taps > 49: want.add("DW_S8_BIG")
 fcp = {}
 for m in re.finditer(r"static const aot_fc_params (op\d+_\w+)_p = \{(.*?)\};", src, re.S):
@@ -111,10 +112,11 @@ if [ -f "$S/models/$m.tflite" ]; then
   fi
 fi
 # the models must exercise both values of a path, or the check proves little
-for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG DW_S8_DM1 FC_S8_LONG FC_S8_ROWS4; do
+for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG DW_S8_DM1 FC_S8_LONG FC_S8_ROWS4 FC_S8_ROWS3 DW_S8_3S1 DW_S8_3S2; do
   case "$seen" in *"$f=1"*) ;; *) echo "FAIL: no model with $f=1"; fail=1 ;; esac
 done
 case "$seen" in *"DW_S8_CLIP=0"*) ;; *) echo "FAIL: no model with DW_S8_CLIP=0"; fail=1 ;; esac
+case "$seen" in *"DW_S8_3S1=1 DW_S8_3S2=0"*) ;; *) echo "FAIL: no model with DW_S8_3S1=1 DW_S8_3S2=0"; fail=1 ;; esac
 case "$seen" in *"FC_S8_ROWS4=0"*) ;; *) echo "FAIL: no model with FC_S8_ROWS4=0"; fail=1 ;; esac
 case "$seen" in *"DW_S8_DM=1 DW_S8_DM1=0"*) ;; *) echo "FAIL: no model with DW_S8_DM=1 DW_S8_DM1=0"; fail=1 ;; esac
 [ $fail = 0 ] && echo "PASS test_features"
