@@ -324,6 +324,39 @@ typedef struct aot_addsub_q_params {
   int32_t act_min, act_max;
 } aot_addsub_q_params;
 
+/* Elements of a flat int8 ADD / SUB below which its rescale table (the SIMD
+ * builds' aot_ews_tab_run, aot_ew_simd.h) costs more than it saves. */
+#ifndef AOT_EWS_TAB_MIN
+#define AOT_EWS_TAB_MIN 64
+#endif
+/* 1 when the int8 rescale table path takes an ADD / SUB of parameters p
+ * (whatever its size): left shift 20, offsets within [-128, 128], shifts in
+ * [-31, 0] with multipliers >= 0, one input at the common scale (multiplier
+ * 2^30, shift 0), the output constant within 2^30, and no sign correction
+ * with an output multiplier of 2^30 or less unless the output may clamp
+ * away every negative value. aot_ews_tab_setup's test, and aotc's for
+ * AOT_F_EW_S8_FLATP (host code too). */
+AOT_INLINE int aot_ews_tab_applies(const aot_addsub_q_params *p) {
+  const int32_t e = -p->out_shift;
+  int64_t add;
+  int fast, cm;
+  if (p->left_shift != 20 || p->in1_offset < -128 || p->in1_offset > 128 ||
+      p->in2_offset < -128 || p->in2_offset > 128 || p->act_min > p->act_max)
+    return 0;
+  if (p->in1_mult < 0 || p->in1_shift > 0 || p->in1_shift < -31 || p->in2_mult < 0 ||
+      p->in2_shift > 0 || p->in2_shift < -31 || p->out_mult < 0 || p->out_shift > 0 ||
+      p->out_shift < -31)
+    return 0;
+  if (!(p->in2_shift == 0 && p->in2_mult == (int32_t)1 << 30) &&
+      !(p->in1_shift == 0 && p->in1_mult == (int32_t)1 << 30))
+    return 0;
+  add = (int64_t)p->out_offset * ((int64_t)1 << e) + (e > 0 ? (int64_t)1 << (e - 1) : 0);
+  if (add > ((int64_t)1 << 30) || add < -((int64_t)1 << 30)) return 0;
+  fast = p->out_offset <= p->act_min && p->act_min == -128 && p->act_max == 127;
+  cm = p->out_offset > p->act_min && e > 0;
+  return fast || !cm || p->out_mult > (int32_t)1 << 30;
+}
+
 int32_t aot_add_s8(const aot_addsub_q_params *p, const int8_t *in1, const int8_t *in2,
                    int8_t *out);
 int32_t aot_add_s16(const aot_addsub_q_params *p, const int16_t *in1, const int16_t *in2,

@@ -14,6 +14,15 @@
 #define AOT_EW_Q_H
 
 #include "aot_ew_simd.h"
+#include "aot_features.h"   /* the paths this module compiles */
+
+/* 1 when the int8 flat kernels compile no portable loop (AOT_EWS builds of a
+ * module whose flat int8 ADD / SUB layers all take the rescale table) */
+#if defined(AOT_EWS) && !AOT_F_EW_S8_FLATP
+#define AOT_EWQ_TAB_ONLY 1
+#else
+#define AOT_EWQ_TAB_ONLY 0
+#endif
 
 #ifdef AOT_EWS
 /* ---- int16 flat ADD / SUB, Arm DSP and scalar ------------------------------
@@ -181,7 +190,9 @@ AOT_EWS_NOINLINE void aot_ews_mul8_contig(const aot_ews_mul *q, const int8_t *a,
  * the kernel file defines (so that each names its variant macro next to
  * them). FLAT (NAME_flat) is the kernel for inputs of the output's shape
  * (bc.ndims 0, as aotc emits it for such layers): the contiguous row alone,
- * so a module without broadcasting links no broadcast walk.
+ * so a module without broadcasting links no broadcast walk; int8 (TAB 1)
+ * keeps its portable loop only with AOT_F_EW_S8_FLATP (a layer the table
+ * does not take) or without AOT_EWS.
  * VOP, LD, ST, BOUNDED, RANGE, BITS, PREFER: see AOT_EWS_ADDSUB_ROW; TAB 1
  * (int8): the rescale table path of aot_ews_tab_run. */
 #define AOT_EWQ_ADDSUB(NAME, FLAT, T, OPR, VOP, LD, ST, BOUNDED, RANGE, BITS, PREFER, TAB) \
@@ -205,6 +216,7 @@ AOT_EWS_NOINLINE void aot_ews_mul8_contig(const aot_ews_mul *q, const int8_t *a,
     int32_t i;                                                                  \
     if (p->bc.ndims != 0) return AOT_KERNEL_BAD_PARAM;                          \
     AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER, TAB)                     \
+    if ((TAB) && AOT_EWQ_TAB_ONLY) return AOT_KERNEL_BAD_PARAM; /* aot_features.h */ \
     for (i = 0; i < p->bc.size; i++) out[i] = NAME##_elem(p, in1[i], in2[i]);   \
     return AOT_KERNEL_OK;                                                       \
   }

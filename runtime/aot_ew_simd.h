@@ -431,9 +431,7 @@ AOT_INLINE void aot_ews_prefer_fast(aot_ews_addsub *q) {
  * negative y clamps to lo either way. Helium takes the floor and the int8
  * saturation with one saturating shift left by 24 - e and a shift right by
  * 24. */
-#ifndef AOT_EWS_TAB_MIN
-#define AOT_EWS_TAB_MIN 64 /* elements below which the table costs more */
-#endif
+/* AOT_EWS_TAB_MIN: aot_elementwise.h */
 
 typedef struct aot_ews_tabk {
   int32_t tab[256];
@@ -487,21 +485,15 @@ AOT_INLINE int aot_ews_tab_setup(const aot_addsub_q_params *p, int sub, aot_ews_
   int32_t offt, offl;
   int64_t add;
   const int32_t u = AOT_EWS_TAB_UNIT, f = AOT_EWS_TAB_UNIT / 524288;
-  if (p->left_shift != 20 || p->in1_offset < -128 || p->in1_offset > 128 ||
-      p->in2_offset < -128 || p->in2_offset > 128 || p->act_min > p->act_max)
-    return 0;
-  if (!aot_ews_rq_make(p->in1_mult, p->in1_shift, &q1) ||
-      !aot_ews_rq_make(p->in2_mult, p->in2_shift, &q2) ||
-      !aot_ews_rq_make(p->out_mult, p->out_shift, &qo))
-    return 0;
-  if (q2.e == 0 && q2.mult == (int32_t)1 << 30) k->tin = 0;
-  else if (q1.e == 0 && q1.mult == (int32_t)1 << 30) k->tin = 1;
-  else return 0;
+  /* every range the constants below need holds when the path applies */
+  if (!aot_ews_tab_applies(p)) return 0;
+  (void)aot_ews_rq_make(p->in1_mult, p->in1_shift, &q1);
+  (void)aot_ews_rq_make(p->in2_mult, p->in2_shift, &q2);
+  (void)aot_ews_rq_make(p->out_mult, p->out_shift, &qo);
+  k->tin = q2.e == 0 && q2.mult == (int32_t)1 << 30 ? 0 : 1;
   add = (int64_t)p->out_offset * ((int64_t)1 << qo.e) + qo.rnd;
-  if (add > ((int64_t)1 << 30) || add < -((int64_t)1 << 30)) return 0;
   k->fast = p->out_offset <= p->act_min && p->act_min == -128 && p->act_max == 127;
   k->cm = p->out_offset > p->act_min && qo.e > 0 ? -1 : 0;
-  if (!k->fast && k->cm && qo.mult <= (int32_t)1 << 30) return 0;
   k->mo = qo.mult;
   k->add = (int32_t)add;
   k->e = qo.e;

@@ -47,6 +47,10 @@
 #define AOT_F_FC_S8_LONG 1
 
 /* ---- size helper's paths ---- */
+/* int8 ADD / SUB of equal shapes (aot_add_s8_flat, aot_sub_s8_flat) that
+ * the rescale table does not take (fewer than AOT_EWS_TAB_MIN elements, or
+ * !aot_ews_tab_applies, aot_elementwise.h): their portable loop */
+#define AOT_F_EW_S8_FLATP 1
 /* int8 FULLY_CONNECTED with four or more output channels and at least
  * 1024 weights that AOT_F_FC_S8_ROWS3 does not take (the DSP and portable
  * builds' four-row loop; without it every row takes the one-row loop) */

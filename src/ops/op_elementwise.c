@@ -152,9 +152,13 @@ static int addsub_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) 
     return ew_fail(why, n, "scales give a rescale multiplier outside (0, 1)");
   act_range_quant(y, act, &p->act_min, &p->act_max);
   if (plan_bcast(g, op, 2, &p->bc, why, n)) return -1;
-  if (p->bc.ndims == 0) /* equal shapes: the kernel without a broadcast walk */
+  if (p->bc.ndims == 0) { /* equal shapes: the kernel without a broadcast walk */
     pl->k = lower_kernel_get(is16 ? (is_sub ? LK(aot_sub_s16_flat) : LK(aot_add_s16_flat))
                                   : (is_sub ? LK(aot_sub_s8_flat) : LK(aot_add_s8_flat)));
+    /* int8: the portable loop, for a layer the rescale table does not take */
+    if (!is16 && (p->bc.size < AOT_EWS_TAB_MIN || !aot_ews_tab_applies(p)))
+      pl->features |= LF(EW_S8_FLATP);
+  }
   return 0;
 }
 

@@ -77,9 +77,29 @@ for name in re.findall(r"\baot_fc_s8\(&(op\d+_\w+)_p", src):
     d, o = fcp[name]["in_depth"], fcp[name]["out_depth"]
     if d % 4 == 0 and 8 <= d <= 1024 and o >= 4 and o * d >= 4096: want.add("FC_S8_ROWS3")
     elif o >= 4 and o * d >= 1024: want.add("FC_S8_ROWS4")
+# flat int8 ADD / SUB: the portable loop for a layer the rescale table does
+# not take (aot_ews_tab_applies, aot_elementwise.h; AOT_EWS_TAB_MIN 64)
+asp = {}
+for m in re.finditer(r"static const aot_addsub_q_params (op\d+_\w+)_p = \{(.*?)\};", src, re.S):
+    asp[m.group(1)] = dict((k, int(v)) for k, v in re.findall(r"\.(\w+) = (-?\d+)\b", m.group(2)))
+for name in re.findall(r"\baot_(?:add|sub)_s8_flat\(&(op\d+_\w+)_p", src):
+    q = asp[name]
+    e = -q["out_shift"]
+    ok = (q["size"] >= 64 and q["left_shift"] == 20 and
+          all(-128 <= q[k] <= 128 for k in ("in1_offset", "in2_offset")) and
+          q["act_min"] <= q["act_max"] and
+          all(q[m] >= 0 and -31 <= q[s] <= 0 for m, s in
+              (("in1_mult", "in1_shift"), ("in2_mult", "in2_shift"), ("out_mult", "out_shift"))) and
+          any(q[s] == 0 and q[m] == 1 << 30 for m, s in (("in1_mult", "in1_shift"), ("in2_mult", "in2_shift"))))
+    if ok:
+        add = q["out_offset"] * (1 << e) + ((1 << (e - 1)) if e > 0 else 0)
+        fast = q["out_offset"] <= q["act_min"] and q["act_min"] == -128 and q["act_max"] == 127
+        cm = q["out_offset"] > q["act_min"] and e > 0
+        ok = -(1 << 30) <= add <= (1 << 30) and (fast or not cm or q["out_mult"] > 1 << 30)
+    if not ok: want.add("EW_S8_FLATP")
 if have is None:
     # no kernel that includes the header: then no int8 convolution either
-    print("ok-none" if not re.search(r"\baot_((dw)?conv2d|fc)_s8\(", src) else "FAIL: no aot_features.h")
+    print("ok-none" if not re.search(r"\baot_((dw)?conv2d|fc)_s8\(|\baot_(add|sub)_s8_flat\(", src) else "FAIL: no aot_features.h")
     sys.exit(0)
 bad = [k for k, v in sorted(have.items()) if (v == "1") != (k in want)]
 unknown = sorted(want - set(have))
