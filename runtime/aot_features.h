@@ -51,6 +51,10 @@
  * the rescale table does not take (fewer than AOT_EWS_TAB_MIN elements, or
  * !aot_ews_tab_applies, aot_elementwise.h): their portable loop */
 #define AOT_F_EW_S8_FLATP 1
+/* int8 AVERAGE_POOL_2D with windows of more than 256 taps or channels not a
+ * multiple of 8: the portable loop of the Helium and DSP builds (Helium
+ * needs it only for the large windows; the portable build always has it) */
+#define AOT_F_POOL_S8_TAIL 1
 /* int8 FULLY_CONNECTED with four or more output channels and at least
  * 1024 weights that AOT_F_FC_S8_ROWS3 does not take (the DSP and portable
  * builds' four-row loop; without it every row takes the one-row loop) */

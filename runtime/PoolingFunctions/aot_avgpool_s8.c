@@ -1,7 +1,9 @@
 /* aot_avgpool_s8.c - AVERAGE_POOL_2D int8, as the TFLite reference: the
  * window is clipped to the image, the int32 sum is divided by the number of
  * taps rounding half away from zero ((sum +- count/2) / count), then clamped.
- * Input and output share scale and zero point. */
+ * Input and output share scale and zero point. The SIMD builds keep that
+ * loop for the channels and windows their blocks leave over only with
+ * AOT_F_POOL_S8_TAIL (aot_features.h). */
 #include "aot_conv.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(AOT_NO_SIMD)
@@ -129,6 +131,9 @@ int32_t aot_avgpool_s8(const aot_pool_params *p, const int8_t *input, int8_t *ou
             }
           }
         }
+#endif
+#if (defined(AOT_AVGPOOL_S8_MVE) || defined(AOT_AVGPOOL_S8_DSP)) && !AOT_F_POOL_S8_TAIL
+        if (c < ch) return AOT_KERNEL_BAD_PARAM;   /* no such layer (aot_features.h) */
 #endif
         for (; c < ch; c++) {
           const int8_t *row = base + c;

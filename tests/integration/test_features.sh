@@ -97,9 +97,16 @@ for name in re.findall(r"\baot_(?:add|sub)_s8_flat\(&(op\d+_\w+)_p", src):
         cm = q["out_offset"] > q["act_min"] and e > 0
         ok = -(1 << 30) <= add <= (1 << 30) and (fast or not cm or q["out_mult"] > 1 << 30)
     if not ok: want.add("EW_S8_FLATP")
+# int8 AVERAGE_POOL_2D: the portable loop of the SIMD builds
+pp = {}
+for m in re.finditer(r"static const aot_pool_params (op\d+_\w+)_p = \{(.*?)\};", src, re.S):
+    pp[m.group(1)] = dict((k, int(v)) for k, v in re.findall(r"\.(\w+) = (-?\d+)\b", m.group(2)))
+for name in re.findall(r"\baot_avgpool_s8\(&(op\d+_\w+)_p", src):
+    q = pp[name]
+    if q["filter_h"] * q["filter_w"] > 256 or q["channels"] % 8: want.add("POOL_S8_TAIL")
 if have is None:
     # no kernel that includes the header: then no int8 convolution either
-    print("ok-none" if not re.search(r"\baot_((dw)?conv2d|fc)_s8\(|\baot_(add|sub)_s8_flat\(", src) else "FAIL: no aot_features.h")
+    print("ok-none" if not re.search(r"\baot_((dw)?conv2d|fc)_s8\(|\baot_(add|sub)_s8_flat\(|\baot_avgpool_s8\(", src) else "FAIL: no aot_features.h")
     sys.exit(0)
 bad = [k for k, v in sorted(have.items()) if (v == "1") != (k in want)]
 unknown = sorted(want - set(have))
