@@ -198,15 +198,13 @@ AOT_INLINE int aot_dwconv2d_s8_dsp_tr(const aot_conv_params *p) {
   return (p->stride_h == 1 || p->stride_h == 2) &&
          aot_dwconv2d_s8_dsp_cost(p->out_w, p->out_h) < aot_dwconv2d_s8_dsp_cost(p->out_h, p->out_w);
 }
-/* 1 when the 3x3 path takes the layer: rows of at least four outputs (of
- * the orientation it runs); below that aot_dw_s8_dsp_dm1 counts fewer
- * instructions (VWW's 3x3 outputs, per MAC: 6.6 / 6.8 against 8.5 / 7.3;
- * its 6x6 outputs of stride 2: 4.9 against 5.1) */
+/* 1 when the 3x3 path takes the layer, whatever its rows: on rows of fewer
+ * than four outputs aot_dw_s8_dsp_dm1 counts a few fewer instructions (VWW's
+ * 3x3 outputs, per MAC: 6.6 / 6.8 against 8.5 / 7.3, 0.3 % of VWW), but a
+ * module without other layers for it then leaves its 2.7 KB out */
 AOT_INLINE int aot_dwconv2d_s8_dsp_is3(const aot_conv_params *p) {
-  const int tr = aot_dwconv2d_s8_dsp_tr(p);
   return p->depth_multiplier == 1 && p->filter_h == 3 && p->filter_w == 3 &&
-         p->dilation_h == 1 && p->dilation_w == 1 && (p->stride_w == 1 || p->stride_w == 2) &&
-         (tr ? p->out_h : p->out_w) >= 4;
+         p->dilation_h == 1 && p->dilation_w == 1 && (p->stride_w == 1 || p->stride_w == 2);
 }
 /* int16 columns of a widened row: those the windows read, +1 for the last
  * pair's high half, even */

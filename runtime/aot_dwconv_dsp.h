@@ -1,7 +1,7 @@
 /* aot_dwconv_dsp.h - the Arm DSP (Cortex-M4F/M7/M33) kernels of
  * DEPTHWISE_CONV_2D int8 with depth multiplier 1: aot_dw3_dsp for 3x3
- * filters of stride_w 1 or 2 without dilation (rows of at least four
- * outputs, aot_dwconv2d_s8_dsp_is3; described at its part below), and
+ * filters of stride_w 1 or 2 without dilation (aot_dwconv2d_s8_dsp_is3;
+ * described at its part below), and
  * aot_dw_s8_dsp_dm1 for the others of at most AOT_DW_S8_DSP_TAPS filter
  * taps; included by aot_dwconv2d_s8.c when AOT_DSP is defined (aot_dsp.h),
  * which keeps the portable loops for every other case. Their buffers are

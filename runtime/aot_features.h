@@ -28,7 +28,7 @@
 #define AOT_F_DW_S8_FEW 1
 /* int8 DEPTHWISE_CONV_2D with depth multiplier 1 that the DSP build's 3x3
  * path does not take (aot_dwconv2d_s8_dsp_is3: other filters, dilation,
- * stride_w above 2, rows of fewer than four outputs): its tap-pair loop
+ * stride_w above 2): its tap-pair loop
  * aot_dw_s8_dsp_dm1 */
 #define AOT_F_DW_S8_GEN 1
 /* int8 DEPTHWISE_CONV_2D that the DSP build's 3x3 path takes

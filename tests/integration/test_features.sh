@@ -64,8 +64,7 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
                 return rows * (70 * (cols // 4) + 40 * ((cols % 4) // 2) + 31 * (cols % 2) + 15)
             tr = p["stride_h"] in (1, 2) and cost(p["out_w"], p["out_h"]) < cost(p["out_h"], p["out_w"])
             is3 = (p["filter_h"] == 3 and p["filter_w"] == 3 and p["dilation_h"] == 1 and
-                   p["dilation_w"] == 1 and p["stride_w"] in (1, 2) and
-                   (p["out_h"] if tr else p["out_w"]) >= 4)
+                   p["dilation_w"] == 1 and p["stride_w"] in (1, 2))
             if not is3: want.add("DW_S8_GEN")
             else: want.add("DW_S8_3S%d" % (p["stride_h"] if tr else p["stride_w"]))
         if taps > 49: want.add("DW_S8_BIG")
