@@ -18,6 +18,11 @@
 #include "aot_common.h"
 #include "aot_features.h"   /* the paths this module compiles */
 
+/* 1 when layer p comes with aotc's folded bias (p->kbias): always in a
+ * module without AOT_F_CONV_S8_NOKB (its SIMD kernels refuse a layer
+ * without it), so they compile no filter sums of their own */
+#define AOT_KB(p) (!AOT_F_CONV_S8_NOKB || (p)->kbias != NULL)
+
 /* ---- convolutions: CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV ---------- */
 typedef struct aot_conv_params {
   int32_t batches;

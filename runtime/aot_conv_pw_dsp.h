@@ -332,6 +332,7 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_pw_dsp(const aot_conv_par
   aot_pw_ctx x;
   aot_pw_it it = {0, 0, 0};
   int32_t c, pos;
+  if (!AOT_F_CONV_S8_NOKB && !p->kbias) return AOT_KERNEL_BAD_PARAM;   /* aot_features.h */
   if (npos <= 0 || out_c <= 0) return AOT_KERNEL_OK;
   g.kc = NULL;
   g.more_rows = 0;
@@ -350,7 +351,7 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_pw_dsp(const aot_conv_par
     const int32_t m = p->out_mult[c], sh = p->out_shift[c];
     int32_t ks;
     int64_t lo, hi;
-    if (p->kbias != NULL) {
+    if (AOT_KB(p)) {
       ks = p->kbias[c];
     } else {
       const uint32_t t = (uint32_t)aot_dsp_sum_s8(filter + (size_t)c * K, K);

@@ -249,7 +249,7 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
         const uint32_t lanes = (uint32_t)(i4 & 1 ? s13 : s02);
         const uint32_t sw = (uint32_t)(int32_t)(int16_t)(i4 & 2 ? lanes >> 16 : lanes);
         aot_dsp_kc_set(kc + c + i4,
-                       p->kbias ? p->kbias[c0 + c + i4]
+                       AOT_KB(p) ? p->kbias[c0 + c + i4]
                                 : (int32_t)((bias ? (uint32_t)bias[c0 + c + i4] : 0u) + sw * in_off),
                        p->out_mult[c0 + c + i4], p->out_shift[c0 + c + i4], nt);
       }
@@ -262,7 +262,7 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
       uint32_t sw = 0;
       for (t = 0; t < nt; t++) sw += (uint32_t)filter[(size_t)t * ch + c0 + c];
       aot_dsp_kc_set(kc + c,
-                     p->kbias ? p->kbias[c0 + c]
+                     AOT_KB(p) ? p->kbias[c0 + c]
                               : (int32_t)((bias ? (uint32_t)bias[c0 + c] : 0u) + sw * in_off),
                      p->out_mult[c0 + c], p->out_shift[c0 + c], nt);
     }
@@ -375,7 +375,7 @@ static void aot_dw3_setup(const aot_conv_params *p, const int8_t *filter, const 
     int32_t t, e, sh = p->out_shift[c], m = p->out_mult[c];
     uint32_t ks;
     int64_t ak, rmax, k;
-    if (p->kbias) {
+    if (AOT_KB(p)) {
       ks = (uint32_t)p->kbias[c];
     } else {
       uint32_t sw = 0;

@@ -334,7 +334,7 @@ static __attribute__((noinline)) int aot_dw_mve_setup(const aot_conv_params *p,
   const int32x4_t zero = vdupq_n_s32(0);
   int32x4_t be = zero, bo = zero, se = zero, so = zero;
   int32_t k;
-  if (p->kbias) {   /* kb from aotc (aot_conv_params.kbias) */
+  if (AOT_KB(p)) {   /* kb from aotc (aot_conv_params.kbias) */
     const int32x4x2_t kv = vld2q_s32(p->kbias + c);
     for (k = 0; k < taps; k++) vstrbq_s16(wpk + 8 * k, vldrbq_s16(filter + c + (size_t)k * ch));
     vstrwq_s32(cst, kv.val[0]);

@@ -55,6 +55,10 @@
  * multiple of 8: the portable loop of the Helium and DSP builds (Helium
  * needs it only for the large windows; the portable build always has it) */
 #define AOT_F_POOL_S8_TAIL 1
+/* int8 CONV_2D / DEPTHWISE_CONV_2D without aotc's folded bias (a filter
+ * computed at run time: aot_conv_params.kbias NULL): the SIMD kernels' own
+ * filter sums (AOT_KB, aot_conv.h) */
+#define AOT_F_CONV_S8_NOKB 1
 /* int8 FULLY_CONNECTED with four or more output channels and at least
  * 1024 weights that AOT_F_FC_S8_ROWS3 does not take (the DSP and portable
  * builds' four-row loop; without it every row takes the one-row loop) */

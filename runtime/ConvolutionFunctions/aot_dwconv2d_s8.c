@@ -121,6 +121,10 @@ int32_t aot_dwconv2d_s8(const aot_conv_params *p, const int8_t *input,
 
   (void)scratch;
   if (dm <= 0 || out_c != in_c * dm) return AOT_KERNEL_BAD_PARAM;
+#if defined(AOT_DWCONV2D_S8_MVE) || defined(AOT_DWCONV2D_S8_DSP)
+  /* a layer without aotc's folded bias: a path the module left out */
+  if (!AOT_F_CONV_S8_NOKB && !p->kbias) return AOT_KERNEL_BAD_PARAM;
+#endif
 #ifdef AOT_DWCONV2D_S8_MVE
   /* the packed filter / padded rows (aot_dwconv2d_s8_scratch_mve) */
   if (!scratch && aot_dwconv2d_s8_scratch_mve(p) > 0) return AOT_KERNEL_BAD_PARAM;

@@ -60,7 +60,8 @@ enum {
 #define LOWER_FEATURES(X)                                                                   \
   X(CONV_S8_BIG) X(CONV_S8_CLIP) X(DW_S8_CLIP) X(DW_S8_TAIL) X(DW_S8_DM1) X(DW_S8_FEW)     \
   X(DW_S8_DM) X(DW_S8_BIG) X(FC_S8_LONG) X(FC_S8_ROWS4) X(FC_S8_ROWS3) X(DW_S8_GEN) \
-  X(DW_S8_3S1) X(DW_S8_3S2) X(EW_S8_FLATP) X(POOL_S8_TAIL)
+  X(DW_S8_3S1) X(DW_S8_3S2) X(EW_S8_FLATP) X(POOL_S8_TAIL) \
+  X(CONV_S8_NOKB)
 enum {
 #define LOWER_FEATURE_ID(NAME) LF_##NAME,
   LOWER_FEATURES(LOWER_FEATURE_ID)

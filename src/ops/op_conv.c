@@ -242,6 +242,9 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
     conv_kbias(c, ck, &g->t[ir_root(g, op->in[ifl])],
                b ? &g->t[ir_root(g, op->in[ib])] : NULL);
   if (kind == CF_S8) c->features = conv_features(ck, p);
+  /* no folded bias (a filter computed at run time): the kernels' own sums */
+  if (kind == CF_S8 && ck != CK_TCONV && !c->arg[LOWER_CA_KBIAS].adt)
+    c->features |= LF(CONV_S8_NOKB);
   return 0;
 }
 

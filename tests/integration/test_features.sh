@@ -39,12 +39,14 @@ try:
     have = dict(re.findall(r"^#define AOT_F_(\w+) ([01])$", open(sys.argv[2]).read(), re.M))
 except FileNotFoundError:
     have = None
-params = {}
+params, kb = {}, set()
 for m in re.finditer(r"static const aot_conv_params (op\d+_\w+)_p = \{(.*?)\};", src, re.S):
     params[m.group(1)] = dict((k, int(v)) for k, v in re.findall(r"\.(\w+) = (-?\d+)\b", m.group(2)))
+    if re.search(r"\.kbias = \w", m.group(2)): kb.add(m.group(1))
 want = set()
 for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p", src):
     p = params[name]
+    if name not in kb: want.add("CONV_S8_NOKB")   # no folded bias: the kernels' own sums
     clips = (p["pad_h"] > 0 or p["pad_w"] > 0 or
              (p["out_h"] - 1) * p["stride_h"] - p["pad_h"] + (p["filter_h"] - 1) * p["dilation_h"] >= p["in_h"] or
              (p["out_w"] - 1) * p["stride_w"] - p["pad_w"] + (p["filter_w"] - 1) * p["dilation_w"] >= p["in_w"])
