@@ -87,6 +87,15 @@ AOT_INLINE size_t aot_conv_scratch_round(size_t n) { return (n + 7u) & ~(size_t)
 AOT_INLINE int aot_conv2d_s8_is_pw(const aot_conv_params *p) {
   return p->filter_h == 1 && p->filter_w == 1 && p->filter_in_c == p->in_c && !aot_conv_clips(p);
 }
+/* 1 when the DSP build's convolution takes layer p through its rows read in
+ * place (aot_dsp_gemv2_s8: every window one unclipped run of the input, 1 x
+ * fw without dilation or groups, not the pointwise kernel, at most 1024
+ * taps); AOT_F_CONV_S8_ROW */
+AOT_INLINE int aot_conv2d_s8_dsp_row(const aot_conv_params *p) {
+  const int32_t fsize = p->filter_h * p->filter_w * p->filter_in_c;
+  return !(aot_conv2d_s8_is_pw(p) && p->in_c < 65536) && fsize <= 1024 && p->filter_h == 1 &&
+         p->dilation_w == 1 && p->filter_in_c == p->in_c && !aot_conv_clips(p);
+}
 /* per output-channel block of the DSP kernels: 64 channels of 12 bytes */
 AOT_INLINE size_t aot_conv2d_s8_dsp_kc(const aot_conv_params *p) {
   const int32_t g = p->filter_in_c > 0 ? p->in_c / p->filter_in_c : 1;
@@ -210,6 +219,22 @@ AOT_INLINE int aot_dwconv2d_s8_dsp_tr(const aot_conv_params *p) {
 AOT_INLINE int aot_dwconv2d_s8_dsp_is3(const aot_conv_params *p) {
   return p->depth_multiplier == 1 && p->filter_h == 3 && p->filter_w == 3 &&
          p->dilation_h == 1 && p->dilation_w == 1 && (p->stride_w == 1 || p->stride_w == 2);
+}
+/* 1 when the 3x3 path requantizes a channel (folded bias ks, multiplier
+ * m, shift sh; output offset out_off) with aot_conv_mbqm on the exact sum
+ * (aot_dw3_slow) instead of SMMLAR on the doubled sum: m < 0, a shift
+ * outside [-31, -1] (m = 0 counts as shift -1), or sums that may reach 2^30
+ * or an rounding constant that may overflow. aot_dw3_setup's test, and
+ * aotc's for AOT_F_DW_S8_3SLOW (host code too). */
+AOT_INLINE int aot_dwconv2d_s8_dsp_slow(int32_t ks, int32_t m, int32_t sh, int32_t out_off) {
+  int64_t ak, rmax, k;
+  if (m == 0) sh = -1;
+  if (m < 0 || sh > -1 || sh < -31) return 1;
+  ak = ks < 0 ? -(int64_t)ks : (int64_t)ks;
+  ak += 9 * 128 * 128;
+  rmax = ((ak * m) >> 31) + 1;
+  k = ((int64_t)1 << (-sh - 1)) + (int64_t)out_off * ((int64_t)1 << -sh);
+  return ak >= ((int64_t)1 << 30) || rmax + (k < 0 ? -k : k) + 1 >= ((int64_t)1 << 31);
 }
 /* int16 columns of a widened row: those the windows read, +1 for the last
  * pair's high half, even */

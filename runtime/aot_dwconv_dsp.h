@@ -364,8 +364,10 @@ AOT_INLINE uint32_t aot_dw3_pk(int32_t lo, int32_t hi) {
 }
 
 /* the constants of channels c0 .. c0 + nb - 1 into cs[0 .. nb - 1]; e = 0
- * marks a channel whose requantization does not fold (aot_dw3_slow) */
-static void aot_dw3_setup(const aot_conv_params *p, const int8_t *filter, const int32_t *bias,
+ * marks a channel whose requantization does not fold (aot_dw3_slow).
+ * Returns 1 when such a channel needs the path the module left out
+ * (AOT_F_DW_S8_3SLOW 0), else 0. */
+static int aot_dw3_setup(const aot_conv_params *p, const int8_t *filter, const int32_t *bias,
                          aot_dw3_ch *cs, int32_t c0, int32_t nb) {
   const int32_t ch = p->in_c, tr = aot_dwconv2d_s8_dsp_tr(p);
   const size_t ts = (size_t)(tr ? 3 : 1) * ch, rs = (size_t)(tr ? 1 : 3) * ch;
@@ -374,7 +376,7 @@ static void aot_dw3_setup(const aot_conv_params *p, const int8_t *filter, const 
     const int8_t *f = filter + c;
     int32_t t, e, sh = p->out_shift[c], m = p->out_mult[c];
     uint32_t ks;
-    int64_t ak, rmax, k;
+    int64_t k;
     if (AOT_KB(p)) {
       ks = (uint32_t)p->kbias[c];
     } else {
@@ -382,20 +384,12 @@ static void aot_dw3_setup(const aot_conv_params *p, const int8_t *filter, const 
       for (t = 0; t < 9; t++) sw += (uint32_t)filter[(size_t)t * ch + c];
       ks = (bias ? (uint32_t)bias[c] : 0u) + sw * (uint32_t)p->input_offset;
     }
-    int slow = 0;
     aot_dw3_ch *q = cs + (c - c0);
+    const int slow = aot_dwconv2d_s8_dsp_slow((int32_t)ks, m, sh, p->output_offset);
+    if (slow && !AOT_F_DW_S8_3SLOW) return 1;   /* aot_features.h */
     if (m == 0) sh = -1;   /* output out_off whatever the shift */
     e = -sh;
-    k = 0;
-    if (m < 0 || sh > -1 || sh < -31) {
-      slow = 1;
-    } else {
-      ak = (int32_t)ks < 0 ? -(int64_t)(int32_t)ks : (int64_t)(int32_t)ks;
-      ak += 9 * 128 * 128;
-      rmax = ((ak * m) >> 31) + 1;
-      k = ((int64_t)1 << (e - 1)) + (int64_t)p->output_offset * ((int64_t)1 << e);
-      slow = ak >= ((int64_t)1 << 30) || rmax + (k < 0 ? -k : k) + 1 >= ((int64_t)1 << 31);
-    }
+    k = slow ? 0 : ((int64_t)1 << (e - 1)) + (int64_t)p->output_offset * ((int64_t)1 << e);
     for (t = 0; t < 3; t++) {   /* filter row t (column t when transposed) */
       const int8_t *fr = f + (size_t)t * rs;
       q->w[2 * t] = aot_dw3_pk(fr[0], fr[ts]);
@@ -413,6 +407,7 @@ static void aot_dw3_setup(const aot_conv_params *p, const int8_t *filter, const 
       q->e = e;
     }
   }
+  return 0;
 }
 
 /* the requantized output (offset added) of a doubled accumulator */
@@ -565,6 +560,7 @@ AOT_INLINE int32_t aot_dw3_g1(const int16_t *q0, const int16_t *q1, const int16_
 /* one channel's row whose requantization does not fold (shift >= 0, or
  * sums that may reach 2^30): the exact sum (the doubled products summed in
  * int64, halved) and aot_conv_mbqm */
+#if AOT_F_DW_S8_3SLOW
 static __attribute__((noinline)) void aot_dw3_slow(const int16_t *const *rows, size_t coff,
                                                    const aot_dw3_ch *w, int8_t *o, int32_t os,
                                                    int32_t ow, int32_t s, int32_t out_off) {
@@ -581,6 +577,7 @@ static __attribute__((noinline)) void aot_dw3_slow(const int16_t *const *rows, s
                                       w->m, w->k) + out_off, 8);
   }
 }
+#endif
 
 AOT_INLINE void aot_dw3_rowc(const int16_t *const *rows, const aot_dw3_ch *w, int8_t *o,
                              int32_t ch, int32_t os, int32_t ow, int32_t wp, const int32_t s,
@@ -591,10 +588,14 @@ AOT_INLINE void aot_dw3_rowc(const int16_t *const *rows, const aot_dw3_ch *w, in
     const int16_t *q0 = rows[0] + (size_t)c * wp, *q1 = rows[1] + (size_t)c * wp;
     const int16_t *q2 = rows[2] + (size_t)c * wp;
     int8_t *op = o;
+#if AOT_F_DW_S8_3SLOW
     if (w->e == 0) {
       aot_dw3_slow(rows, (size_t)c * wp, w, o, os, ow, s, out_off);
       continue;
     }
+#else
+    (void)out_off;   /* every channel folds its offset (aot_features.h) */
+#endif
 #if defined(__OPTIMIZE__)
     for (g = 0; g < n4; g++) {
       if (s == 1)
@@ -716,8 +717,8 @@ static void aot_dw3_clamp(int8_t *o, int32_t n, int32_t lo, int32_t hi) {
 /* the layer (aot_dw3_fits), in blocks of AOT_DW3_CB channels (scratch: their
  * constants, then the ring); transposed (aot_dwconv2d_s8_dsp_tr): input and
  * output columns taken as the rows, the filter's too */
-static void aot_dw3_dsp(const aot_conv_params *p, const int8_t *input, const int8_t *filter,
-                        const int32_t *bias, int8_t *output, void *scratch) {
+static int32_t aot_dw3_dsp(const aot_conv_params *p, const int8_t *input, const int8_t *filter,
+                           const int32_t *bias, int8_t *output, void *scratch) {
   const int32_t tr = aot_dwconv2d_s8_dsp_tr(p), ch = p->in_c, wp = aot_dw3_wp(p);
   const int32_t in_h = tr ? p->in_w : p->in_h, in_w = tr ? p->in_h : p->in_w;
   const int32_t oh = tr ? p->out_w : p->out_h, ow = tr ? p->out_h : p->out_w;
@@ -740,7 +741,7 @@ static void aot_dw3_dsp(const aot_conv_params *p, const int8_t *input, const int
   for (c0 = 0; c0 < ch; c0 += cb) {
     const int32_t nb = aot_min_i32(cb, ch - c0);
     const size_t slot = (size_t)nb * wp;
-    aot_dw3_setup(p, filter, bias, cs, c0, nb);
+    if (aot_dw3_setup(p, filter, bias, cs, c0, nb)) return AOT_KERNEL_BAD_PARAM;
     for (b = 0; b < p->batches; b++) {
       const int8_t *in_b = input + (size_t)b * img_in + c0;
       int8_t *out_b = output + (size_t)b * img_out + c0;
@@ -768,6 +769,7 @@ static void aot_dw3_dsp(const aot_conv_params *p, const int8_t *input, const int
     }
   }
   if (!full) aot_dw3_clamp(output, (int32_t)(img_out * (size_t)p->batches), p->act_min, p->act_max);
+  return AOT_KERNEL_OK;
 }
 #endif /* AOT_F_DW_S8_3S1 || AOT_F_DW_S8_3S2 */
 

@@ -37,6 +37,10 @@
  * stride 2 row loops (aot_dw3_row); neither leaves the 3x3 path out */
 #define AOT_F_DW_S8_3S1 1
 #define AOT_F_DW_S8_3S2 1
+/* int8 DEPTHWISE_CONV_2D that the DSP build's 3x3 path takes with a channel
+ * whose requantization does not fold (aot_dwconv2d_s8_dsp_slow, or no
+ * folded bias): its exact-sum row loop aot_dw3_slow */
+#define AOT_F_DW_S8_3SLOW 1
 /* int8 DEPTHWISE_CONV_2D with depth multiplier above 1 */
 #define AOT_F_DW_S8_DM 1
 /* int8 DEPTHWISE_CONV_2D with more than 49 filter taps (the DSP build's
@@ -59,6 +63,9 @@
  * computed at run time: aot_conv_params.kbias NULL): the SIMD kernels' own
  * filter sums (AOT_KB, aot_conv.h) */
 #define AOT_F_CONV_S8_NOKB 1
+/* int8 CONV_2D that the DSP build takes through rows read in place
+ * (aot_conv2d_s8_dsp_row, aot_conv.h): aot_dsp_gemv2_s8 */
+#define AOT_F_CONV_S8_ROW 1
 /* int8 FULLY_CONNECTED with four or more output channels and at least
  * 1024 weights that AOT_F_FC_S8_ROWS3 does not take (the DSP and portable
  * builds' four-row loop; without it every row takes the one-row loop) */

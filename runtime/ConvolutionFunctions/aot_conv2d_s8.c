@@ -494,6 +494,15 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
      positions read in place (aot_dsp_gemv2_s8); else four positions copied
      and widened (aot_conv2d_s8_dsp4) */
   direct = fh == 1 && p->dilation_w == 1 && groups == 1 && !aot_dsp_clips(p);
+  if (!AOT_F_CONV_S8_ROW) {   /* no such layer in the module (aot_features.h) */
+    if (direct) return AOT_KERNEL_BAD_PARAM;
+    direct = 0;
+  }
+  if (!AOT_KB(p)) {
+#if !AOT_F_CONV_S8_NOKB
+    return AOT_KERNEL_BAD_PARAM;   /* no layer without the folded bias */
+#endif
+  }
   gv.kc = kc;
   gv.out_off = p->output_offset;
   gv.lo = p->act_min;
@@ -507,7 +516,7 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
       int32_t j, pos, ob, oy, ox;
       for (j = 0; j < nc; j++) {
         int32_t ks;
-        if (p->kbias) {   /* folded by aotc */
+        if (AOT_KB(p)) {   /* folded by aotc */
           ks = p->kbias[oc0 + j];
         } else {
           const uint32_t t = (uint32_t)aot_dsp_sum_s8(f0 + (size_t)j * fsize, fsize);

@@ -151,8 +151,7 @@ int32_t aot_dwconv2d_s8(const aot_conv_params *p, const int8_t *input,
     const int32_t s3 = aot_dwconv2d_s8_dsp_tr(p) ? p->stride_h : p->stride_w;
     if ((!AOT_F_DW_S8_3S1 && s3 == 1) || (!AOT_F_DW_S8_3S2 && s3 == 2))
       return AOT_KERNEL_BAD_PARAM;
-    aot_dw3_dsp(p, input, filter, bias, output, scratch);
-    return AOT_KERNEL_OK;
+    return aot_dw3_dsp(p, input, filter, bias, output, scratch);
 #else
     return AOT_KERNEL_BAD_PARAM;   /* no such layer (aot_features.h) */
 #endif

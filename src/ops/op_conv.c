@@ -55,6 +55,7 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
   uint32_t f = 0;
   if (ck == CK_CONV) {
     if (p->filter_h * p->filter_w * p->filter_in_c > 1024) f |= LF(CONV_S8_BIG);
+    if (aot_conv2d_s8_dsp_row(p)) f |= LF(CONV_S8_ROW);   /* aot_dsp_gemv2_s8 */
     if (aot_conv_clips(p) || p->dilation_w != 1 || p->filter_in_c != p->in_c)
       f |= LF(CONV_S8_CLIP);
   } else if (ck == CK_DW) {
@@ -245,6 +246,19 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
   /* no folded bias (a filter computed at run time): the kernels' own sums */
   if (kind == CF_S8 && ck != CK_TCONV && !c->arg[LOWER_CA_KBIAS].adt)
     c->features |= LF(CONV_S8_NOKB);
+  /* the DSP 3x3 path's exact-sum rows: a channel whose requantization does
+   * not fold (from the folded bias; every layer without one) */
+  if (kind == CF_S8 && ck == CK_DW && aot_dwconv2d_s8_dsp_is3(p)) {
+    const lower_arg *kb = &c->arg[LOWER_CA_KBIAS], *m = &c->arg[LOWER_CA_MULT];
+    const lower_arg *s = &c->arg[LOWER_CA_SHIFT];
+    int slow = !kb->adt || !m->adt || !s->adt || m->n == 0 || s->n == 0;
+    for (int32_t i = 0; !slow && i < p->out_c; i++) {
+      const size_t im = m->n == 1 ? 0 : (size_t)i, is = s->n == 1 ? 0 : (size_t)i;
+      slow = aot_dwconv2d_s8_dsp_slow(((const int32_t *)kb->data)[i], ((const int32_t *)m->data)[im],
+                                      ((const int32_t *)s->data)[is], p->output_offset);
+    }
+    if (slow) c->features |= LF(DW_S8_3SLOW);
+  }
   return 0;
 }
 

@@ -39,6 +39,8 @@ try:
     have = dict(re.findall(r"^#define AOT_F_(\w+) ([01])$", open(sys.argv[2]).read(), re.M))
 except FileNotFoundError:
     have = None
+arr = dict((m.group(1), [int(v) for v in re.findall(r"-?\d+", m.group(2))])
+           for m in re.finditer(r"static const int32_t (\w+)\[\d+\] = \{(.*?)\};", src, re.S))
 params, kb = {}, set()
 for m in re.finditer(r"static const aot_conv_params (op\d+_\w+)_p = \{(.*?)\};", src, re.S):
     params[m.group(1)] = dict((k, int(v)) for k, v in re.findall(r"\.(\w+) = (-?\d+)\b", m.group(2)))
@@ -53,6 +55,11 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
     taps = p["filter_h"] * p["filter_w"]
     if kern == "aot_conv2d_s8":
         if taps * p["filter_in_c"] > 1024: want.add("CONV_S8_BIG")
+        # the DSP rows read in place (aot_conv2d_s8_dsp_row)
+        pw = taps == 1 and p["filter_in_c"] == p["in_c"] and not clips
+        if (not (pw and p["in_c"] < 65536) and taps * p["filter_in_c"] <= 1024 and p["filter_h"] == 1
+                and p["dilation_w"] == 1 and p["filter_in_c"] == p["in_c"] and not clips):
+            want.add("CONV_S8_ROW")
         if clips or p["dilation_w"] != 1 or p["filter_in_c"] != p["in_c"]: want.add("CONV_S8_CLIP")
     else:
         if clips: want.add("DW_S8_CLIP")
@@ -68,7 +75,21 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
             is3 = (p["filter_h"] == 3 and p["filter_w"] == 3 and p["dilation_h"] == 1 and
                    p["dilation_w"] == 1 and p["stride_w"] in (1, 2))
             if not is3: want.add("DW_S8_GEN")
-            else: want.add("DW_S8_3S%d" % (p["stride_h"] if tr else p["stride_w"]))
+            else:
+                want.add("DW_S8_3S%d" % (p["stride_h"] if tr else p["stride_w"]))
+                # a channel whose requantization does not fold (aot_dwconv2d_s8_dsp_slow)
+                ks, ms, ss = arr.get(name + "_kbias"), arr.get(name + "_mult"), arr.get(name + "_shift")
+                for i in range(p["out_c"]):
+                    if ks is None or ms is None or ss is None:
+                        want.add("DW_S8_3SLOW"); break
+                    m, sh = ms[i if len(ms) > 1 else 0], ss[i if len(ss) > 1 else 0]
+                    if m == 0: sh = -1
+                    if m < 0 or sh > -1 or sh < -31:
+                        want.add("DW_S8_3SLOW"); break
+                    ak = abs(ks[i]) + 9 * 128 * 128
+                    k = (1 << (-sh - 1)) + p["output_offset"] * (1 << -sh)
+                    if ak >= 1 << 30 or ((ak * m) >> 31) + 1 + abs(k) + 1 >= 1 << 31:
+                        want.add("DW_S8_3SLOW"); break
         if taps > 49: want.add("DW_S8_BIG")
 fcp = {}
 for m in re.finditer(r"static const aot_fc_params (op\d+_\w+)_p = \{(.*?)\};", src, re.S):
