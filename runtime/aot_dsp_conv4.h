@@ -207,7 +207,7 @@ static void aot_conv2d_s8_win4(const aot_conv2d_s8_g4 *G, const int8_t *in_b, in
     const aot_conv_params *p = G->p;
     const int8_t *src = in_b + (size_t)iy0 * G->in_row + (size_t)ix0 * p->in_c;
     int32_t fy;
-    if (G->ro) {
+    if (AOT_F_CONV_S8_REORD && G->ro) {
       aot_conv2d_s8_wro_(src, G->rstride, fh, rowlen >> 2, rowlen & 3, col);
       return;
     }
@@ -233,7 +233,7 @@ static void aot_conv2d_s8_win4(const aot_conv2d_s8_g4 *G, const int8_t *in_b, in
     (void)g;
 #endif
   }
-  if (G->ro) {
+  if (AOT_F_CONV_S8_REORD && G->ro) {
     aot_conv2d_s8_wro(tmp, (size_t)rowlen, fh, rowlen >> 2, rowlen & 3, col);
     return;
   }
@@ -324,10 +324,10 @@ static void aot_conv2d_s8_dsp4(const aot_conv_params *p, const int8_t *input,
   G.lim_h = p->in_h - ((G.fh - 1) * p->dilation_h + 1);
   G.lim_w = p->in_w - ((p->filter_w - 1) * p->dilation_w + 1);
   G.simple = p->dilation_w == 1 && groups == 1;
-  G.ro = fp != 0;
+  G.ro = AOT_F_CONV_S8_REORD && fp != 0;   /* aot_conv2d_s8_dsp refuses the rest */
   G.zp = (int8_t)(-p->input_offset);
   f0 = filter + (size_t)oc0 * fsize;
-  if (G.ro) {   /* the reordered filters of the block */
+  if (AOT_F_CONV_S8_REORD && G.ro) {   /* the reordered filters of the block */
     const int32_t a4 = 4 * (G.rowlen >> 2), r = G.rowlen & 3;
     int32_t j, fy, i;
     for (j = 0; j < nc; j++) {

@@ -66,6 +66,10 @@
 /* int8 CONV_2D that the DSP build takes through rows read in place
  * (aot_conv2d_s8_dsp_row, aot_conv.h): aot_dsp_gemv2_s8 */
 #define AOT_F_CONV_S8_ROW 1
+/* int8 CONV_2D that the DSP build's four-position path takes with its
+ * filters reordered (aot_conv2d_s8_dsp_reord: first layers of 1-3 input
+ * channels whose rows are not a multiple of four taps) */
+#define AOT_F_CONV_S8_REORD 1
 /* int8 FULLY_CONNECTED with four or more output channels and at least
  * 1024 weights that AOT_F_FC_S8_ROWS3 does not take (the DSP and portable
  * builds' four-row loop; without it every row takes the one-row loop) */

@@ -56,6 +56,9 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
   if (ck == CK_CONV) {
     if (p->filter_h * p->filter_w * p->filter_in_c > 1024) f |= LF(CONV_S8_BIG);
     if (aot_conv2d_s8_dsp_row(p)) f |= LF(CONV_S8_ROW);   /* aot_dsp_gemv2_s8 */
+    else if (p->filter_h * p->filter_w * p->filter_in_c <= 1024 &&
+             !(aot_conv2d_s8_is_pw(p) && p->in_c < 65536) && aot_conv2d_s8_dsp_reord(p) != 0)
+      f |= LF(CONV_S8_REORD);   /* the four-position path's reordered filters */
     if (aot_conv_clips(p) || p->dilation_w != 1 || p->filter_in_c != p->in_c)
       f |= LF(CONV_S8_CLIP);
   } else if (ck == CK_DW) {
