@@ -346,7 +346,8 @@ static void aot_conv2d_s8_dsp4(const aot_conv_params *p, const int8_t *input,
     fstride = (size_t)fsize;
     n4 = fsize >> 2;
     n4p = (fsize + 3) >> 2;
-    last_short = (fsize & 3) && oc0 + nc == out_c;
+    /* (aot_conv2d_s8_dsp refuses such a layer without AOT_F_CONV_S8_FPAD) */
+    last_short = AOT_F_CONV_S8_FPAD && (fsize & 3) && oc0 + nc == out_c;
   }
   for (pos = 0; pos < npos; pos = pend) {
     int8_t *ob;

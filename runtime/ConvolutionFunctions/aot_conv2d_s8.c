@@ -501,6 +501,9 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
   /* reordered first-layer filters (aot_conv2d_s8_dsp_reord): the same */
   if (!AOT_F_CONV_S8_REORD && !direct && aot_conv2d_s8_dsp_reord(p) != 0)
     return AOT_KERNEL_BAD_PARAM;
+  /* filters of fsize % 4 taps read as they are (the last one padded) */
+  if (!AOT_F_CONV_S8_FPAD && !direct && (fsize & 3) && aot_conv2d_s8_dsp_reord(p) == 0)
+    return AOT_KERNEL_BAD_PARAM;
   if (!AOT_KB(p)) {
 #if !AOT_F_CONV_S8_NOKB
     return AOT_KERNEL_BAD_PARAM;   /* no layer without the folded bias */

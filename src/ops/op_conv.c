@@ -59,6 +59,10 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
     else if (p->filter_h * p->filter_w * p->filter_in_c <= 1024 &&
              !(aot_conv2d_s8_is_pw(p) && p->in_c < 65536) && aot_conv2d_s8_dsp_reord(p) != 0)
       f |= LF(CONV_S8_REORD);   /* the four-position path's reordered filters */
+    else if (p->filter_h * p->filter_w * p->filter_in_c <= 1024 &&
+             !(aot_conv2d_s8_is_pw(p) && p->in_c < 65536) &&
+             (p->filter_h * p->filter_w * p->filter_in_c) % 4 != 0)
+      f |= LF(CONV_S8_FPAD);   /* its padded last filter */
     if (aot_conv_clips(p) || p->dilation_w != 1 || p->filter_in_c != p->in_c)
       f |= LF(CONV_S8_CLIP);
   } else if (ck == CK_DW) {
