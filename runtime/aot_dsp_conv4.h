@@ -187,6 +187,14 @@ AOT_INLINE void aot_conv2d_s8_wro(const int8_t *src, size_t rstride, int32_t fh,
   aot_dsp_w4_run(t.b, n >> 2, col);
 }
 
+/* aot_conv2d_s8_wro out of line: the other shapes, and the clipped windows
+ * after their copy (one compiled copy instead of one per call) */
+static __attribute__((noinline)) void aot_conv2d_s8_wro_g(const int8_t *src, size_t rstride,
+                                                          int32_t fh, int32_t a, int32_t r,
+                                                          uint32_t *col) {
+  aot_conv2d_s8_wro(src, rstride, fh, a, r, col);
+}
+
 /* aot_conv2d_s8_wro with the shape of 3 x 3 filters of 3 input channels
  * (rows of 9 taps) unrolled: the first layer of image models */
 AOT_INLINE void aot_conv2d_s8_wro_(const int8_t *src, size_t rstride, int32_t fh, int32_t a,
@@ -194,7 +202,7 @@ AOT_INLINE void aot_conv2d_s8_wro_(const int8_t *src, size_t rstride, int32_t fh
   if (fh == 3 && a == 2 && r == 1)
     aot_conv2d_s8_wro(src, rstride, 3, 2, 1, col);
   else
-    aot_conv2d_s8_wro(src, rstride, fh, a, r, col);
+    aot_conv2d_s8_wro_g(src, rstride, fh, a, r, col);
 }
 
 /* the window of one output position, group g, widened into slot q of the
@@ -234,7 +242,7 @@ static void aot_conv2d_s8_win4(const aot_conv2d_s8_g4 *G, const int8_t *in_b, in
 #endif
   }
   if (AOT_F_CONV_S8_REORD && G->ro) {
-    aot_conv2d_s8_wro(tmp, (size_t)rowlen, fh, rowlen >> 2, rowlen & 3, col);
+    aot_conv2d_s8_wro_g(tmp, (size_t)rowlen, fh, rowlen >> 2, rowlen & 3, col);
     return;
   }
   aot_dsp_w4_run(tmp, fsize >> 2, col);
