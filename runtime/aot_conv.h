@@ -22,6 +22,10 @@
  * module without AOT_F_CONV_S8_NOKB (its SIMD kernels refuse a layer
  * without it), so they compile no filter sums of their own */
 #define AOT_KB(p) (!AOT_F_CONV_S8_NOKB || (p)->kbias != NULL)
+/* 1 when layer p's activation range is all of int8: always in a module
+ * without AOT_F_CONV_S8_NARROW (its DSP kernels refuse other layers), so
+ * they compile no clamp to a narrower range */
+#define AOT_FULL8(p) (!AOT_F_CONV_S8_NARROW || ((p)->act_min == -128 && (p)->act_max == 127))
 
 /* ---- convolutions: CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV ---------- */
 typedef struct aot_conv_params {

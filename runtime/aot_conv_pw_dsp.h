@@ -336,7 +336,7 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_pw_dsp(const aot_conv_par
   if (npos <= 0 || out_c <= 0) return AOT_KERNEL_OK;
   g.kc = NULL;
   g.more_rows = 0;
-  g.full = p->act_min == -128 && p->act_max == 127;
+  g.full = AOT_FULL8(p);
   g.out_off = p->output_offset;
   g.lo = p->act_min;
   g.hi = p->act_max;

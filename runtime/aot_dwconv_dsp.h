@@ -214,7 +214,7 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
   bk.out_off = p->output_offset;
   bk.lo = p->act_min;
   bk.hi = p->act_max;
-  bk.full = p->act_min == -128 && p->act_max == 127;
+  bk.full = AOT_FULL8(p);
   for (c0 = 0; c0 < ch; c0 += cb) {
     const int32_t nch = ch - c0 < cb ? ch - c0 : cb;
     const int32_t n4 = nch & ~3;
@@ -736,7 +736,7 @@ static int32_t aot_dw3_dsp(const aot_conv_params *p, const int8_t *input, const 
   const int32_t out_col = tr ? p->out_w * ch : ch;
   const size_t img_in = (size_t)p->in_h * p->in_w * ch, img_out = (size_t)p->out_h * p->out_w * ch;
   const int16_t zp = (int16_t)(-p->input_offset);
-  const int full = p->act_min == -128 && p->act_max == 127;
+  const int full = AOT_FULL8(p);
   int32_t b, oy, c0;
   for (c0 = 0; c0 < ch; c0 += cb) {
     const int32_t nb = aot_min_i32(cb, ch - c0);

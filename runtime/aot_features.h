@@ -73,6 +73,9 @@
 /* int8 CONV_2D that the four-position path takes with filters of a
  * multiple of four taps plus 1-3, not reordered: its padded last filter */
 #define AOT_F_CONV_S8_FPAD 1
+/* int8 CONV_2D / DEPTHWISE_CONV_2D with an activation range narrower than
+ * int8: the DSP kernels' clamps (AOT_FULL8, aot_conv.h) */
+#define AOT_F_CONV_S8_NARROW 1
 /* int8 FULLY_CONNECTED with four or more output channels and at least
  * 1024 weights that AOT_F_FC_S8_ROWS3 does not take (the DSP and portable
  * builds' four-row loop; without it every row takes the one-row loop) */

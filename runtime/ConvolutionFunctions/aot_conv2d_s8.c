@@ -513,7 +513,7 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
   gv.out_off = p->output_offset;
   gv.lo = p->act_min;
   gv.hi = p->act_max;
-  gv.full = p->act_min == -128 && p->act_max == 127;
+  gv.full = AOT_FULL8(p);
   for (g = 0; g < groups; g++) {
     for (c0 = 0; c0 < per_group; c0 += AOT_CONV2D_S8_OCB) {
       const int32_t nc = per_group - c0 < AOT_CONV2D_S8_OCB ? per_group - c0 : AOT_CONV2D_S8_OCB;
@@ -594,6 +594,8 @@ int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
   per_group = out_c / groups;
   (void)scratch;
 #ifdef AOT_CONV2D_S8_DSP
+  /* a narrower activation range than int8: a path the module left out */
+  if (!AOT_F_CONV_S8_NARROW && !(act_min == -128 && act_max == 127)) return AOT_KERNEL_BAD_PARAM;
   /* pointwise: aot_conv_pw_dsp.h (in_c < 65536: its doubled sums) */
   if (aot_conv2d_s8_is_pw(p) && in_c < 65536) return aot_conv2d_s8_pw_dsp(p, input, filter, bias, output, scratch);
   if (fsize <= AOT_CONV2D_S8_COL)

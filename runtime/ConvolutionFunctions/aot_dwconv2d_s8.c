@@ -145,6 +145,8 @@ int32_t aot_dwconv2d_s8(const aot_conv_params *p, const int8_t *input,
 #endif
 #endif
 #ifdef AOT_DWCONV2D_S8_DSP
+  /* a narrower activation range than int8: a path the module left out */
+  if (!AOT_F_CONV_S8_NARROW && !(act_min == -128 && act_max == 127)) return AOT_KERNEL_BAD_PARAM;
   if (aot_dwconv2d_s8_dsp_is3(p)) {
 #if AOT_F_DW_S8_3S1 || AOT_F_DW_S8_3S2
     /* a stride the module left out (aot_features.h) */

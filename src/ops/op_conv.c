@@ -253,6 +253,9 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
   /* no folded bias (a filter computed at run time): the kernels' own sums */
   if (kind == CF_S8 && ck != CK_TCONV && !c->arg[LOWER_CA_KBIAS].adt)
     c->features |= LF(CONV_S8_NOKB);
+  /* an activation range narrower than int8: the DSP kernels' clamps */
+  if (kind == CF_S8 && ck != CK_TCONV && (p->act_min != -128 || p->act_max != 127))
+    c->features |= LF(CONV_S8_NARROW);
   /* the DSP 3x3 path's exact-sum rows: a channel whose requantization does
    * not fold (from the folded bias; every layer without one) */
   if (kind == CF_S8 && ck == CK_DW && aot_dwconv2d_s8_dsp_is3(p)) {

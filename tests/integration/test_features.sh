@@ -49,6 +49,7 @@ want = set()
 for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p", src):
     p = params[name]
     if name not in kb: want.add("CONV_S8_NOKB")   # no folded bias: the kernels' own sums
+    if p["act_min"] != -128 or p["act_max"] != 127: want.add("CONV_S8_NARROW")
     clips = (p["pad_h"] > 0 or p["pad_w"] > 0 or
              (p["out_h"] - 1) * p["stride_h"] - p["pad_h"] + (p["filter_h"] - 1) * p["dilation_h"] >= p["in_h"] or
              (p["out_w"] - 1) * p["stride_w"] - p["pad_w"] + (p["filter_w"] - 1) * p["dilation_w"] >= p["in_w"])
