@@ -542,6 +542,23 @@ AOT_INLINE int32_t aot_conv_mbqm(int32_t x, int32_t m, int32_t shift) {
   return r;
 }
 
+/* 1 when a pointwise channel (folded bias ks, multiplier m, shift sh, K
+ * input channels) gives the same output *v for every input: both ends of
+ * ks +- 16384 * K (|sum w * x| <= 16384 * K) requantize and clamp to it
+ * (monotone for m >= 0 and sh <= 0; the range must not wrap int32), e.g.
+ * VWW's dead channels with bias +-2^30. The DSP pointwise kernel's test,
+ * and aotc's for AOT_F_CONV_S8_PWK (host code too). */
+AOT_INLINE int aot_conv2d_s8_pw_const(int32_t ks, int32_t m, int32_t sh, int32_t k,
+                                      int32_t out_off, int32_t lo, int32_t hi, int32_t *v) {
+  const int64_t a = (int64_t)ks - (int64_t)16384 * k, b = (int64_t)ks + (int64_t)16384 * k;
+  int32_t qa, qb;
+  if (m < 0 || sh > 0 || a < INT32_MIN || b > INT32_MAX) return 0;
+  qa = aot_clamp_i32(aot_conv_mbqm((int32_t)a, m, sh) + out_off, lo, hi);
+  qb = aot_clamp_i32(aot_conv_mbqm((int32_t)b, m, sh) + out_off, lo, hi);
+  *v = qa;
+  return qa == qb;
+}
+
 /* Range [*start, *end) of filter taps k (0 <= k < fsize) whose input
  * coordinate origin + k * dil lies in [0, in_size). Empty: *start >= *end. */
 AOT_INLINE void aot_conv_window(int32_t origin, int32_t dil, int32_t in_size,

@@ -267,7 +267,7 @@ static void aot_pw_chan(const aot_pw_ctx *x, int32_t c, int32_t np, int32_t one,
                         const int8_t *w, int8_t *out) {
   const int32_t out_c = x->p->out_c;
   int32_t s[AOT_PW_P], i;
-  if (x->kc[c].run < 0) {   /* constant */
+  if (AOT_F_CONV_S8_PWK && x->kc[c].run < 0) {   /* constant */
     for (i = one ? 1 : np, out += c; i > 0; i--, out += out_c) *out = (int8_t)x->kc[c].k.ks;
     return;
   }
@@ -349,8 +349,7 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_pw_dsp(const aot_conv_par
   x.col = (uint32_t *)(kc + out_c);
   for (c = out_c - 1; c >= 0; c--) {
     const int32_t m = p->out_mult[c], sh = p->out_shift[c];
-    int32_t ks;
-    int64_t lo, hi;
+    int32_t ks, v;
     if (AOT_KB(p)) {
       ks = p->kbias[c];
     } else {
@@ -359,20 +358,12 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_pw_dsp(const aot_conv_par
     }
     aot_dsp_kc_set(&kc[c].k, ks, m, sh, K);
     kc[c].run = 0;
-    /* |sum w * x| <= 16384 * K: when both ends of ks's range give the same
-       output, so does every sum (the requantization is monotone for m >= 0
-       and shift <= 0, the clamp too; the range must not wrap int32), and
-       the channel is that constant (VWW's dead channels, bias +-2^30) */
-    lo = (int64_t)ks - (int64_t)16384 * K;
-    hi = (int64_t)ks + (int64_t)16384 * K;
-    if (m >= 0 && sh <= 0 && lo >= INT32_MIN && hi <= INT32_MAX) {
-      const int32_t a = aot_clamp_i32(aot_dsp_mbqm((int32_t)lo, m, sh) + g.out_off, g.lo, g.hi);
-      const int32_t b = aot_clamp_i32(aot_dsp_mbqm((int32_t)hi, m, sh) + g.out_off, g.lo, g.hi);
-      if (a == b) {
-        kc[c].k.ks = a;
-        kc[c].run = -1;
-        continue;
-      }
+    /* a channel of one output whatever the input (aot_conv2d_s8_pw_const;
+       only in modules with one, AOT_F_CONV_S8_PWK) */
+    if (AOT_F_CONV_S8_PWK && aot_conv2d_s8_pw_const(ks, m, sh, K, g.out_off, g.lo, g.hi, &v)) {
+      kc[c].k.ks = v;
+      kc[c].run = -1;
+      continue;
     }
     if (g.full && c < nfast && (uint32_t)kc[c].k.s < 32u) {   /* |ks + sum| < 2^30 */
       kc[c].run = c + 1 < nfast && kc[c + 1].run > 0 ? kc[c + 1].run + 1 : 1;

@@ -76,6 +76,10 @@
 /* int8 CONV_2D / DEPTHWISE_CONV_2D with an activation range narrower than
  * int8: the DSP kernels' clamps (AOT_FULL8, aot_conv.h) */
 #define AOT_F_CONV_S8_NARROW 1
+/* int8 pointwise CONV_2D with a channel of one output whatever the input
+ * (aot_conv2d_s8_pw_const), or without the folded bias: the DSP pointwise
+ * kernel's constant channels */
+#define AOT_F_CONV_S8_PWK 1
 /* int8 FULLY_CONNECTED with four or more output channels and at least
  * 1024 weights that AOT_F_FC_S8_ROWS3 does not take (the DSP and portable
  * builds' four-row loop; without it every row takes the one-row loop) */

@@ -253,6 +253,20 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
   /* no folded bias (a filter computed at run time): the kernels' own sums */
   if (kind == CF_S8 && ck != CK_TCONV && !c->arg[LOWER_CA_KBIAS].adt)
     c->features |= LF(CONV_S8_NOKB);
+  /* the DSP pointwise kernel's constant channels (aot_conv2d_s8_pw_const) */
+  if (kind == CF_S8 && ck == CK_CONV && aot_conv2d_s8_is_pw(p) && p->in_c < 65536) {
+    const lower_arg *kb = &c->arg[LOWER_CA_KBIAS], *m = &c->arg[LOWER_CA_MULT];
+    const lower_arg *s = &c->arg[LOWER_CA_SHIFT];
+    int any = !kb->adt || !m->adt || !s->adt || m->n == 0 || s->n == 0;
+    for (int32_t i = 0; !any && i < p->out_c; i++) {
+      const size_t im = m->n == 1 ? 0 : (size_t)i, is = s->n == 1 ? 0 : (size_t)i;
+      int32_t v;
+      any = aot_conv2d_s8_pw_const(((const int32_t *)kb->data)[i], ((const int32_t *)m->data)[im],
+                                   ((const int32_t *)s->data)[is], p->in_c, p->output_offset,
+                                   p->act_min, p->act_max, &v);
+    }
+    if (any) c->features |= LF(CONV_S8_PWK);
+  }
   /* an activation range narrower than int8: the DSP kernels' clamps */
   if (kind == CF_S8 && ck != CK_TCONV && (p->act_min != -128 || p->act_max != 127))
     c->features |= LF(CONV_S8_NARROW);

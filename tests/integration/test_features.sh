@@ -56,6 +56,25 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
     taps = p["filter_h"] * p["filter_w"]
     if kern == "aot_conv2d_s8":
         if taps * p["filter_in_c"] > 1024: want.add("CONV_S8_BIG")
+        # the DSP pointwise kernel's constant channels (aot_conv2d_s8_pw_const)
+        if taps == 1 and p["filter_in_c"] == p["in_c"] and not clips and p["in_c"] < 65536:
+            ks, ms, ss = arr.get(name + "_kbias"), arr.get(name + "_mult"), arr.get(name + "_shift")
+            if ks is None or ms is None or ss is None: want.add("CONV_S8_PWK")
+            else:
+                def mbqm(x, m, sh):
+                    if sh > 0: x = max(-2**31, min(2**31 - 1, x << sh))
+                    r = (x * m + (1 << 30)) >> 31
+                    if sh < 0:
+                        r += r >> 31 if r >= 0 else -1
+                        r = ((r >> (-sh - 1)) + 1) >> 1
+                    return r
+                for i in range(p["out_c"]):
+                    m, sh = ms[i if len(ms) > 1 else 0], ss[i if len(ss) > 1 else 0]
+                    a, b = ks[i] - 16384 * p["in_c"], ks[i] + 16384 * p["in_c"]
+                    if m < 0 or sh > 0 or a < -2**31 or b > 2**31 - 1: continue
+                    cl = lambda v: max(p["act_min"], min(p["act_max"], v + p["output_offset"]))
+                    if cl(mbqm(a, m, sh)) == cl(mbqm(b, m, sh)):
+                        want.add("CONV_S8_PWK"); break
         # the DSP rows read in place (aot_conv2d_s8_dsp_row)
         pw = taps == 1 and p["filter_in_c"] == p["in_c"] and not clips
         if (not (pw and p["in_c"] < 65536) and taps * p["filter_in_c"] <= 1024 and p["filter_h"] == 1
