@@ -223,7 +223,9 @@ static void aot_conv2d_s8_win4(const aot_conv2d_s8_g4 *G, const int8_t *in_b, in
       for (fy = 0; fy < fh; fy++, src += G->rstride, col += 8) aot_dsp_w4_run(src, 1, col);
       return;
     }
-    if ((rowlen & 3) == 0) {   /* inside the image: each row straight from the input */
+    /* inside the image: each row straight from the input (a module without
+       such a layer, AOT_F_CONV_S8_RUNS 0, copies them as below) */
+    if (AOT_F_CONV_S8_RUNS && (rowlen & 3) == 0) {
       for (fy = 0; fy < fh; fy++, src += G->rstride, col += 2 * rowlen)
         aot_dsp_w4_run(src, rowlen >> 2, col);
       return;

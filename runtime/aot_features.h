@@ -80,6 +80,10 @@
  * (aot_conv2d_s8_pw_const), or without the folded bias: the DSP pointwise
  * kernel's constant channels */
 #define AOT_F_CONV_S8_PWK 1
+/* int8 CONV_2D on the DSP four-position path with rows of a multiple of
+ * four taps other than four: its windows widened straight from the rows
+ * (else through the int8 copy; the same result) */
+#define AOT_F_CONV_S8_RUNS 1
 /* int8 FULLY_CONNECTED with four or more output channels and at least
  * 1024 weights that AOT_F_FC_S8_ROWS3 does not take (the DSP and portable
  * builds' four-row loop; without it every row takes the one-row loop) */

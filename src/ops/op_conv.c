@@ -63,6 +63,10 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
              !(aot_conv2d_s8_is_pw(p) && p->in_c < 65536) &&
              (p->filter_h * p->filter_w * p->filter_in_c) % 4 != 0)
       f |= LF(CONV_S8_FPAD);   /* its padded last filter */
+    if (!aot_conv2d_s8_dsp_row(p) && p->filter_h * p->filter_w * p->filter_in_c <= 1024 &&
+        !(aot_conv2d_s8_is_pw(p) && p->in_c < 65536) && aot_conv2d_s8_dsp_reord(p) == 0 &&
+        (p->filter_w * p->filter_in_c) % 4 == 0 && p->filter_w * p->filter_in_c != 4)
+      f |= LF(CONV_S8_RUNS);   /* windows widened straight from the rows */
     if (aot_conv_clips(p) || p->dilation_w != 1 || p->filter_in_c != p->in_c)
       f |= LF(CONV_S8_CLIP);
   } else if (ck == CK_DW) {

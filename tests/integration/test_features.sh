@@ -89,6 +89,11 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
                 want.add("CONV_S8_REORD")
             elif taps * p["filter_in_c"] <= 1024 and not (pw and p["in_c"] < 65536) and (taps * p["filter_in_c"]) % 4:
                 want.add("CONV_S8_FPAD")
+            reord = (p["filter_in_c"] <= 3 and p["filter_in_c"] == p["in_c"] and r != 0 and
+                     p["dilation_w"] == 1 and p["filter_h"] * r <= 32 and p["filter_h"] * rowlen <= 256)
+            if (taps * p["filter_in_c"] <= 1024 and not (pw and p["in_c"] < 65536) and not reord and
+                    rowlen % 4 == 0 and rowlen != 4):
+                want.add("CONV_S8_RUNS")
         if clips or p["dilation_w"] != 1 or p["filter_in_c"] != p["in_c"]: want.add("CONV_S8_CLIP")
     else:
         if clips: want.add("DW_S8_CLIP")
