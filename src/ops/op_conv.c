@@ -54,18 +54,18 @@ static int hybrid_prepare(lower_call *c, int ck, const ir_tensor *f, int qdim, c
 static uint32_t conv_features(int ck, const aot_conv_params *p) {
   uint32_t f = 0;
   if (ck == CK_CONV) {
-    if (p->filter_h * p->filter_w * p->filter_in_c > 1024) f |= LF(CONV_S8_BIG);
+    if ((int64_t)p->filter_h * p->filter_w * p->filter_in_c > 1024) f |= LF(CONV_S8_BIG);
     if (aot_conv2d_s8_dsp_row(p)) f |= LF(CONV_S8_ROW);   /* aot_dsp_gemv2_s8 */
-    else if (p->filter_h * p->filter_w * p->filter_in_c <= 1024 &&
+    else if ((int64_t)p->filter_h * p->filter_w * p->filter_in_c <= 1024 &&
              !(aot_conv2d_s8_is_pw(p) && p->in_c < 65536) && aot_conv2d_s8_dsp_reord(p) != 0)
       f |= LF(CONV_S8_REORD);   /* the four-position path's reordered filters */
-    else if (p->filter_h * p->filter_w * p->filter_in_c <= 1024 &&
+    else if ((int64_t)p->filter_h * p->filter_w * p->filter_in_c <= 1024 &&
              !(aot_conv2d_s8_is_pw(p) && p->in_c < 65536) &&
-             (p->filter_h * p->filter_w * p->filter_in_c) % 4 != 0)
+             ((int64_t)p->filter_h * p->filter_w * p->filter_in_c) % 4 != 0)
       f |= LF(CONV_S8_FPAD);   /* its padded last filter */
-    if (!aot_conv2d_s8_dsp_row(p) && p->filter_h * p->filter_w * p->filter_in_c <= 1024 &&
+    if (!aot_conv2d_s8_dsp_row(p) && (int64_t)p->filter_h * p->filter_w * p->filter_in_c <= 1024 &&
         !(aot_conv2d_s8_is_pw(p) && p->in_c < 65536) && aot_conv2d_s8_dsp_reord(p) == 0 &&
-        (p->filter_w * p->filter_in_c) % 4 == 0 && p->filter_w * p->filter_in_c != 4)
+        ((int64_t)p->filter_w * p->filter_in_c) % 4 == 0 && (int64_t)p->filter_w * p->filter_in_c != 4)
       f |= LF(CONV_S8_RUNS);   /* windows widened straight from the rows */
     if (aot_conv_clips(p) || p->dilation_w != 1 || p->filter_in_c != p->in_c)
       f |= LF(CONV_S8_CLIP);
@@ -85,7 +85,7 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
     } else {
       f |= LF(DW_S8_DM);
     }
-    if (p->filter_h * p->filter_w > 49) f |= LF(DW_S8_BIG);
+    if ((int64_t)p->filter_h * p->filter_w > 49) f |= LF(DW_S8_BIG);
   }
   return f;
 }

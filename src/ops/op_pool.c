@@ -70,7 +70,7 @@ static int pool_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
       c->k = lower_kernel_get(is_max ? LK(aot_maxpool_s8) : LK(aot_avgpool_s8));
       /* the portable loop of the SIMD builds: windows above 256 taps, or
        * channels the DSP build's blocks of 8 leave over */
-      if (!is_max && (p->filter_h * p->filter_w > 256 || p->channels % 8 != 0))
+      if (!is_max && ((int64_t)p->filter_h * p->filter_w > 256 || p->channels % 8 != 0))
         c->features |= LF(POOL_S8_TAIL);
       break;
     case DT_INT16:
