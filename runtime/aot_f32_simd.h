@@ -78,9 +78,12 @@ AOT_INLINE void aot_f32_out4(float *out, const float *bias, float a0, float a1, 
 #endif
 
 #ifdef AOT_F32_MVE
-/* x clamped to [lo, hi] as aot_clamp_f32 does it (a NaN stays a NaN) */
+/* x clamped to [lo, hi] as aot_clamp_f32 does it (a NaN stays a NaN). The
+ * low bound is tested as lo > x: Helium's VCMP LT is the negation of GE and
+ * so true for a NaN, GT is an ordered compare like C's < and > */
 AOT_INLINE float32x4_t aot_f32_mve_clamp(float32x4_t x, float lo, float hi) {
-  x = vpselq_f32(vdupq_n_f32(lo), x, vcmpltq_n_f32(x, lo));
+  const float32x4_t vlo = vdupq_n_f32(lo);
+  x = vpselq_f32(vlo, x, vcmpgtq_f32(vlo, x));
   return vpselq_f32(vdupq_n_f32(hi), x, vcmpgtq_n_f32(x, hi));
 }
 

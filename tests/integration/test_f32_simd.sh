@@ -41,7 +41,7 @@ for t in cortex-m4 cortex-m55; do
     --timeout 600 > "$W/$t.txt" 2> "$W/$t.err"
   rc=$?
   echo "$t: $(tail -1 "$W/$t.txt")"
-  if [ $rc != 0 ]; then echo "FAIL f32_kernels $t: exit status $rc"; tail -20 "$W/$t.txt" "$W/$t.err"; fail=1; fi
+  if [ $rc != 0 ]; then echo "FAIL f32_kernels $t: exit status $rc"; tail -n 20 "$W/$t.txt" "$W/$t.err"; fail=1; fi
   grep -q "f32 kernels ($want)" "$W/$t.txt" || { echo "FAIL f32_kernels $t: the $want path was not built"; fail=1; }
 done
 
