@@ -449,15 +449,15 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
   if (PR) sb_printf(&model, "#define AOT_PERSISTENT(ctx) ((uint8_t *)(ctx)->arena_buffers[%s])\n\n", PR);
   else sb_puts(&model, "/* no persistent arena: the model keeps no state */\n\n");
   /* one out-of-line call per operator event (the callback test inlined at
-   * every op boundary cost ~20 bytes of code per op) */
-  if ((e.body.s && strstr(e.body.s, "AOT_OP_")) || (funcs.s && strstr(funcs.s, "AOT_OP_")))
-    sb_puts(&model,
-            "/* Reports an operator event to the context's callback, if any. */\n"
-            "#if defined(__GNUC__)\n__attribute__((noinline))\n#endif\n"
-            "static void aot_op_event(const aot_model_context_t *ctx, int32_t op_id, aot_operator_state_t state) {\n"
-            "  if (ctx->callback != NULL) ctx->callback(op_id, state, 0, ctx->user_data);\n}\n"
-            "#define AOT_OP_START(id) aot_op_event(ctx, (id), aot_op_state_run_started)\n"
-            "#define AOT_OP_DONE(id) aot_op_event(ctx, (id), aot_op_state_run_finished)\n\n");
+   * every op boundary cost ~20 bytes of code per op); init's loop uses it
+   * too, so it is always there */
+  sb_puts(&model,
+          "/* Reports an operator event to the context's callback, if any. */\n"
+          "#if defined(__GNUC__)\n__attribute__((noinline))\n#endif\n"
+          "static void aot_op_event(const aot_model_context_t *ctx, int32_t op_id, aot_operator_state_t state) {\n"
+          "  if (ctx->callback != NULL) ctx->callback(op_id, state, 0, ctx->user_data);\n}\n"
+          "#define AOT_OP_START(id) aot_op_event(ctx, (id), aot_op_state_run_started)\n"
+          "#define AOT_OP_DONE(id) aot_op_event(ctx, (id), aot_op_state_run_finished)\n\n");
   /* only with a kernel call (an unused static function breaks -Werror) */
   if ((e.body.s && strstr(e.body.s, "aot_fail(")) || (funcs.s && strstr(funcs.s, "aot_fail(")))
     sb_puts(&model,
@@ -497,8 +497,8 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
   sb_puts(&model, ""
                   "  /* operators keep no init state: their parameters are precomputed */\n"
                   "  for (i = 0; i < AOT_NUM_OPS; i++) {\n"
-                  "    if (ctx->callback != NULL) ctx->callback(aot_op_ids[i], aot_op_state_init_started, 0, ctx->user_data);\n"
-                  "    if (ctx->callback != NULL) ctx->callback(aot_op_ids[i], aot_op_state_init_finished, 0, ctx->user_data);\n"
+                  "    aot_op_event(ctx, aot_op_ids[i], aot_op_state_init_started);\n"
+                  "    aot_op_event(ctx, aot_op_ids[i], aot_op_state_init_finished);\n"
                   "  }\n");
   if (PR) sb_printf(&model, "  P = AOT_PERSISTENT(ctx);\n  memset(P, 0, %s_size);  /* state starts at zero */\n", PR);
   /* int8 variable tensors start at their zero point (as LiteRT/TFLM reset them) */
