@@ -240,13 +240,31 @@ static void find_kernels(measure_info *mi, const char *moddir, const char *prefi
   size_t pl = strlen(prefix);
   for (int i = 0; i < mi->nrows; i++) {
     measure_row *r = &mi->rows[i];
-    char start[64], done[64];
+    /* the op's code: from its start event, AOT_OP_START(id) or
+       AOT_OP_NEXT(previous, id), to its end, AOT_OP_DONE(id) or
+       AOT_OP_NEXT(id, next) */
+    char start[64], done[64], next_from[64], next_to[64];
     snprintf(start, sizeof start, "%s_OP_START(%d);", up, r->id);
     snprintf(done, sizeof done, "%s_OP_DONE(%d);", up, r->id);
-    const char *a = strstr(text, start), *z = a ? strstr(a, done) : NULL;
+    snprintf(next_from, sizeof next_from, "%s_OP_NEXT(%d, ", up, r->id);
+    snprintf(next_to, sizeof next_to, ", %d);", r->id);
+    const char *a = strstr(text, start), *body = a ? a + strlen(start) : NULL;
+    if (!a) {
+      char nx[32];
+      snprintf(nx, sizeof nx, "%s_OP_NEXT(", up);
+      for (const char *q = strstr(text, nx); q && !a; q = strstr(q + 1, nx)) {
+        const char *t = strstr(q, ");"), *c = strstr(q, next_to);
+        if (t && c && c + strlen(next_to) == t + 2) {
+          a = q;
+          body = t + 2;
+        }
+      }
+    }
+    const char *z1 = body ? strstr(body, done) : NULL, *z2 = body ? strstr(body, next_from) : NULL;
+    const char *z = z1 && (!z2 || z1 < z2) ? z1 : z2;
     if (!a || !z) continue;
     strbuf k = {0};
-    for (const char *p = a + strlen(start); p < z; p++) {
+    for (const char *p = body; p < z; p++) {
       if (strncmp(p, prefix, pl) != 0 || p[pl] != '_' || (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
         continue;
       const char *e = p;

@@ -91,14 +91,17 @@ AOT_INLINE size_t aot_conv_scratch_round(size_t n) { return (n + 7u) & ~(size_t)
 AOT_INLINE int aot_conv2d_s8_is_pw(const aot_conv_params *p) {
   return p->filter_h == 1 && p->filter_w == 1 && p->filter_in_c == p->in_c && !aot_conv_clips(p);
 }
-/* 1 when the DSP build's convolution takes layer p through its rows read in
- * place (aot_dsp_gemv2_s8: every window one unclipped run of the input, 1 x
- * fw without dilation or groups, not the pointwise kernel, at most 1024
- * taps); AOT_F_CONV_S8_ROW */
-AOT_INLINE int aot_conv2d_s8_dsp_row(const aot_conv_params *p) {
-  const int32_t fsize = p->filter_h * p->filter_w * p->filter_in_c;
-  return !(aot_conv2d_s8_is_pw(p) && p->in_c < 65536) && fsize <= 1024 && p->filter_h == 1 &&
-         p->dilation_w == 1 && p->filter_in_c == p->in_c && !aot_conv_clips(p);
+/* 1 when the DSP build takes a layer that is not pointwise through the
+ * pointwise kernel, its windows gathered (aot_conv_pw_dsp.h: one group,
+ * dilation_w 1, at most 1024 taps) */
+AOT_INLINE int aot_conv2d_s8_dsp_gw(const aot_conv_params *p) {
+  return !aot_conv2d_s8_is_pw(p) && p->filter_in_c == p->in_c && p->dilation_w == 1 &&
+         p->filter_h * p->filter_w * p->filter_in_c <= 1024;
+}
+/* the taps of a window in the DSP pointwise kernel: in_c, or the whole
+ * filter of a gathered window */
+AOT_INLINE int32_t aot_conv2d_s8_dsp_pwk(const aot_conv_params *p) {
+  return aot_conv2d_s8_is_pw(p) ? p->in_c : p->filter_h * p->filter_w * p->filter_in_c;
 }
 /* per output-channel block of the DSP kernels: 64 channels of 12 bytes */
 AOT_INLINE size_t aot_conv2d_s8_dsp_kc(const aot_conv_params *p) {
@@ -111,34 +114,23 @@ AOT_INLINE size_t aot_conv2d_s8_dsp_kc(const aot_conv_params *p) {
  * (48 bytes per four taps) and, when in_c % 4 != 0, the last filter row
  * padded to whole words */
 AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
-  const size_t ng = ((size_t)p->in_c + 3u) / 4u;
+  const size_t K = (size_t)aot_conv2d_s8_dsp_pwk(p), ng = (K + 3u) / 4u;
+  if (aot_conv2d_s8_dsp_gw(p))   /* and one gathered window (fsize bytes) */
+    return aot_conv_scratch_round(16u * (size_t)p->out_c) +
+           aot_conv_scratch_round(48u * ng + 4u * ng) + aot_conv_scratch_round(K);
   if (!aot_conv2d_s8_is_pw(p)) return 0;
   return aot_conv_scratch_round(16u * (size_t)p->out_c) +
-         aot_conv_scratch_round(48u * ng + (p->in_c % 4 != 0 ? 4u * ng : 0u));
+         aot_conv_scratch_round(48u * ng + (K % 4 != 0 ? 4u * ng : 0u));
 }
-/* Cortex-M4 DSP, first layers: the bytes of one reordered filter when the
- * layer's filters are small (at most 256 taps, filter_h * (rowlen % 4) <= 32)
- * of 1-3 input channels, without groups or dilation_w, and their rows of
- * rowlen = filter_w * in_c taps are not a multiple of four (else 0): per row
- * its first 4 * (rowlen / 4) taps, then the last rowlen % 4 of every row,
- * zero-padded to a multiple of four bytes (aot_conv2d_s8.c) */
-AOT_INLINE size_t aot_conv2d_s8_dsp_reord(const aot_conv_params *p) {
-  const int32_t rowlen = p->filter_w * p->filter_in_c, r = rowlen & 3;
-  if (p->filter_in_c > 3 || p->filter_in_c != p->in_c || r == 0 || p->dilation_w != 1 ||
-      p->filter_h * r > 32 || p->filter_h * rowlen > 256)
-    return 0;
-  return (size_t)(4 * p->filter_h * (rowlen >> 2) + 4 * ((p->filter_h * r + 3) / 4));
-}
-/* Cortex-M4 DSP, other filters up to 1024 taps: the channel constants, the
- * widened windows of four positions (aot_dsp_conv4.h: 8 words per four
- * taps), one int8 window (fsize + 3 bytes) and the reordered filters of a
- * channel block (aot_conv2d_s8_dsp_reord) */
+/* Cortex-M4 DSP, grouped or dilated layers of up to 1024 taps (the
+ * four-position path, AOT_F_CONV_S8_G4): the channel constants, the widened
+ * windows of four positions (aot_dsp_conv4.h: 8 words per four taps) and
+ * one int8 window (fsize + 3 bytes) */
 AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_col(const aot_conv_params *p) {
   const size_t fsize = (size_t)p->filter_h * (size_t)p->filter_w * (size_t)p->filter_in_c;
-  if (aot_conv2d_s8_is_pw(p) || fsize > 1024u) return 0;
+  if (aot_conv2d_s8_is_pw(p) || aot_conv2d_s8_dsp_gw(p) || fsize > 1024u) return 0;
   return aot_conv_scratch_round(aot_conv2d_s8_dsp_kc(p)) +
-         aot_conv_scratch_round(32u * ((fsize + 3u) / 4u) + fsize + 3u) +
-         aot_conv_scratch_round(aot_conv2d_s8_dsp_reord(p) * (aot_conv2d_s8_dsp_kc(p) / 12u));
+         aot_conv_scratch_round(32u * ((fsize + 3u) / 4u) + fsize + 3u);
 }
 /* Cortex-M55 Helium (aot_conv2d_s8.c): how a layer with filters of up to
  * 1024 taps is cut for the packed 2-position x 4-channel loop, and the

@@ -259,7 +259,62 @@ typedef struct aot_pw_ctx {
   const aot_pw_kc *kc;
   const aot_dsp_gemv *g;
   uint32_t *col;
+  int8_t *win;   /* windows gathered (aot_conv2d_s8_dsp_gw), else NULL */
+  int32_t K;     /* taps of a window: in_c, or filter_h * filter_w * in_c */
+  /* of gathered windows: a filter row's taps, windows at 0 <= iy0 <= lim_y,
+     0 <= ix0 <= lim_x are inside the image; bytes of an input row, of the
+     rows dilation_h apart, of an image */
+  int32_t rowlen, lim_y, lim_x;
+  size_t in_row, rstep, img;
 } aot_pw_ctx;
+
+/* The window of output position q of a layer that is not pointwise
+ * (aot_conv2d_s8_dsp_gw: one group, dilation_w 1) widened into col for
+ * position i of np: rows of a multiple of four taps inside the image
+ * straight from the input (each row starts a group), any other window
+ * first copied into x->win with the taps outside the image set to the
+ * input zero point zp = -input_offset (an int8: such a tap adds
+ * w * zp + input_offset * w = 0 to the sum, as skipping it). */
+static void aot_pw_gather(const aot_pw_ctx *x, const aot_pw_it *q, uint32_t *col, int32_t np) {
+  const aot_conv_params *p = x->p;
+  const int32_t fh = p->filter_h, in_c = p->in_c, rowlen = x->rowlen;
+  const int32_t iy0 = q->oy * p->stride_h - p->pad_h, ix0 = q->ox * p->stride_w - p->pad_w;
+  const int8_t *src = x->input + (size_t)q->b * x->img;
+  int8_t *c = x->win;
+  int32_t fy;
+  /* (lim_y, lim_x < 0: a filter larger than the image, no window inside) */
+  if (iy0 >= 0 && ix0 >= 0 && iy0 <= x->lim_y && ix0 <= x->lim_x) {
+    src += (size_t)iy0 * x->in_row + (size_t)ix0 * in_c;
+    if ((rowlen & 3) == 0) {
+      for (fy = 0; fy < fh; fy++, src += x->rstep, col += (rowlen >> 1) * np)
+        aot_pw_widen(src, rowlen, col, np);
+      return;
+    }
+    for (fy = 0; fy < fh; fy++, src += x->rstep) {   /* words, then bytes */
+      int32_t n;
+      for (n = 0; n + 4 <= rowlen; n += 4, c += 4) {
+        uint32_t v;
+        memcpy(&v, src + n, 4);
+        memcpy(c, &v, 4);
+      }
+      for (; n < rowlen; n++) *c++ = src[n];
+    }
+  } else {
+#if AOT_F_CONV_S8_CLIP
+    const int8_t zp = (int8_t)(-p->input_offset);
+    int32_t fy0, fy1, fx0, fx1;
+    aot_conv_window(iy0, p->dilation_h, p->in_h, fh, &fy0, &fy1);
+    aot_conv_window(ix0, 1, p->in_w, p->filter_w, &fx0, &fx1);
+    memset(c, zp, (size_t)x->K);
+    if (fx1 > fx0)
+      for (fy = fy0; fy < fy1; fy++)
+        memcpy(c + fy * rowlen + fx0 * in_c,
+               src + (size_t)(iy0 + fy * p->dilation_h) * x->in_row + (size_t)(ix0 + fx0) * in_c,
+               (size_t)((fx1 - fx0) * in_c));
+#endif
+  }
+  aot_pw_widen(x->win, x->K, col, np);
+}
 
 /* channel c of a block (np positions, one: a single position twice), its
  * filter row w: a constant, or the dot loop and aot_pw_out */
@@ -275,7 +330,7 @@ static void aot_pw_chan(const aot_pw_ctx *x, int32_t c, int32_t np, int32_t one,
      doubled total fits int32), any other from 0 (|2 * sum w * x| <=
      32768 * in_c < 2^31) and adds ks to the halved sum */
   for (i = 0; i < np; i++) s[i] = x->kc[c].run > 0 ? x->kc[c].k.ks : 0;
-  aot_pw_dot(x->col, x->wlast != NULL && c == out_c - 1 ? x->wlast : w, (x->p->in_c + 3) >> 2,
+  aot_pw_dot(x->col, x->wlast != NULL && c == out_c - 1 ? x->wlast : w, (x->K + 3) >> 2,
              np, s);
   for (i = 0; i < np; i++) s[i] = (x->kc[c].run > 0 ? 0 : x->kc[c].k.ks) + (s[i] >> 1);
   aot_pw_out(s, one ? 1 : np, &x->kc[c].k, x->g, out + c, out_c);
@@ -286,12 +341,15 @@ static void aot_pw_chan(const aot_pw_ctx *x, int32_t c, int32_t np, int32_t one,
  * in six-position blocks through aot_pw_fast6, the others one by one). */
 static void aot_pw_block(const aot_pw_ctx *x, int32_t np, int32_t one, aot_pw_it it, int8_t *out) {
   const aot_conv_params *p = x->p;
-  const int32_t K = p->in_c, out_c = p->out_c, ng = (K + 3) >> 2;
+  const int32_t K = x->K, out_c = p->out_c, ng = (K + 3) >> 2;
   const int8_t *w = x->filter;
   int32_t i, c = 0;
   aot_pw_fast S;
   for (i = 0; i < np; i++) {
-    aot_pw_widen(aot_pw_px(p, x->input, &it), K, x->col + 2 * i, np);
+    if (x->win)
+      aot_pw_gather(x, &it, x->col + 2 * i, np);
+    else
+      aot_pw_widen(aot_pw_px(p, x->input, &it), K, x->col + 2 * i, np);
     if (!one) aot_pw_next(p, &it);
   }
   S.out_c = out_c;
@@ -323,7 +381,7 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_pw_dsp(const aot_conv_par
                                                               const int8_t *filter,
                                                               const int32_t *bias,
                                                               int8_t *output, void *scratch) {
-  const int32_t K = p->in_c, out_c = p->out_c, ng = (K + 3) >> 2;
+  const int32_t K = aot_conv2d_s8_dsp_pwk(p), out_c = p->out_c, ng = (K + 3) >> 2;
   const int32_t npos = p->batches * p->out_h * p->out_w;
   const uint32_t in_off = (uint32_t)p->input_offset;
   aot_pw_kc *const kc = (aot_pw_kc *)scratch;
@@ -347,6 +405,17 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_pw_dsp(const aot_conv_par
   x.kc = kc;
   x.g = &g;
   x.col = (uint32_t *)(kc + out_c);
+  x.K = K;
+  x.rowlen = p->filter_w * p->in_c;
+  x.lim_y = p->in_h - (p->filter_h - 1) * p->dilation_h - 1;
+  x.lim_x = p->in_w - p->filter_w;
+  x.in_row = (size_t)p->in_w * p->in_c;
+  x.rstep = (size_t)p->dilation_h * x.in_row;
+  x.img = (size_t)p->in_h * x.in_row;
+  /* after the widened inputs and the padded last row: the gathered window */
+  x.win = aot_conv2d_s8_is_pw(p) ? NULL
+                                 : (int8_t *)x.col + aot_conv_scratch_round(48u * (size_t)ng +
+                                                                            4u * (size_t)ng);
   for (c = out_c - 1; c >= 0; c--) {
     const int32_t m = p->out_mult[c], sh = p->out_shift[c];
     int32_t ks, v;

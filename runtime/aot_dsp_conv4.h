@@ -12,18 +12,19 @@
  * words at col + 8j; words 0..3 hold taps (4j, 4j+2) of positions 0..3,
  * words 4..7 taps (4j+1, 4j+3), each as SXTB16 makes them from an input word
  * (low half the even tap). The last group of a window of n % 4 != 0 taps is
- * padded with zero taps. Only when __ARM_FEATURE_DSP (AOT_DSP, aot_dsp.h).
+ * padded with zero taps. Only when __ARM_FEATURE_DSP (AOT_DSP, aot_dsp.h) and
+ * the module has such a layer (AOT_F_CONV_S8_G4, aot_features.h).
  *
  * The second half is the kernel's path itself (aot_conv2d_s8_dsp4, called by
- * aot_conv2d_s8_dsp in aot_conv2d_s8.c per block of output channels): the
- * im2col copies, the first-layer filter reordering, the per-position
+ * aot_conv2d_s8_dsp in aot_conv2d_s8.c per block of output channels, for
+ * grouped or dilated layers only): the im2col copies, the per-position
  * widening and the requantization of four positions. */
 #ifndef AOT_DSP_CONV4_H
 #define AOT_DSP_CONV4_H
 
 #include "aot_dsp.h"
 
-#ifdef AOT_DSP
+#if defined(AOT_DSP) && AOT_F_CONV_S8_G4
 
 /* words of widened windows of four positions of n taps */
 #define AOT_DSP_COL4_WORDS(n) (8 * (((n) + 3) >> 2))
@@ -115,7 +116,6 @@ AOT_INLINE void aot_conv2d_s8_cp(int8_t *d, const int8_t *s, int32_t n) {
   for (; n > 0; n--) *d++ = *s++;
 }
 
-#if AOT_F_CONV_S8_CLIP
 /* im2col of the window at (iy0, ix0), group g, into c (fsize bytes) */
 static void aot_conv2d_s8_dcol(const aot_conv_params *p, const int8_t *in_b, int32_t iy0,
                                int32_t ix0, int32_t fy0, int32_t fy1, int32_t fx0, int32_t fx1,
@@ -145,108 +145,17 @@ static void aot_conv2d_s8_dcol(const aot_conv_params *p, const int8_t *in_b, int
     if (fx1 < fw) memset(c + fx1 * fic, zp, (size_t)((fw - fx1) * fic));
   }
 }
-#endif
 
-/* What aot_conv2d_s8_dsp4 needs of a layer per window, computed once */
-typedef struct aot_conv2d_s8_g4 {
-  const aot_conv_params *p;
-  size_t in_row, rstride;      /* input row; input rows of a window (dh rows) */
-  int32_t lim_h, lim_w;        /* windows at 0 <= iy0 <= lim_h, 0 <= ix0 <= lim_w: inside */
-  int32_t fh, rowlen, fsize;   /* rowlen = filter_w * filter_in_c */
-  int32_t simple;              /* dilation_w 1, one group */
-  int32_t ro;                  /* filter taps reordered (aot_conv2d_s8_dsp_reord) */
-  int8_t zp;                   /* input zero point */
-} aot_conv2d_s8_g4;
-
-/* The window of fh rows rstride bytes apart into slot q of col in the
- * reordered tap order of aot_conv2d_s8_dsp_reord: per row its first 4a taps
- * (a = rowlen / 4) straight from the row, then the last r = rowlen % 4 taps
- * of every row, zero-padded to whole groups (fh * r <= 32). */
-AOT_INLINE void aot_conv2d_s8_wro(const int8_t *src, size_t rstride, int32_t fh, int32_t a,
-                                  int32_t r, uint32_t *col) {
-  union {
-    uint32_t w[8];
-    int8_t b[32];
-  } t;
-  int32_t fy, i, n = 0;
-  if (fh * r <= 3) {   /* the last taps are one group: packed in registers */
-    int32_t e[3] = {0, 0, 0};
-    for (fy = 0; fy < fh; fy++, src += rstride, col += 8 * a) {
-      aot_dsp_w4_run(src, a, col);
-      for (i = 0; i < r; i++) e[n++] = src[4 * a + i];
-    }
-    col[0] = (uint32_t)(uint16_t)e[0] | ((uint32_t)e[2] << 16);
-    col[4] = (uint32_t)(uint16_t)e[1];
-    return;
-  }
-  for (fy = 0; fy < fh; fy++, src += rstride, col += 8 * a) {
-    aot_dsp_w4_run(src, a, col);
-    for (i = 0; i < r; i++) t.b[n++] = src[4 * a + i];
-  }
-  while (n & 3) t.b[n++] = 0;
-  aot_dsp_w4_run(t.b, n >> 2, col);
-}
-
-/* aot_conv2d_s8_wro out of line: the other shapes, and the clipped windows
- * after their copy (one compiled copy instead of one per call) */
-static __attribute__((noinline)) void aot_conv2d_s8_wro_g(const int8_t *src, size_t rstride,
-                                                          int32_t fh, int32_t a, int32_t r,
-                                                          uint32_t *col) {
-  aot_conv2d_s8_wro(src, rstride, fh, a, r, col);
-}
-
-/* aot_conv2d_s8_wro with the shape of 3 x 3 filters of 3 input channels
- * (rows of 9 taps) unrolled: the first layer of image models */
-AOT_INLINE void aot_conv2d_s8_wro_(const int8_t *src, size_t rstride, int32_t fh, int32_t a,
-                                   int32_t r, uint32_t *col) {
-  if (fh == 3 && a == 2 && r == 1)
-    aot_conv2d_s8_wro(src, rstride, 3, 2, 1, col);
-  else
-    aot_conv2d_s8_wro_g(src, rstride, fh, a, r, col);
-}
-
-/* the window of one output position, group g, widened into slot q of the
- * four-position layout of aot_dsp_conv4.h (col = col16 + q); tmp: fsize + 3
- * bytes for the int8 copy */
-static void aot_conv2d_s8_win4(const aot_conv2d_s8_g4 *G, const int8_t *in_b, int32_t iy0,
+/* the window of output position (iy0, ix0), group g, copied into tmp
+ * (fsize + 3 bytes; taps outside the image the input zero point) and
+ * widened into slot q of the four-position layout (col = col16 + q) */
+static void aot_conv2d_s8_win4(const aot_conv_params *p, const int8_t *in_b, int32_t iy0,
                                int32_t ix0, int32_t g, int8_t *tmp, uint32_t *col) {
-  const int32_t fh = G->fh, rowlen = G->rowlen, fsize = G->fsize;
-  if (G->simple && iy0 >= 0 && iy0 <= G->lim_h && ix0 >= 0 && ix0 <= G->lim_w) {
-    const aot_conv_params *p = G->p;
-    const int8_t *src = in_b + (size_t)iy0 * G->in_row + (size_t)ix0 * p->in_c;
-    int32_t fy;
-    if (AOT_F_CONV_S8_REORD && G->ro) {
-      aot_conv2d_s8_wro_(src, G->rstride, fh, rowlen >> 2, rowlen & 3, col);
-      return;
-    }
-    if (rowlen == 4) {   /* rows of one group (KWS's 10 x 4 x 1): no inner loop */
-      for (fy = 0; fy < fh; fy++, src += G->rstride, col += 8) aot_dsp_w4_run(src, 1, col);
-      return;
-    }
-    /* inside the image: each row straight from the input (a module without
-       such a layer, AOT_F_CONV_S8_RUNS 0, copies them as below) */
-    if (AOT_F_CONV_S8_RUNS && (rowlen & 3) == 0) {
-      for (fy = 0; fy < fh; fy++, src += G->rstride, col += 2 * rowlen)
-        aot_dsp_w4_run(src, rowlen >> 2, col);
-      return;
-    }
-    for (fy = 0; fy < fh; fy++, src += G->rstride)
-      aot_conv2d_s8_cp(tmp + fy * rowlen, src, rowlen);
-  } else {
-#if AOT_F_CONV_S8_CLIP
-    const aot_conv_params *p = G->p;
-    int32_t fy0, fy1, fx0, fx1;
-    aot_conv_window(iy0, p->dilation_h, p->in_h, fh, &fy0, &fy1);
-    aot_conv_window(ix0, p->dilation_w, p->in_w, p->filter_w, &fx0, &fx1);
-    aot_conv2d_s8_dcol(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, G->zp, tmp);
-#else
-    (void)g;
-#endif
-  }
-  if (AOT_F_CONV_S8_REORD && G->ro) {
-    aot_conv2d_s8_wro_g(tmp, (size_t)rowlen, fh, rowlen >> 2, rowlen & 3, col);
-    return;
-  }
+  const int32_t fsize = p->filter_h * p->filter_w * p->filter_in_c;
+  int32_t fy0, fy1, fx0, fx1;
+  aot_conv_window(iy0, p->dilation_h, p->in_h, p->filter_h, &fy0, &fy1);
+  aot_conv_window(ix0, p->dilation_w, p->in_w, p->filter_w, &fx0, &fx1);
+  aot_conv2d_s8_dcol(p, in_b, iy0, ix0, fy0, fy1, fx0, fx1, g, (int8_t)(-p->input_offset), tmp);
   aot_dsp_w4_run(tmp, fsize >> 2, col);
   if (fsize & 3) aot_dsp_w4_tail(tmp + (fsize & ~3), fsize & 3, col + 2 * (fsize & ~3));
 }
@@ -297,8 +206,8 @@ AOT_INLINE void aot_conv2d_s8_out4(const int32_t *s, const aot_dsp_kc *k, const 
       : "memory");
 }
 
-/* Windows that need a copy (every CONV_2D but the unclipped 1 x fw rows):
- * four consecutive output positions at a time; the last group of four ends
+/* Grouped or dilated layers (AOT_F_CONV_S8_G4): four consecutive output
+ * positions at a time; the last group of four ends
  * at the last position (recomputing a few positions into the same bytes),
  * and fewer than four positions in all repeat the last one into a local
  * output buffer. The windows are widened once into col (aot_dsp_conv4.h),
@@ -306,59 +215,27 @@ AOT_INLINE void aot_conv2d_s8_out4(const int32_t *s, const aot_dsp_kc *k, const 
  * (aot_dsp_dot1x4). The padded last group of a window of fsize % 4 != 0
  * taps reads the next filter's first bytes against zero taps, except for
  * the layer's last filter, whose last bytes are copied into a zero-padded
- * word. Small filters of 1-3 input channels whose rows are not a multiple
- * of four taps (first layers) are first reordered into wr
- * (aot_conv2d_s8_dsp_reord): per row the first 4 * (rowlen / 4) taps, then
- * the rows' last taps, zero-padded; their windows then need no int8 copy. */
+ * word. */
 static void aot_conv2d_s8_dsp4(const aot_conv_params *p, const int8_t *input,
-                               const int8_t *filter, int8_t *output, int32_t g, int32_t groups,
+                               const int8_t *filter, int8_t *output, int32_t g,
                                int32_t oc0, int32_t nc, const aot_dsp_gemv *gv, int8_t *tmp,
-                               uint32_t *col, int8_t *wr) {
+                               uint32_t *col) {
   const int32_t out_h = p->out_h, out_w = p->out_w, out_c = p->out_c;
   const size_t in_img = (size_t)p->in_h * p->in_w * p->in_c;
   const int32_t npos = p->batches * out_h * out_w;
   const int32_t off1 = 1 + 2 * gv->out_off;
-  const size_t fp = aot_conv2d_s8_dsp_reord(p);
-  aot_conv2d_s8_g4 G;
   int32_t fsize, n4, n4p, last_short, pos, pend;
   int32_t cpos = 0, ox = 0, oy = 0, ob_ = 0;   /* the position of (ob_, oy, ox) */
   const int8_t *f0;
   size_t fstride, os = (size_t)out_c;
   int8_t obuf[4 * AOT_DSP_CONV4_OCB];
-  G.p = p;
-  G.fh = p->filter_h;
-  G.rowlen = p->filter_w * p->filter_in_c;
-  G.fsize = fsize = G.fh * G.rowlen;
-  G.in_row = (size_t)p->in_w * p->in_c;
-  G.rstride = (size_t)p->dilation_h * G.in_row;
-  G.lim_h = p->in_h - ((G.fh - 1) * p->dilation_h + 1);
-  G.lim_w = p->in_w - ((p->filter_w - 1) * p->dilation_w + 1);
-  G.simple = p->dilation_w == 1 && groups == 1;
-  G.ro = AOT_F_CONV_S8_REORD && fp != 0;   /* aot_conv2d_s8_dsp refuses the rest */
-  G.zp = (int8_t)(-p->input_offset);
+  fsize = p->filter_h * p->filter_w * p->filter_in_c;
   f0 = filter + (size_t)oc0 * fsize;
-  if (AOT_F_CONV_S8_REORD && G.ro) {   /* the reordered filters of the block */
-    const int32_t a4 = 4 * (G.rowlen >> 2), r = G.rowlen & 3;
-    int32_t j, fy, i;
-    for (j = 0; j < nc; j++) {
-      const int8_t *w = f0 + (size_t)j * fsize;
-      int8_t *d = wr + (size_t)j * fp, *e = d + fp;
-      for (fy = 0; fy < G.fh; fy++, d += a4) aot_conv2d_s8_cp(d, w + fy * G.rowlen, a4);
-      for (fy = 0; fy < G.fh; fy++)
-        for (i = 0; i < r; i++) *d++ = w[fy * G.rowlen + a4 + i];
-      while (d < e) *d++ = 0;
-    }
-    f0 = wr;
-    fstride = fp;
-    n4 = n4p = (int32_t)(fp >> 2);
-    last_short = 0;
-  } else {
-    fstride = (size_t)fsize;
-    n4 = fsize >> 2;
-    n4p = (fsize + 3) >> 2;
-    /* (aot_conv2d_s8_dsp refuses such a layer without AOT_F_CONV_S8_FPAD) */
-    last_short = AOT_F_CONV_S8_FPAD && (fsize & 3) && oc0 + nc == out_c;
-  }
+  fstride = (size_t)fsize;
+  n4 = fsize >> 2;
+  n4p = (fsize + 3) >> 2;
+  /* (aot_conv2d_s8_dsp refuses such a layer without AOT_F_CONV_S8_FPAD) */
+  last_short = AOT_F_CONV_S8_FPAD && (fsize & 3) && oc0 + nc == out_c;
   for (pos = 0; pos < npos; pos = pend) {
     int8_t *ob;
     int32_t q, j;
@@ -379,7 +256,7 @@ static void aot_conv2d_s8_dsp4(const aot_conv_params *p, const int8_t *input,
     }
     for (q = 0; q < 4; q++) {
       if (pos + q < pend) {
-        aot_conv2d_s8_win4(&G, input + (size_t)ob_ * in_img, oy * p->stride_h - p->pad_h,
+        aot_conv2d_s8_win4(p, input + (size_t)ob_ * in_img, oy * p->stride_h - p->pad_h,
                            ox * p->stride_w - p->pad_w, g, tmp, col + q);
         cpos++;
         if (++ox == out_w) {
@@ -425,5 +302,5 @@ static void aot_conv2d_s8_dsp4(const aot_conv_params *p, const int8_t *input,
   }
 }
 
-#endif /* AOT_DSP */
+#endif /* AOT_DSP && AOT_F_CONV_S8_G4 */
 #endif

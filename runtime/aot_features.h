@@ -63,13 +63,10 @@
  * computed at run time: aot_conv_params.kbias NULL): the SIMD kernels' own
  * filter sums (AOT_KB, aot_conv.h) */
 #define AOT_F_CONV_S8_NOKB 1
-/* int8 CONV_2D that the DSP build takes through rows read in place
- * (aot_conv2d_s8_dsp_row, aot_conv.h): aot_dsp_gemv2_s8 */
-#define AOT_F_CONV_S8_ROW 1
-/* int8 CONV_2D that the DSP build's four-position path takes with its
- * filters reordered (aot_conv2d_s8_dsp_reord: first layers of 1-3 input
- * channels whose rows are not a multiple of four taps) */
-#define AOT_F_CONV_S8_REORD 1
+/* int8 CONV_2D of up to 1024 taps with groups or dilation_w above 1 (not
+ * aot_conv2d_s8_dsp_gw): the DSP build's four-position path
+ * (aot_dsp_conv4.h); every other such layer runs on its pointwise kernel */
+#define AOT_F_CONV_S8_G4 1
 /* int8 CONV_2D that the four-position path takes with filters of a
  * multiple of four taps plus 1-3, not reordered: its padded last filter */
 #define AOT_F_CONV_S8_FPAD 1
@@ -80,10 +77,6 @@
  * (aot_conv2d_s8_pw_const), or without the folded bias: the DSP pointwise
  * kernel's constant channels */
 #define AOT_F_CONV_S8_PWK 1
-/* int8 CONV_2D on the DSP four-position path with rows of a multiple of
- * four taps other than four: its windows widened straight from the rows
- * (else through the int8 copy; the same result) */
-#define AOT_F_CONV_S8_RUNS 1
 /* int8 FULLY_CONNECTED with four or more output channels and at least
  * 1024 weights that AOT_F_FC_S8_ROWS3 does not take (the DSP and portable
  * builds' four-row loop; without it every row takes the one-row loop) */

@@ -444,66 +444,40 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
 }
 #endif
 
-#ifdef AOT_CONV2D_S8_DSP
-/* Arm DSP. Per block of up to AOT_CONV2D_S8_OCB output channels a
- * per-channel constant ksum = bias + input_offset * sum w (the whole filter;
- * aotc's kbias when given) is set up once with the requantization
- * (aot_dsp_kc); the sums of w * x are then exact SMLAD sums:
- *  - when every window is one unclipped run of the input (1 x fw rows
- *    without dilation or groups: pointwise convolutions), pairs of positions
- *    read in place, two channels at a time (aot_dsp_gemv2_s8);
- *  - else four positions at a time (aot_conv2d_s8_dsp4): each window is
- *    widened once into the interleaved int16 layout of aot_dsp_conv4.h,
- *    straight from the input rows when the window is inside the image and a
- *    row is a multiple of four taps, else through an int8 copy (im2col) with
- *    the taps outside the image set to the input zero point (they add
- *    w * zp + input_offset * w = 0), and every channel sums its filter
- *    against the four.
- * Requantization bit-identical to aot_conv_mbqm. Filters of more than
- * AOT_CONV2D_S8_COL taps use the portable loop. Buffers are the layer's
- * scratch (aot_conv2d_s8_scratch_dsp_col, _dsp_pw). */
+#if defined(AOT_CONV2D_S8_DSP) && AOT_F_CONV_S8_G4
+/* Arm DSP, grouped or dilated layers of up to AOT_CONV2D_S8_COL taps (every
+ * other layer of that size runs on the pointwise kernel, aot_conv_pw_dsp.h,
+ * its windows gathered). Per block of up to AOT_CONV2D_S8_OCB output
+ * channels a per-channel constant ksum = bias + input_offset * sum w (the
+ * whole filter; aotc's kbias when given) is set up once with the
+ * requantization (aot_dsp_kc); the sums of w * x are then exact SMLAD sums
+ * over four positions at a time (aot_conv2d_s8_dsp4): each window is copied
+ * (im2col) with the taps outside the image set to the input zero point
+ * (they add w * zp + input_offset * w = 0), widened once into the
+ * interleaved int16 layout of aot_dsp_conv4.h, and every channel sums its
+ * filter against the four. Requantization bit-identical to aot_conv_mbqm.
+ * Buffers are the layer's scratch (aot_conv2d_s8_scratch_dsp_col). */
 #define AOT_CONV2D_S8_OCB 64
 
 static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
                                  const int8_t *filter, const int32_t *bias, int8_t *output,
                                  void *scratch) {
-  const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c;
-  const int32_t out_h = p->out_h, out_w = p->out_w, out_c = p->out_c;
-  const int32_t fh = p->filter_h, fic = p->filter_in_c;
+  const int32_t in_c = p->in_c, out_c = p->out_c;
+  const int32_t fic = p->filter_in_c;
   const uint32_t in_off = (uint32_t)p->input_offset;
-  const int32_t fsize = fh * p->filter_w * fic;
-  const size_t in_row = (size_t)in_w * in_c;
-  const int32_t npos = p->batches * out_h * out_w;
-  int32_t groups, per_group, g, c0, direct;
-  /* scratch (aot_conv2d_s8_scratch_dsp_col / _dsp_pw): the channel
-     constants, then the widened windows, then one int8 window */
+  const int32_t fsize = p->filter_h * p->filter_w * fic;
+  int32_t groups, per_group, g, c0;
+  /* scratch (aot_conv2d_s8_scratch_dsp_col): the channel constants, then
+     the widened windows, then one int8 window */
   aot_dsp_kc *const kc = (aot_dsp_kc *)scratch;
   uint32_t *const col16 =
       (uint32_t *)((char *)scratch + aot_conv_scratch_round(aot_conv2d_s8_dsp_kc(p)));
-  int8_t *const wr = (int8_t *)col16 + aot_conv_scratch_round(32u * (((size_t)fsize + 3u) / 4u) +
-                                                              (size_t)fsize + 3u);
   aot_dsp_gemv gv;
 
   groups = in_c / fic;
   per_group = out_c / groups;
-#if !AOT_F_CONV_S8_CLIP
-  /* the module has no clipped window, dilation_w or groups (aot_features.h) */
-  if (p->dilation_w != 1 || groups != 1 || aot_dsp_clips(p)) return AOT_KERNEL_BAD_PARAM;
-#endif
-  /* every window one run of the input (unclipped 1 x fw rows): pairs of
-     positions read in place (aot_dsp_gemv2_s8); else four positions copied
-     and widened (aot_conv2d_s8_dsp4) */
-  direct = fh == 1 && p->dilation_w == 1 && groups == 1 && !aot_dsp_clips(p);
-  if (!AOT_F_CONV_S8_ROW) {   /* no such layer in the module (aot_features.h) */
-    if (direct) return AOT_KERNEL_BAD_PARAM;
-    direct = 0;
-  }
-  /* reordered first-layer filters (aot_conv2d_s8_dsp_reord): the same */
-  if (!AOT_F_CONV_S8_REORD && !direct && aot_conv2d_s8_dsp_reord(p) != 0)
-    return AOT_KERNEL_BAD_PARAM;
   /* filters of fsize % 4 taps read as they are (the last one padded) */
-  if (!AOT_F_CONV_S8_FPAD && !direct && (fsize & 3) && aot_conv2d_s8_dsp_reord(p) == 0)
-    return AOT_KERNEL_BAD_PARAM;
+  if (!AOT_F_CONV_S8_FPAD && (fsize & 3)) return AOT_KERNEL_BAD_PARAM;
   if (!AOT_KB(p)) {
 #if !AOT_F_CONV_S8_NOKB
     return AOT_KERNEL_BAD_PARAM;   /* no layer without the folded bias */
@@ -519,7 +493,7 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
       const int32_t nc = per_group - c0 < AOT_CONV2D_S8_OCB ? per_group - c0 : AOT_CONV2D_S8_OCB;
       const int32_t oc0 = g * per_group + c0;
       const int8_t *f0 = filter + (size_t)oc0 * fsize;
-      int32_t j, pos, ob, oy, ox;
+      int32_t j;
       for (j = 0; j < nc; j++) {
         int32_t ks;
         if (AOT_KB(p)) {   /* folded by aotc */
@@ -530,36 +504,8 @@ static int32_t aot_conv2d_s8_dsp(const aot_conv_params *p, const int8_t *input,
         }
         aot_dsp_kc_set(kc + j, ks, p->out_mult[oc0 + j], p->out_shift[oc0 + j], fsize);
       }
-      if (!direct) {
-        aot_conv2d_s8_dsp4(p, input, filter, output, g, groups, oc0, nc, &gv,
-                           (int8_t *)(col16 + AOT_DSP_COL4_WORDS(fsize)), col16, wr);
-        continue;
-      }
-      gv.more_rows = oc0 + nc < out_c;
-      /* output positions in pairs (the last one alone): both share every
-       * filter word (aot_dsp_gemv2_s8) */
-      ob = oy = ox = 0;   /* coordinates of the next position */
-      for (pos = 0; pos < npos; pos += 2) {
-        const int32_t two = pos + 1 < npos;
-        const int8_t *xs[2];
-        int32_t q;
-        for (q = 0; q <= two; q++) {
-          xs[q] = input + (size_t)ob * in_h * in_row +
-                  (size_t)(oy * p->stride_h - p->pad_h) * in_row +
-                  (size_t)(ox * p->stride_w - p->pad_w) * in_c;
-          if (++ox == out_w) {
-            ox = 0;
-            if (++oy == out_h) {
-              oy = 0;
-              ob++;
-            }
-          }
-        }
-        /* a last single position is computed twice into the same place */
-        aot_dsp_gemv2_s8(xs[0], xs[two], f0, fsize, nc, &gv, col16,
-                         output + (size_t)pos * out_c + oc0,
-                         output + (size_t)(pos + two) * out_c + oc0);
-      }
+      aot_conv2d_s8_dsp4(p, input, filter, output, g, oc0, nc, &gv,
+                         (int8_t *)(col16 + AOT_DSP_COL4_WORDS(fsize)), col16);
     }
   }
   return AOT_KERNEL_OK;
@@ -596,10 +542,18 @@ int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
 #ifdef AOT_CONV2D_S8_DSP
   /* a narrower activation range than int8: a path the module left out */
   if (!AOT_F_CONV_S8_NARROW && !(act_min == -128 && act_max == 127)) return AOT_KERNEL_BAD_PARAM;
-  /* pointwise: aot_conv_pw_dsp.h (in_c < 65536: its doubled sums) */
-  if (aot_conv2d_s8_is_pw(p) && in_c < 65536) return aot_conv2d_s8_pw_dsp(p, input, filter, bias, output, scratch);
-  if (fsize <= AOT_CONV2D_S8_COL)
+  /* pointwise, and the other layers of one group, dilation_w 1 and at most
+     AOT_CONV2D_S8_COL taps with their windows gathered: aot_conv_pw_dsp.h
+     (in_c < 65536: its doubled sums) */
+  if ((aot_conv2d_s8_is_pw(p) && in_c < 65536) || aot_conv2d_s8_dsp_gw(p))
+    return aot_conv2d_s8_pw_dsp(p, input, filter, bias, output, scratch);
+  if (fsize <= AOT_CONV2D_S8_COL) {
+#if AOT_F_CONV_S8_G4
     return aot_conv2d_s8_dsp(p, input, filter, bias, output, scratch);
+#else
+    return AOT_KERNEL_BAD_PARAM;   /* no grouped or dilated layer (aot_features.h) */
+#endif
+  }
 #if !AOT_F_CONV_S8_BIG
   /* the module has no filter this large (aot_features.h) */
   return AOT_KERNEL_BAD_PARAM;

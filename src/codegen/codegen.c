@@ -302,6 +302,11 @@ static int emit_control(emit_ctx *e, const ir_graph *g, const ir_op *op, aotc_di
 
 /* Emits the operators of one graph into e->body. */
 static int emit_graph_ops(emit_ctx *e, const ir_graph *g, aotc_diag *d) {
+  /* the last AOT_OP_DONE: where it starts and ends in the body, its op; the
+     next op's start merges with it into one AOT_OP_NEXT call when nothing
+     came between (one call of code less per op boundary) */
+  size_t done_at = 0, done_end = 0;
+  long done_uid = -1;
   e->g = g;
   for (int i = 0; i < g->nops; i++) {
     const ir_op *op = &g->ops[i];
@@ -317,12 +322,17 @@ static int emit_graph_ops(emit_ctx *e, const ir_graph *g, aotc_diag *d) {
     else snprintf(e->opname, sizeof e->opname, "op%d_%s", op->id, lname);
     const ir_tensor *o0 = op->nout > 0 && op->out[0] >= 0 ? &g->t[op->out[0]] : NULL;
     char dts[256];
+    const int merge = done_uid >= 0 && e->body.len == done_end;
+    if (merge) e->body.s[e->body.len = done_at] = '\0';
     sb_printf(&e->body, "\n  /* op %d: %s (%s)%s%s */\n", op->id,
               op->builtin == OP_CUSTOM ? comment_text(op->custom ? op->custom : "CUSTOM") : litert_op_name(op->builtin),
               op_dtypes(g, op, dts, sizeof dts), o0 && o0->name[0] ? " -> " : "",
               o0 ? comment_text(o0->name) : "");
     long uid = emit_op_uid(g, op);
-    sb_printf(&e->body, "  AOT_OP_START(%ld);\n", uid);
+    if (merge)   /* op done_uid finished, op uid started */
+      sb_printf(&e->body, "  AOT_OP_NEXT(%ld, %ld);\n", done_uid, uid);
+    else
+      sb_printf(&e->body, "  AOT_OP_START(%ld);\n", uid);
     int r;
     if (is_control_op(op->builtin)) {
       r = emit_control(e, g, op, d);
@@ -339,7 +349,10 @@ static int emit_graph_ops(emit_ctx *e, const ir_graph *g, aotc_diag *d) {
                                 g->sg, op->id, litert_op_name(op->builtin));
       return -1;
     }
+    done_at = e->body.len;
     sb_printf(&e->body, "  AOT_OP_DONE(%ld);\n", uid);
+    done_end = e->body.len;
+    done_uid = uid;
   }
   return 0;
 }
@@ -458,6 +471,16 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
           "  if (ctx->callback != NULL) ctx->callback(op_id, state, 0, ctx->user_data);\n}\n"
           "#define AOT_OP_START(id) aot_op_event(ctx, (id), aot_op_state_run_started)\n"
           "#define AOT_OP_DONE(id) aot_op_event(ctx, (id), aot_op_state_run_finished)\n\n");
+  /* only when an op boundary merged the two events (emit_graph_ops) */
+  if ((e.body.s && strstr(e.body.s, "AOT_OP_NEXT(")) || (funcs.s && strstr(funcs.s, "AOT_OP_NEXT(")))
+    sb_puts(&model,
+            "/* Reports that op done finished and op next started. */\n"
+            "#if defined(__GNUC__)\n__attribute__((noinline))\n#endif\n"
+            "static void aot_op_next(const aot_model_context_t *ctx, int32_t done, int32_t next) {\n"
+            "  if (ctx->callback == NULL) return;\n"
+            "  ctx->callback(done, aot_op_state_run_finished, 0, ctx->user_data);\n"
+            "  ctx->callback(next, aot_op_state_run_started, 0, ctx->user_data);\n}\n"
+            "#define AOT_OP_NEXT(done, id) aot_op_next(ctx, (done), (id))\n\n");
   /* only with a kernel call (an unused static function breaks -Werror) */
   if ((e.body.s && strstr(e.body.s, "aot_fail(")) || (funcs.s && strstr(funcs.s, "aot_fail(")))
     sb_puts(&model,

@@ -55,18 +55,14 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
   uint32_t f = 0;
   if (ck == CK_CONV) {
     if ((int64_t)p->filter_h * p->filter_w * p->filter_in_c > 1024) f |= LF(CONV_S8_BIG);
-    if (aot_conv2d_s8_dsp_row(p)) f |= LF(CONV_S8_ROW);   /* aot_dsp_gemv2_s8 */
-    else if ((int64_t)p->filter_h * p->filter_w * p->filter_in_c <= 1024 &&
-             !(aot_conv2d_s8_is_pw(p) && p->in_c < 65536) && aot_conv2d_s8_dsp_reord(p) != 0)
-      f |= LF(CONV_S8_REORD);   /* the four-position path's reordered filters */
-    else if ((int64_t)p->filter_h * p->filter_w * p->filter_in_c <= 1024 &&
-             !(aot_conv2d_s8_is_pw(p) && p->in_c < 65536) &&
-             ((int64_t)p->filter_h * p->filter_w * p->filter_in_c) % 4 != 0)
-      f |= LF(CONV_S8_FPAD);   /* its padded last filter */
-    if (!aot_conv2d_s8_dsp_row(p) && (int64_t)p->filter_h * p->filter_w * p->filter_in_c <= 1024 &&
-        !(aot_conv2d_s8_is_pw(p) && p->in_c < 65536) && aot_conv2d_s8_dsp_reord(p) == 0 &&
-        ((int64_t)p->filter_w * p->filter_in_c) % 4 == 0 && (int64_t)p->filter_w * p->filter_in_c != 4)
-      f |= LF(CONV_S8_RUNS);   /* windows widened straight from the rows */
+    /* grouped or dilated: the DSP build's four-position path, its padded
+     last filter when the taps are not a multiple of four; every other layer
+     of up to 1024 taps runs on the pointwise kernel (aot_conv2d_s8_dsp_gw) */
+    if ((int64_t)p->filter_h * p->filter_w * p->filter_in_c <= 1024 &&
+        !aot_conv2d_s8_is_pw(p) && !aot_conv2d_s8_dsp_gw(p)) {
+      f |= LF(CONV_S8_G4);
+      if (((int64_t)p->filter_h * p->filter_w * p->filter_in_c) % 4 != 0) f |= LF(CONV_S8_FPAD);
+    }
     if (aot_conv_clips(p) || p->dilation_w != 1 || p->filter_in_c != p->in_c)
       f |= LF(CONV_S8_CLIP);
   } else if (ck == CK_DW) {
@@ -257,8 +253,10 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
   /* no folded bias (a filter computed at run time): the kernels' own sums */
   if (kind == CF_S8 && ck != CK_TCONV && !c->arg[LOWER_CA_KBIAS].adt)
     c->features |= LF(CONV_S8_NOKB);
-  /* the DSP pointwise kernel's constant channels (aot_conv2d_s8_pw_const) */
-  if (kind == CF_S8 && ck == CK_CONV && aot_conv2d_s8_is_pw(p) && p->in_c < 65536) {
+  /* the DSP pointwise kernel's constant channels (aot_conv2d_s8_pw_const;
+     its windows of K taps: pointwise, or gathered) */
+  if (kind == CF_S8 && ck == CK_CONV &&
+      ((aot_conv2d_s8_is_pw(p) && p->in_c < 65536) || aot_conv2d_s8_dsp_gw(p))) {
     const lower_arg *kb = &c->arg[LOWER_CA_KBIAS], *m = &c->arg[LOWER_CA_MULT];
     const lower_arg *s = &c->arg[LOWER_CA_SHIFT];
     int any = !kb->adt || !m->adt || !s->adt || m->n == 0 || s->n == 0;
@@ -266,7 +264,8 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
       const size_t im = m->n == 1 ? 0 : (size_t)i, is = s->n == 1 ? 0 : (size_t)i;
       int32_t v;
       any = aot_conv2d_s8_pw_const(((const int32_t *)kb->data)[i], ((const int32_t *)m->data)[im],
-                                   ((const int32_t *)s->data)[is], p->in_c, p->output_offset,
+                                   ((const int32_t *)s->data)[is], aot_conv2d_s8_dsp_pwk(p),
+                                   p->output_offset,
                                    p->act_min, p->act_max, &v);
     }
     if (any) c->features |= LF(CONV_S8_PWK);

@@ -56,8 +56,15 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
     taps = p["filter_h"] * p["filter_w"]
     if kern == "aot_conv2d_s8":
         if taps * p["filter_in_c"] > 1024: want.add("CONV_S8_BIG")
-        # the DSP pointwise kernel's constant channels (aot_conv2d_s8_pw_const)
-        if taps == 1 and p["filter_in_c"] == p["in_c"] and not clips and p["in_c"] < 65536:
+        # the DSP pointwise kernel: pointwise layers (K = in_c taps), and the
+        # other layers of one group, dilation_w 1 and at most 1024 taps, their
+        # windows gathered (K = the whole filter)
+        pw = taps == 1 and p["filter_in_c"] == p["in_c"] and not clips
+        gw = (not pw and p["filter_in_c"] == p["in_c"] and p["dilation_w"] == 1 and
+              taps * p["filter_in_c"] <= 1024)
+        K = p["in_c"] if pw else taps * p["filter_in_c"]
+        # its constant channels (aot_conv2d_s8_pw_const)
+        if (pw and p["in_c"] < 65536) or gw:
             ks, ms, ss = arr.get(name + "_kbias"), arr.get(name + "_mult"), arr.get(name + "_shift")
             if ks is None or ms is None or ss is None: want.add("CONV_S8_PWK")
             else:
@@ -70,30 +77,15 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
                     return r
                 for i in range(p["out_c"]):
                     m, sh = ms[i if len(ms) > 1 else 0], ss[i if len(ss) > 1 else 0]
-                    a, b = ks[i] - 16384 * p["in_c"], ks[i] + 16384 * p["in_c"]
+                    a, b = ks[i] - 16384 * K, ks[i] + 16384 * K
                     if m < 0 or sh > 0 or a < -2**31 or b > 2**31 - 1: continue
                     cl = lambda v: max(p["act_min"], min(p["act_max"], v + p["output_offset"]))
                     if cl(mbqm(a, m, sh)) == cl(mbqm(b, m, sh)):
                         want.add("CONV_S8_PWK"); break
-        # the DSP rows read in place (aot_conv2d_s8_dsp_row)
-        pw = taps == 1 and p["filter_in_c"] == p["in_c"] and not clips
-        if (not (pw and p["in_c"] < 65536) and taps * p["filter_in_c"] <= 1024 and p["filter_h"] == 1
-                and p["dilation_w"] == 1 and p["filter_in_c"] == p["in_c"] and not clips):
-            want.add("CONV_S8_ROW")
-        else:
-            rowlen = p["filter_w"] * p["filter_in_c"]
-            r = rowlen % 4
-            if (taps * p["filter_in_c"] <= 1024 and not (pw and p["in_c"] < 65536) and
-                    p["filter_in_c"] <= 3 and p["filter_in_c"] == p["in_c"] and r != 0 and
-                    p["dilation_w"] == 1 and p["filter_h"] * r <= 32 and p["filter_h"] * rowlen <= 256):
-                want.add("CONV_S8_REORD")
-            elif taps * p["filter_in_c"] <= 1024 and not (pw and p["in_c"] < 65536) and (taps * p["filter_in_c"]) % 4:
-                want.add("CONV_S8_FPAD")
-            reord = (p["filter_in_c"] <= 3 and p["filter_in_c"] == p["in_c"] and r != 0 and
-                     p["dilation_w"] == 1 and p["filter_h"] * r <= 32 and p["filter_h"] * rowlen <= 256)
-            if (taps * p["filter_in_c"] <= 1024 and not (pw and p["in_c"] < 65536) and not reord and
-                    rowlen % 4 == 0 and rowlen != 4):
-                want.add("CONV_S8_RUNS")
+        # grouped or dilated: the four-position path (and its padded last filter)
+        if taps * p["filter_in_c"] <= 1024 and not pw and not gw:
+            want.add("CONV_S8_G4")
+            if (taps * p["filter_in_c"]) % 4: want.add("CONV_S8_FPAD")
         if clips or p["dilation_w"] != 1 or p["filter_in_c"] != p["in_c"]: want.add("CONV_S8_CLIP")
     else:
         if clips: want.add("DW_S8_CLIP")

@@ -46,7 +46,8 @@ expect_refusal "inspect, shared tensors" "more than 250000 tensors" "$AOTC" insp
 # ---- 11: a 100,000-op chain -----------------------------------------------
 "$GEN" chain 100000 "$W/chain.tflite" || { echo "cannot make the chain"; exit 1; }
 if out=$(timeout 300 "$AOTC" convert --model.path "$W/chain.tflite" --module.path "$W/chain" 2>&1); then
-  live=$(grep -c 'AOT_OP_START([0-9]' "$W/chain/helia_aot_nn/src/aot_model.c")
+  # every live op starts with AOT_OP_START(id) or AOT_OP_NEXT(previous, id)
+  live=$(grep -cE 'AOT_OP_(START\(|NEXT\([0-9]+, )[0-9]' "$W/chain/helia_aot_nn/src/aot_model.c")
   dead=$(grep -c 'dead_' "$W/chain/helia_aot_nn/src/aot_model.c")
   # the generator: ops 0, 2, 4, ... are live (50,000), the others dead
   if [ "$live" = 50000 ] && [ "$dead" = 0 ]; then ok "100k-op chain: 50000 live ops kept, dead chain removed"

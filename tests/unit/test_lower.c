@@ -316,10 +316,11 @@ static void test_lower_conv_s8(void **state) {
   assert_int_equal(c->in[1], f);
   assert_int_equal(c->in[2], b);
   assert_int_equal(c->out, y);
-  /* padded windows: the clipped path (27 taps, no BIG); 3 input channels,
-   * rows of 9 taps: the first-layer filter reordering; RELU6: a range
+  /* padded windows: the clipped path (27 taps, no BIG); one group, no
+   * dilation: the DSP pointwise kernel with gathered windows (not the
+   * four-position path, CONV_S8_G4, nor its padded filter); RELU6: a range
    * narrower than int8 */
-  assert_int_equal(c->features, LF(CONV_S8_CLIP) | LF(CONV_S8_REORD) | LF(CONV_S8_NARROW));
+  assert_int_equal(c->features, LF(CONV_S8_CLIP) | LF(CONV_S8_NARROW));
   /* the folded bias: bias + input_offset (5) * the sum of each filter */
   const int32_t *kb = c->arg[LOWER_CA_KBIAS].data;
   assert_non_null(kb);
@@ -347,10 +348,11 @@ static void test_lower_conv_s8(void **state) {
   assert_memory_equal(t.data[y], want, sizeof want);
 
   /* the scratch the op asks for: the largest of the variants' needs (the
-   * DSP im2col path: two windows of 27 taps, their widened taps, constants) */
+   * DSP pointwise kernel: 4 channel constants of 16 bytes, six widened
+   * windows of 7 groups of 8 bytes, a padded last row, one gathered window) */
   op->scratch_bytes = impl->scratch(t.g, op);
   assert_int_equal(op->scratch_bytes, aot_conv2d_s8_scratch_size(&p));
-  assert_true(op->scratch_bytes >= 2 * 27 + 16 * 7 + 12 * 4);
+  assert_true(op->scratch_bytes >= 16 * 4 + 6 * 7 * 8 + 7 * 4 + 27);
   emit_ctx e;
   char *cu[1];
   emit_list(&t, op, L, &e, cu);
@@ -362,10 +364,9 @@ static void test_lower_conv_s8(void **state) {
   assert_non_null(strstr(e.decls.s, ".out_mult = op_mult, .out_shift = op_shift,\n  .kbias = op_kbias\n};"));
   assert_non_null(strstr(e.body.s, "st = aot_conv2d_s8(&op_p, t0, aot_constants.c_t1, aot_constants.c_t2, t3, op_scratch);"));
   assert_true(has(e.kernels, e.nkernels, "ConvolutionFunctions/aot_conv2d_s8.c"));
-  assert_int_equal(e.nfeatures, 3);
+  assert_int_equal(e.nfeatures, 2);
   assert_string_equal(e.features[0], "CONV_S8_CLIP");
-  assert_string_equal(e.features[1], "CONV_S8_REORD");
-  assert_string_equal(e.features[2], "CONV_S8_NARROW");
+  assert_string_equal(e.features[1], "CONV_S8_NARROW");
   emit_done(&e);
   lower_release(L);
   free(L);
