@@ -357,6 +357,20 @@ AOT_INLINE int aot_ews_tab_applies(const aot_addsub_q_params *p) {
   return fast || !cm || p->out_mult > (int32_t)1 << 30;
 }
 
+/* Scratch bytes of the flat int8 ADD / SUB kernels aot_add_s8_tab /
+ * aot_sub_s8_tab for a layer of parameters p: the SIMD builds' rescale
+ * table (256 int32) when the layer takes it (equal shapes, at least
+ * AOT_EWS_TAB_MIN elements, aot_ews_tab_applies), else 0 (aotc then calls
+ * aot_add_s8_flat / aot_sub_s8_flat, which need none). One plan serves the
+ * portable build too, which ignores the buffer. aotc plans the buffer from
+ * this function and the kernels test it. */
+#define AOT_EWS_TAB_BYTES 1024u
+AOT_INLINE size_t aot_addsub_s8_scratch_size(const aot_addsub_q_params *p) {
+  return p->bc.ndims == 0 && p->bc.size >= AOT_EWS_TAB_MIN && aot_ews_tab_applies(p)
+             ? (size_t)AOT_EWS_TAB_BYTES
+             : 0u;
+}
+
 int32_t aot_add_s8(const aot_addsub_q_params *p, const int8_t *in1, const int8_t *in2,
                    int8_t *out);
 int32_t aot_add_s16(const aot_addsub_q_params *p, const int16_t *in1, const int16_t *in2,
@@ -375,6 +389,14 @@ int32_t aot_sub_s8_flat(const aot_addsub_q_params *p, const int8_t *in1, const i
                         int8_t *out);
 int32_t aot_sub_s16_flat(const aot_addsub_q_params *p, const int16_t *in1, const int16_t *in2,
                          int16_t *out);
+/* the same for int8 layers that take the rescale table
+ * (aot_addsub_s8_scratch_size(p) > 0; else AOT_KERNEL_BAD_PARAM in the
+ * SIMD builds): scratch holds aot_addsub_s8_scratch_size(p) bytes, 4-byte
+ * aligned, its contents on entry unused */
+int32_t aot_add_s8_tab(const aot_addsub_q_params *p, const int8_t *in1, const int8_t *in2,
+                       int8_t *out, void *scratch);
+int32_t aot_sub_s8_tab(const aot_addsub_q_params *p, const int8_t *in1, const int8_t *in2,
+                       int8_t *out, void *scratch);
 
 /* ADD / SUB int16 with power-of-two scales and zero points 0 (TFLite
  * pot_scale_int16 path): out = clamp(rdbpot(in1, -in1_shift) +/-

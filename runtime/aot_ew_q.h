@@ -144,21 +144,11 @@ AOT_EWS_NOINLINE void aot_ews_mul8_contig(const aot_ews_mul *q, const int8_t *a,
   AOT_EWQ_ADDSUB_WITH(RANGE, BITS, PREFER,                                      \
                       AOT_EWS_ROWS(&p->bc, in1, in2, out, NAME##_row, &q, NAME##_elem, p))
 /* the same for NAME_flat (equal shapes): the contiguous row alone; int8
- * (TAB 1): rows of at least AOT_EWS_TAB_MIN elements through the rescale
- * table when it applies (SUB: PREFER 0), else the portable loop (a flat
- * module then links no contiguous-row code); int16 (TAB 0, not Helium):
- * aot_ews_s16_flat when it applies, else the contiguous row */
+ * (TAB 1): the portable loop (the layers the rescale table takes call
+ * NAME_tab, AOT_EWQ_ADDSUB_TAB; a flat module then links no contiguous-row
+ * code); int16 (TAB 0, not Helium): aot_ews_s16_flat when it applies, else
+ * the contiguous row */
 #define AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER, TAB)                 \
-  if ((TAB) && p->bc.size >= AOT_EWS_TAB_MIN) {                                 \
-    aot_ews_tabk k;                                                             \
-    if (aot_ews_tab_setup(p, !(PREFER), &k)) {                                  \
-      if (k.tin) aot_ews_tab_run(&k, (const int8_t *)in2, (const int8_t *)in1,  \
-                                 (int8_t *)out, p->bc.size);                    \
-      else aot_ews_tab_run(&k, (const int8_t *)in1, (const int8_t *)in2,        \
-                           (int8_t *)out, p->bc.size);                          \
-      return AOT_KERNEL_OK;                                                     \
-    }                                                                           \
-  }                                                                             \
   if (!(TAB) && AOT_EWS_S16_FLAT(p, !(PREFER), (const int16_t *)in1,            \
                                  (const int16_t *)in2, (int16_t *)out))         \
     return AOT_KERNEL_OK;                                                       \
@@ -166,6 +156,17 @@ AOT_EWS_NOINLINE void aot_ews_mul8_contig(const aot_ews_mul *q, const int8_t *a,
   AOT_EWQ_ADDSUB_WITH(RANGE, BITS, PREFER,                                      \
                       if (q.swap) NAME##_row_contig(&q, in2, in1, out, p->bc.size); \
                       else NAME##_row_contig(&q, in1, in2, out, p->bc.size))
+/* the body of an int8 table kernel (AOT_EWQ_ADDSUB_TAB): the rescale table
+ * in the scratch (SUB: PREFER 0); ELEM the element function (unused) */
+#define AOT_EWQ_ADDSUB_TAB_RUN(ELEM, PREFER)                                    \
+  {                                                                             \
+    aot_ews_tabk k;                                                             \
+    if (!scratch || aot_addsub_s8_scratch_size(p) == 0) return AOT_KERNEL_BAD_PARAM; \
+    aot_ews_tab_setup(p, !(PREFER), (int32_t *)scratch, &k);                    \
+    if (k.tin) aot_ews_tab_run(&k, in2, in1, out, p->bc.size);                  \
+    else aot_ews_tab_run(&k, in1, in2, out, p->bc.size);                        \
+    return AOT_KERNEL_OK;                                                       \
+  }
 #define AOT_EWQ_MUL_ROWS(NAME, T, LD, ST) AOT_EWS_MUL_ROW(NAME##_row, T, LD, ST)
 #define AOT_EWQ_MUL_TRY(NAME)                                                   \
   {                                                                             \
@@ -179,6 +180,15 @@ AOT_EWS_NOINLINE void aot_ews_mul8_contig(const aot_ews_mul *q, const int8_t *a,
 #define AOT_EWQ_ADDSUB_ROWS(NAME, T, OPR, VOP, LD, ST, BOUNDED)
 #define AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER)
 #define AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER, TAB)
+/* the portable build: the flat loop of ELEM, the scratch unused */
+#define AOT_EWQ_ADDSUB_TAB_RUN(ELEM, PREFER)                                    \
+  {                                                                             \
+    int32_t i;                                                                  \
+    (void)scratch;                                                              \
+    if (p->bc.ndims != 0) return AOT_KERNEL_BAD_PARAM;                          \
+    for (i = 0; i < p->bc.size; i++) out[i] = ELEM(p, in1[i], in2[i]);          \
+    return AOT_KERNEL_OK;                                                       \
+  }
 #define AOT_EWQ_MUL_ROWS(NAME, T, LD, ST)
 #define AOT_EWQ_MUL_TRY(NAME)
 #endif
@@ -220,6 +230,16 @@ AOT_EWS_NOINLINE void aot_ews_mul8_contig(const aot_ews_mul *q, const int8_t *a,
     for (i = 0; i < p->bc.size; i++) out[i] = NAME##_elem(p, in1[i], in2[i]);   \
     return AOT_KERNEL_OK;                                                       \
   }
+
+/* int8 ADD / SUB of equal shapes through the rescale table of
+ * aot_ew_simd.h in the caller's scratch (aot_addsub_s8_scratch_size):
+ * defines TABK_run(p, in1, in2, out, scratch), the body of the kernel TABK,
+ * after AOT_EWQ_ADDSUB(NAME, ...) of the same file (NAME_elem); PREFER as
+ * there. Without AOT_EWS: the portable loop. */
+#define AOT_EWQ_ADDSUB_TAB(NAME, TABK, PREFER)                                  \
+  AOT_INLINE int32_t TABK##_run(const aot_addsub_q_params *p, const int8_t *in1, \
+                                const int8_t *in2, int8_t *out, void *scratch)  \
+    AOT_EWQ_ADDSUB_TAB_RUN(NAME##_elem, PREFER)
 
 /* MUL (reference_integer_ops MulElementwise): the product of the offset
  * inputs rescaled with one multiplier. LD, ST: see AOT_EWS_MUL_ROW.

@@ -434,7 +434,7 @@ AOT_INLINE void aot_ews_prefer_fast(aot_ews_addsub *q) {
 /* AOT_EWS_TAB_MIN: aot_elementwise.h */
 
 typedef struct aot_ews_tabk {
-  int32_t tab[256];
+  const int32_t *tab;                /* 256 entries, in the caller's scratch */
   int32_t mo, add, e, c, lo, hi, cm; /* cm: -1 with the sign correction */
   int32_t fast;                      /* no correction, full int8 range */
   int32_t tin;                       /* 1: in2 is the table input */
@@ -478,15 +478,16 @@ AOT_EWS_NOINLINE void aot_ews_tab_fill(int32_t *tab, int32_t x0, const aot_ews_r
 #endif
 }
 
-/* Fills k for ADD (sub 0) or SUB (sub 1); 0 when the table path does not
- * apply. */
-AOT_INLINE int aot_ews_tab_setup(const aot_addsub_q_params *p, int sub, aot_ews_tabk *k) {
+/* Fills k for ADD (sub 0) or SUB (sub 1) of parameters p, which the table
+ * path takes (aot_ews_tab_applies), and the table tab (256 entries, 4-byte
+ * aligned: the kernel's scratch, AOT_EWS_TAB_BYTES). */
+AOT_INLINE void aot_ews_tab_setup(const aot_addsub_q_params *p, int sub, int32_t *tab,
+                                  aot_ews_tabk *k) {
   aot_ews_rq q1, q2, qo, qt;
   int32_t offt, offl;
   int64_t add;
   const int32_t u = AOT_EWS_TAB_UNIT, f = AOT_EWS_TAB_UNIT / 524288;
   /* every range the constants below need holds when the path applies */
-  if (!aot_ews_tab_applies(p)) return 0;
   (void)aot_ews_rq_make(p->in1_mult, p->in1_shift, &q1);
   (void)aot_ews_rq_make(p->in2_mult, p->in2_shift, &q2);
   (void)aot_ews_rq_make(p->out_mult, p->out_shift, &qo);
@@ -503,9 +504,9 @@ AOT_INLINE int aot_ews_tab_setup(const aot_addsub_q_params *p, int sub, aot_ews_
   offt = k->tin ? p->in2_offset : p->in1_offset;
   offl = k->tin ? p->in1_offset : p->in2_offset;
   k->c = sub && !k->tin ? -u : u;
-  aot_ews_tab_fill(k->tab, (offt - 128) * 1048576, &qt, sub && k->tin ? -f : f,
+  k->tab = tab;
+  aot_ews_tab_fill(tab, (offt - 128) * 1048576, &qt, sub && k->tin ? -f : f,
                    sub && !k->tin ? -offl * u : offl * u);
-  return 1;
 }
 
 #ifdef AOT_EWS_MVE

@@ -25,3 +25,10 @@ int32_t aot_add_s8_flat(const aot_addsub_q_params *p, const int8_t *in1,
                         const int8_t *in2, int8_t *out) {
   return aot_add_s8_flat_run(p, in1, in2, out);
 }
+
+AOT_EWQ_ADDSUB_TAB(aot_add_s8, aot_add_s8_tab, 1)
+
+int32_t aot_add_s8_tab(const aot_addsub_q_params *p, const int8_t *in1,
+                       const int8_t *in2, int8_t *out, void *scratch) {
+  return aot_add_s8_tab_run(p, in1, in2, out, scratch);
+}

@@ -45,6 +45,7 @@
     (void)b;                                                                                     \
     (void)c;                                                                                     \
     (void)y;
+#define LOWER_WRAP_4(K) LOWER_WIDE_HEAD(K) return K(p, v[0], v[1], v[2], v[3]); }
 #define LOWER_WRAP_5(K) LOWER_WIDE_HEAD(K) return K(p, v[0], v[1], v[2], v[3], v[4]); }
 #define LOWER_WRAP_6(K) LOWER_WIDE_HEAD(K) return K(p, v[0], v[1], v[2], v[3], v[4], v[5]); }
 #define LOWER_WRAP_9(K) LOWER_WIDE_HEAD(K) return K(p, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]); }

@@ -8,6 +8,7 @@
  * interpreter cannot disagree. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "quant_elementwise.h"
@@ -153,11 +154,20 @@ static int addsub_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) 
   act_range_quant(y, act, &p->act_min, &p->act_max);
   if (plan_bcast(g, op, 2, &p->bc, why, n)) return -1;
   if (p->bc.ndims == 0) { /* equal shapes: the kernel without a broadcast walk */
+    if (!is16 && aot_addsub_s8_scratch_size(p) > 0) {
+      /* int8 that the rescale table takes: in1, in2, out and the table in
+       * the op's scratch (addsub_scratch) */
+      pl->k = lower_kernel_get(is_sub ? LK(aot_sub_s8_tab) : LK(aot_add_s8_tab));
+      pl->arg[0].t = op->in[0];
+      pl->arg[1].t = op->in[1];
+      pl->arg[2].t = op->out[0];
+      pl->arg[3].t = LOWER_SCRATCH;
+      return 0;
+    }
     pl->k = lower_kernel_get(is16 ? (is_sub ? LK(aot_sub_s16_flat) : LK(aot_add_s16_flat))
                                   : (is_sub ? LK(aot_sub_s8_flat) : LK(aot_add_s8_flat)));
     /* int8: the portable loop, for a layer the rescale table does not take */
-    if (!is16 && (p->bc.size < AOT_EWS_TAB_MIN || !aot_ews_tab_applies(p)))
-      pl->features |= LF(EW_S8_FLATP);
+    if (!is16) pl->features |= LF(EW_S8_FLATP);
   }
   return 0;
 }
@@ -526,6 +536,20 @@ static int dequantize_plan(const ir_graph *g, const ir_op *op, lower_call *pl, W
 /* ======================================================================== */
 
 EW_GLUE(addsub, addsub_plan)
+/* the scratch of an int8 ADD / SUB that the rescale table takes
+ * (aot_addsub_s8_scratch_size: the kernel's own test), else none */
+static size_t addsub_scratch(const ir_graph *g, const ir_op *op) {
+  lower_list *L = xcalloc(1, sizeof *L);
+  char why[256];
+  size_t r = 0;
+  if (addsub_lower(g, op, L, why, sizeof why) == 0 && L->n == 1 &&
+      (L->call[0].k == lower_kernel_get(LK(aot_add_s8_tab)) ||
+       L->call[0].k == lower_kernel_get(LK(aot_sub_s8_tab))))
+    r = aot_addsub_s8_scratch_size(&L->call[0].u.addsub);
+  lower_release(L);
+  free(L);
+  return r;
+}
 EW_GLUE(mul, mul_plan)
 EW_GLUE(div, div_plan)
 EW_GLUE(sqdiff, sqdiff_plan)
@@ -539,10 +563,10 @@ EW_GLUE(dequantize, dequantize_plan)
 
 #define BCAST_NOTE "numpy broadcasting up to " "6" " merged dimensions"
 
-EW_OPDEF(add, OP_ADD, "ADD", addsub, 1, "int8, int16, float32, int32",
+LOWER_OPDEF_SCRATCH(add, OP_ADD, "ADD", addsub_lower, 1, addsub_scratch, "int8, int16, float32, int32",
       "per-tensor quantization; " BCAST_NOTE "; fused RELU/RELU6/RELU_N1_TO_1; int16 uses the "
       "power-of-two path when pot_scale_int16 is set and all scales are powers of two")
-EW_OPDEF(sub, OP_SUB, "SUB", addsub, 1, "int8, int16, float32, int32",
+LOWER_OPDEF_SCRATCH(sub, OP_SUB, "SUB", addsub_lower, 1, addsub_scratch, "int8, int16, float32, int32",
       "per-tensor quantization; " BCAST_NOTE "; fused RELU/RELU6/RELU_N1_TO_1")
 EW_OPDEF(mul, OP_MUL, "MUL", mul, 1, "int8, int16, float32, int32",
       "per-tensor quantization; int16 zero points 0; " BCAST_NOTE)

@@ -209,16 +209,40 @@ static void mul_params(aot_mul_q_params *p, int is16) {
     }                                                                                  \
   } while (0)
 
-/* Flat int8 ADD / SUB (the rescale table path of aot_ews_tab_run from
- * AOT_EWS_TAB_MIN elements on): sizes 1..MAXN, a third of the cases with a
+/* Flat int8 ADD / SUB: the layers the rescale table takes
+ * (aot_addsub_s8_scratch_size > 0: from AOT_EWS_TAB_MIN elements on) through
+ * aot_{add,sub}_s8_tab with the table in a scratch buffer of exactly that
+ * size, followed by a guard that must stay untouched (and the portable
+ * build's ref_*_tab, which ignores the buffer, must agree too), the others
+ * through aot_{add,sub}_s8_flat: sizes 1..MAXN, a third of the cases with a
  * ReLU whose zero point is -128 (the FAST loop), in place or not. */
+#define TAB_GUARD 64
+static int32_t tab_scr[(AOT_EWS_TAB_BYTES + TAB_GUARD) / 4];
+static int tab_cases;
+int32_t ref_add_s8_tab(const aot_addsub_q_params *p, const int8_t *a, const int8_t *b,
+                       int8_t *o, void *scratch);
+int32_t ref_sub_s8_tab(const aot_addsub_q_params *p, const int8_t *a, const int8_t *b,
+                       int8_t *o, void *scratch);
+static int guard_ok(const void *buf, size_t from, size_t to) {
+  const unsigned char *u = (const unsigned char *)buf;
+  size_t i;
+  for (i = from; i < to; i++)
+    if (u[i] != 0xA5) return 0;
+  return 1;
+}
 static void flat8_case(int c) {
   int k;
   for (k = 0; k < 2; k++) {
     aot_addsub_q_params p;
-    int32_t n, inplace = rr(0, 3) == 0;
+    int32_t n, inplace = rr(0, 3) == 0, rc;
+    size_t sz;
+    int8_t *x = a8, *y = b8;
     int32_t (*ker)(const aot_addsub_q_params *, const int8_t *, const int8_t *, int8_t *) =
         k ? aot_sub_s8_flat : aot_add_s8_flat;
+    int32_t (*tab)(const aot_addsub_q_params *, const int8_t *, const int8_t *, int8_t *,
+                   void *) = k ? aot_sub_s8_tab : aot_add_s8_tab;
+    int32_t (*rtab)(const aot_addsub_q_params *, const int8_t *, const int8_t *, int8_t *,
+                    void *) = k ? ref_sub_s8_tab : ref_add_s8_tab;
     int32_t (*ref)(const aot_addsub_q_params *, const int8_t *, const int8_t *, int8_t *) =
         k ? ref_sub_s8 : ref_add_s8;
     memset(&p, 0, sizeof p);
@@ -230,21 +254,36 @@ static void flat8_case(int c) {
     }
     n = rr(0, 3) == 0 ? rr(1, 40) : rr(1, MAXN);
     p.bc.size = n;
+    sz = aot_addsub_s8_scratch_size(&p);
+    check(sz == 0 || sz == AOT_EWS_TAB_BYTES, "flat8 scratch size", c);
+    if (sz > AOT_EWS_TAB_BYTES) sz = AOT_EWS_TAB_BYTES;
     fill8(a8, n);
     fill8(b8, n);
     memset(o8, 0x5A, sizeof o8);
     memset(r8, 0x5A, sizeof r8);
+    memset(tab_scr, 0xA5, sizeof tab_scr);
     ref(&p, a8, b8, r8);
     if (inplace && (rnd() & 1)) { /* the output is the second input */
       memcpy(o8, b8, (size_t)n);
-      check(ker(&p, a8, o8, o8) == AOT_KERNEL_OK, "flat8 rc", c);
+      y = o8;
     } else if (inplace) {
       memcpy(o8, a8, (size_t)n);
-      check(ker(&p, o8, b8, o8) == AOT_KERNEL_OK, "flat8 rc", c);
-    } else {
-      check(ker(&p, a8, b8, o8) == AOT_KERNEL_OK, "flat8 rc", c);
+      x = o8;
     }
-    check(memcmp(o8, r8, sizeof o8) == 0, k ? "sub_s8_flat long" : "add_s8_flat long", c);
+    if (sz) {
+      tab_cases++;
+      rc = tab(&p, x, y, o8, tab_scr);
+      check(guard_ok(tab_scr, sz, sizeof tab_scr), "flat8 scratch guard", c);
+    } else {
+      rc = ker(&p, x, y, o8);
+    }
+    check(rc == AOT_KERNEL_OK, "flat8 rc", c);
+    check(memcmp(o8, r8, sizeof o8) == 0, k ? "sub_s8 flat long" : "add_s8 flat long", c);
+    if (sz && !inplace) { /* the portable build of the table kernel */
+      memset(o8, 0x5A, sizeof o8);
+      check(rtab(&p, a8, b8, o8, NULL) == AOT_KERNEL_OK && memcmp(o8, r8, sizeof o8) == 0,
+            "flat8 ref tab", c);
+    }
   }
 }
 
@@ -698,6 +737,8 @@ int main(void) {
              aot_mul_q_params, 1, "mul_s16", 0, aot_mul_s16);
   }
   for (c = 0; c < 600; c++) flat8_case(c);
+  printf("flat int8 ADD/SUB: %d of 1200 cases through the rescale table\n", tab_cases);
+  check(tab_cases >= 100, "flat8 cases through the table", tab_cases);
   for (c = 0; c < 300; c++) flat16_case(c);
   for (c = 0; c < 200; c++) mul8_long_case(c);
   mbqm_cases();

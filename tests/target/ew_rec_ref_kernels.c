@@ -14,6 +14,8 @@
 #define aot_sub_s8_flat ref_sub_s8_flat
 #define aot_add_s16_flat ref_add_s16_flat
 #define aot_sub_s16_flat ref_sub_s16_flat
+#define aot_add_s8_tab ref_add_s8_tab
+#define aot_sub_s8_tab ref_sub_s8_tab
 
 #include "BasicMathFunctions/aot_add_s8.c"
 #include "BasicMathFunctions/aot_sub_s8.c"

@@ -194,6 +194,65 @@ static void test_add_s8_exact(void **s) {
   tg_free(&t);
 }
 
+/* Flat int8 ADD / SUB (equal shapes): from AOT_EWS_TAB_MIN elements on a
+ * layer the rescale table takes lowers to aot_{add,sub}_s8_tab with a
+ * scratch of exactly aot_addsub_s8_scratch_size bytes (the table, planned by
+ * the op's scratch entry; tg_run guards its end), shorter ones to the
+ * portable aot_{add,sub}_s8_flat without scratch; both give what the
+ * portable loop gives byte for byte, in the FAST case (ReLU, output zero
+ * point -128) and with a narrower activation range too. */
+static void flat_s8_case(int builtin, int32_t size, int act, int32_t zo, int want_tab) {
+  tg t;
+  tg_init(&t);
+  const int32_t sh[] = {size};
+  int a = tg_tensor(&t, DT_INT8, 1, sh, 0.11f, -3);
+  int b = tg_tensor(&t, DT_INT8, 1, sh, 0.047f, 17);
+  int y = tg_tensor(&t, DT_INT8, 1, sh, 0.13f, zo);
+  ir_op *op = tg_op(&t, builtin, 2, (int[]){a, b}, y);
+  op->opts.fused_act = act;
+  srand(11 + size);
+  for (int32_t i = 0; i < size; i++) {
+    ((int8_t *)t.data[a])[i] = (int8_t)(rand() % 256 - 128);
+    ((int8_t *)t.data[b])[i] = (int8_t)(rand() % 256 - 128);
+  }
+  const op_impl *impl = ops_find(t.g, op);
+  lower_list L;
+  char why[256];
+  assert_int_equal(lower_op(impl, t.g, op, &L, why, sizeof why), 0);
+  const int is_tab = L.call[0].k == lower_kernel_get(builtin == OP_ADD ? LK(aot_add_s8_tab)
+                                                                       : LK(aot_sub_s8_tab));
+  const aot_addsub_q_params p = L.call[0].u.addsub;
+  lower_release(&L);
+  assert_int_equal(is_tab, want_tab);
+  assert_int_equal(impl->scratch(t.g, op), want_tab ? (size_t)AOT_EWS_TAB_BYTES : 0u);
+  assert_int_equal(aot_addsub_s8_scratch_size(&p), want_tab ? (size_t)AOT_EWS_TAB_BYTES : 0u);
+  RUN_OK(&t);
+  int8_t *want = xmalloc((size_t)size);
+  for (int32_t i = 0; i < size; i++) { /* the portable element function, one by one */
+    aot_addsub_q_params q = p;
+    q.bc.size = 1;
+    assert_int_equal((builtin == OP_ADD ? aot_add_s8_flat : aot_sub_s8_flat)(
+                         &q, (const int8_t *)t.data[a] + i, (const int8_t *)t.data[b] + i,
+                         want + i),
+                     0);
+  }
+  assert_memory_equal(t.data[y], want, (size_t)size);
+  free(want);
+  tg_free(&t);
+}
+
+static void test_add_s8_flat_table(void **s) {
+  (void)s;
+  for (int k = 0; k < 2; k++) {
+    const int bi = k ? OP_SUB : OP_ADD;
+    flat_s8_case(bi, 1024, ACT_RELU, -128, 1);
+    flat_s8_case(bi, 333, ACT_NONE, 5, 1);
+    flat_s8_case(bi, 200, ACT_RELU6, -20, 1);
+    flat_s8_case(bi, AOT_EWS_TAB_MIN, ACT_NONE, 0, 1);
+    flat_s8_case(bi, AOT_EWS_TAB_MIN - 1, ACT_NONE, 0, 0);
+  }
+}
+
 /* Random int8 ADD/SUB with broadcasting against the real-valued result. */
 static void addsub_random(int builtin, int dtype) {
   tg t;
@@ -817,6 +876,7 @@ int main(void) {
       cmocka_unit_test(test_bcast_plan),     cmocka_unit_test(test_bcast_kernel_direct),
       cmocka_unit_test(test_add_f32),        cmocka_unit_test(test_add_s32),
       cmocka_unit_test(test_add_s8_exact),   cmocka_unit_test(test_add_s8_random),
+      cmocka_unit_test(test_add_s8_flat_table),
       cmocka_unit_test(test_add_s16_random), cmocka_unit_test(test_add_s16_pot),
       cmocka_unit_test(test_mul),            cmocka_unit_test(test_mul_s8_random),
       cmocka_unit_test(test_squared_diff_s8),

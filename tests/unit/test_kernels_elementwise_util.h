@@ -65,8 +65,10 @@ static inline ir_op *tg_op(tg *t, int builtin, int nin, const int *in, int out) 
   return op;
 }
 
-/* check + eval; returns 0, or -1 if unsupported (why printed), or the
- * kernel status. */
+/* check + eval with a scratch buffer of the op's scratch() bytes (filled
+ * with 0xA5) followed by a 64-byte guard; returns 0, or -1 if unsupported
+ * (why printed), -2 when the kernel wrote past its scratch, or the kernel
+ * status. */
 static inline int tg_run(tg *t, char *why, size_t n) {
   const ir_op *op = &t->g->ops[0];
   const op_impl *impl = ops_find(t->g, op);
@@ -75,7 +77,18 @@ static inline int tg_run(tg *t, char *why, size_t n) {
     return -1;
   }
   if (impl->check(t->g, op, why, n) != 0) return -1;
-  return op_eval(impl, t->g, op, t->data, NULL);
+  const size_t sb = impl->scratch ? impl->scratch(t->g, op) : 0;
+  unsigned char *scr = sb ? xmalloc(sb + 64) : NULL;
+  if (scr) memset(scr, 0xA5, sb + 64);
+  int rc = op_eval(impl, t->g, op, t->data, scr);
+  for (size_t i = sb; scr && i < sb + 64; i++)
+    if (scr[i] != 0xA5) {
+      snprintf(why, n, "scratch overrun at byte %zu of %zu", i, sb);
+      rc = -2;
+      break;
+    }
+  free(scr);
+  return rc;
 }
 
 static inline void tg_free(tg *t) {

@@ -85,11 +85,11 @@ static void test_kernel_table(void **state) {
     assert_non_null(d);
     assert_non_null(d->fn);
     /* 1..3 tensor inputs, or a wide call (LP_GRU, the recurrent and hybrid
-     * convolution kinds, the int8 convolutions with their scratch) with its
-     * argument vector */
+     * convolution kinds, the int8 convolutions and the int8 table ADD / SUB
+     * with their scratch) with its argument vector */
     const int wide = d->kind == LP_GRU || (d->kind >= LP_SVDF && d->kind <= LP_LSTM_Q) ||
                      d->kind == LP_CONV_HYB || d->kind == LP_FC_HYB ||
-                     (d->kind == LP_CONV && d->nin == 5);
+                     (d->kind == LP_CONV && d->nin == 5) || (d->kind == LP_ADDSUB && d->nin == 4);
     assert_true((d->nin >= 1 && d->nin <= 3) || (wide && d->nin > 3 && d->nin <= LOWER_MAX_ARGS));
     assert_int_equal(strncmp(d->name, "aot_", 4), 0);
     for (int j = 0; j < k; j++) assert_string_not_equal(lower_kernel_get(j)->name, d->name);
