@@ -275,7 +275,15 @@ typedef struct aot_pw_ctx {
  * first copied into x->win with the taps outside the image set to the
  * input zero point zp = -input_offset (an int8: such a tap adds
  * w * zp + input_offset * w = 0 to the sum, as skipping it). */
-static void aot_pw_gather(const aot_pw_ctx *x, const aot_pw_it *q, uint32_t *col, int32_t np) {
+/* aot_pw_widen out of line for the gathered windows (one copy of its loop) */
+static __attribute__((noinline, unused)) void aot_pw_widen_g(const int8_t *x, int32_t len,
+                                                             uint32_t *col, int32_t np) {
+  aot_pw_widen(x, len, col, np);
+}
+
+static __attribute__((noinline, unused)) void aot_pw_gather(const aot_pw_ctx *x,
+                                                            const aot_pw_it *q, uint32_t *col,
+                                                            int32_t np) {
   const aot_conv_params *p = x->p;
   const int32_t fh = p->filter_h, in_c = p->in_c, rowlen = x->rowlen;
   const int32_t iy0 = q->oy * p->stride_h - p->pad_h, ix0 = q->ox * p->stride_w - p->pad_w;
@@ -287,7 +295,7 @@ static void aot_pw_gather(const aot_pw_ctx *x, const aot_pw_it *q, uint32_t *col
     src += (size_t)iy0 * x->in_row + (size_t)ix0 * in_c;
     if ((rowlen & 3) == 0) {
       for (fy = 0; fy < fh; fy++, src += x->rstep, col += (rowlen >> 1) * np)
-        aot_pw_widen(src, rowlen, col, np);
+        aot_pw_widen_g(src, rowlen, col, np);
       return;
     }
     for (fy = 0; fy < fh; fy++, src += x->rstep) {   /* words, then bytes */
@@ -313,7 +321,7 @@ static void aot_pw_gather(const aot_pw_ctx *x, const aot_pw_it *q, uint32_t *col
                (size_t)((fx1 - fx0) * in_c));
 #endif
   }
-  aot_pw_widen(x->win, x->K, col, np);
+  aot_pw_widen_g(x->win, x->K, col, np);
 }
 
 /* channel c of a block (np positions, one: a single position twice), its
