@@ -103,6 +103,11 @@ AOT_INLINE int aot_conv2d_s8_dsp_gw(const aot_conv_params *p) {
 AOT_INLINE int32_t aot_conv2d_s8_dsp_pwk(const aot_conv_params *p) {
   return aot_conv2d_s8_is_pw(p) ? p->in_c : p->filter_h * p->filter_w * p->filter_in_c;
 }
+/* 1 when the DSP build takes layer p through its pointwise kernel:
+ * pointwise (in_c < 65536: its doubled sums) or gathered windows */
+AOT_INLINE int aot_conv2d_s8_dsp_pwt(const aot_conv_params *p) {
+  return (aot_conv2d_s8_is_pw(p) && p->in_c < 65536) || aot_conv2d_s8_dsp_gw(p);
+}
 /* per output-channel block of the DSP kernels: 64 channels of 12 bytes */
 AOT_INLINE size_t aot_conv2d_s8_dsp_kc(const aot_conv_params *p) {
   const int32_t g = p->filter_in_c > 0 ? p->in_c / p->filter_in_c : 1;

@@ -268,6 +268,22 @@ typedef struct aot_pw_ctx {
   size_t in_row, rstep, img;
 } aot_pw_ctx;
 
+/* n bytes from s to d, a word at a time (unaligned words are allowed) */
+AOT_INLINE void aot_conv2d_s8_cp(int8_t *d, const int8_t *s, int32_t n) {
+  for (; n >= 4; n -= 4, d += 4, s += 4) {
+    uint32_t v;
+    memcpy(&v, s, 4);
+    memcpy(d, &v, 4);
+  }
+  for (; n > 0; n--) *d++ = *s++;
+}
+
+/* aot_pw_widen out of line for the gathered windows (one copy of its loop) */
+static __attribute__((noinline, unused)) void aot_pw_widen_g(const int8_t *x, int32_t len,
+                                                             uint32_t *col, int32_t np) {
+  aot_pw_widen(x, len, col, np);
+}
+
 /* The window of output position q of a layer that is not pointwise
  * (aot_conv2d_s8_dsp_gw: one group, dilation_w 1) widened into col for
  * position i of np: rows of a multiple of four taps inside the image
@@ -275,12 +291,6 @@ typedef struct aot_pw_ctx {
  * first copied into x->win with the taps outside the image set to the
  * input zero point zp = -input_offset (an int8: such a tap adds
  * w * zp + input_offset * w = 0 to the sum, as skipping it). */
-/* aot_pw_widen out of line for the gathered windows (one copy of its loop) */
-static __attribute__((noinline, unused)) void aot_pw_widen_g(const int8_t *x, int32_t len,
-                                                             uint32_t *col, int32_t np) {
-  aot_pw_widen(x, len, col, np);
-}
-
 static __attribute__((noinline, unused)) void aot_pw_gather(const aot_pw_ctx *x,
                                                             const aot_pw_it *q, uint32_t *col,
                                                             int32_t np) {
@@ -298,17 +308,12 @@ static __attribute__((noinline, unused)) void aot_pw_gather(const aot_pw_ctx *x,
         aot_pw_widen_g(src, rowlen, col, np);
       return;
     }
-    for (fy = 0; fy < fh; fy++, src += x->rstep) {   /* words, then bytes */
-      int32_t n;
-      for (n = 0; n + 4 <= rowlen; n += 4, c += 4) {
-        uint32_t v;
-        memcpy(&v, src + n, 4);
-        memcpy(c, &v, 4);
-      }
-      for (; n < rowlen; n++) *c++ = src[n];
-    }
+    for (fy = 0; fy < fh; fy++, src += x->rstep, c += rowlen) aot_conv2d_s8_cp(c, src, rowlen);
   } else {
 #if AOT_F_CONV_S8_CLIP
+    /* (aot_conv2d_s8_dcol's case of one group and dilation_w 1, without its
+       per-row zero-point fills and group / dilation cases: measured 0.8% fewer
+       instructions on KWS and about 420 bytes less code than calling it) */
     const int8_t zp = (int8_t)(-p->input_offset);
     int32_t fy0, fy1, fx0, fx1;
     aot_conv_window(iy0, p->dilation_h, p->in_h, fh, &fy0, &fy1);

@@ -23,6 +23,7 @@
 #define AOT_DSP_CONV4_H
 
 #include "aot_dsp.h"
+#include "aot_conv_pw_dsp.h"   /* aot_conv2d_s8_cp */
 
 #if defined(AOT_DSP) && AOT_F_CONV_S8_G4
 
@@ -105,16 +106,6 @@ AOT_INLINE void aot_dsp_dot1x4(const uint32_t *col, const int8_t *w, int32_t n4,
 /* ---- the four-position CONV_2D path of aot_conv2d_s8.c ----------------- */
 /* output channels per block (aot_conv2d_s8_dsp's AOT_CONV2D_S8_OCB) */
 #define AOT_DSP_CONV4_OCB 64
-
-/* n bytes from s to d, a word at a time (unaligned words are allowed) */
-AOT_INLINE void aot_conv2d_s8_cp(int8_t *d, const int8_t *s, int32_t n) {
-  for (; n >= 4; n -= 4, d += 4, s += 4) {
-    uint32_t v;
-    memcpy(&v, s, 4);
-    memcpy(d, &v, 4);
-  }
-  for (; n > 0; n--) *d++ = *s++;
-}
 
 /* im2col of the window at (iy0, ix0), group g, into c (fsize bytes) */
 static void aot_conv2d_s8_dcol(const aot_conv_params *p, const int8_t *in_b, int32_t iy0,

@@ -545,8 +545,7 @@ int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
   /* pointwise, and the other layers of one group, dilation_w 1 and at most
      AOT_CONV2D_S8_COL taps with their windows gathered: aot_conv_pw_dsp.h
      (in_c < 65536: its doubled sums) */
-  if ((aot_conv2d_s8_is_pw(p) && in_c < 65536) || aot_conv2d_s8_dsp_gw(p))
-    return aot_conv2d_s8_pw_dsp(p, input, filter, bias, output, scratch);
+  if (aot_conv2d_s8_dsp_pwt(p)) return aot_conv2d_s8_pw_dsp(p, input, filter, bias, output, scratch);
   if (fsize <= AOT_CONV2D_S8_COL) {
 #if AOT_F_CONV_S8_G4
     return aot_conv2d_s8_dsp(p, input, filter, bias, output, scratch);

@@ -255,8 +255,7 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
     c->features |= LF(CONV_S8_NOKB);
   /* the DSP pointwise kernel's constant channels (aot_conv2d_s8_pw_const;
      its windows of K taps: pointwise, or gathered) */
-  if (kind == CF_S8 && ck == CK_CONV &&
-      ((aot_conv2d_s8_is_pw(p) && p->in_c < 65536) || aot_conv2d_s8_dsp_gw(p))) {
+  if (kind == CF_S8 && ck == CK_CONV && aot_conv2d_s8_dsp_pwt(p)) {
     const lower_arg *kb = &c->arg[LOWER_CA_KBIAS], *m = &c->arg[LOWER_CA_MULT];
     const lower_arg *s = &c->arg[LOWER_CA_SHIFT];
     int any = !kb->adt || !m->adt || !s->adt || m->n == 0 || s->n == 0;
