@@ -15,6 +15,15 @@
 #define AOT_KERNEL_OK 0
 #define AOT_KERNEL_BAD_PARAM 1
 
+/* An unoptimized build (-O0: the compiler does not define __OPTIMIZE__)
+ * takes the portable C kernels, as AOT_NO_SIMD asks for at any level: the
+ * DSP and Helium kernels' inline assembly needs more registers than -O0
+ * leaves free (it keeps r7 as the frame pointer). The outputs are the same,
+ * bit for bit; -Og, -O1, -O2, -O3 and -Os keep the SIMD kernels. */
+#if !defined(__OPTIMIZE__) && !defined(AOT_NO_SIMD)
+#define AOT_NO_SIMD 1
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define AOT_INLINE static __inline__ __attribute__((always_inline))
 #else

@@ -599,7 +599,8 @@ AOT_EWS_NOINLINE void aot_ews_tab_run(const aot_ews_tabk *k, const int8_t *t, co
           "vstrb.32 q2, [%[op]], #4\n\t"
           "subs %[j], %[j], #1\n\t"
           "bne 1b"
-          : [tp] "+r"(tp), [lp] "+r"(lp), [op] "+r"(op), [j] "+r"(j)
+          /* "l": the widening VLDRB.32 / VSTRB.32 take r0-r7 only */
+          : [tp] "+l"(tp), [lp] "+l"(lp), [op] "+l"(op), [j] "+r"(j)
           : [tab] "r"(tab), [mo] "r"(mo), [c] "r"(c), [add] "r"(add), [sh] "r"(sh)
           : "d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7", "memory", "cc");
     }

@@ -76,7 +76,11 @@ typedef struct aot_fc_dsp_job {
  * init +32, out +36; the saved registers above. Registers: r0 input, r1-r3
  * the three rows, r4-r6 the sums, r7-r10 input pairs, r11, r12, lr
  * weights. */
-__attribute__((naked, noinline, unused)) static void aot_fc_dsp_dot3(
+/* aligned(4): the ADR offsets below are resolved by the assembler from the
+ * function's place in its section, which is only right when the linker
+ * keeps that place's word alignment (-O0, -Og, -O1 and -Os align functions
+ * to halfwords only; the entry would then land 2 bytes off) */
+__attribute__((naked, noinline, unused, aligned(4))) static void aot_fc_dsp_dot3(
     const aot_fc_dsp_job *job __attribute__((unused))) {
   __asm__ volatile(
       "push {r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# test_opt_levels.sh AOTC - a module builds and gives its golden outputs at
+# every optimisation level a firmware engineer uses, not only the -O2 of the
+# other tests: -O0 (debug builds; the portable kernels, aot_common.h), -Og
+# and -Os (the DSP / Helium kernels), on Cortex-M4 and Cortex-M55 under
+# QEMU, with -Wall -Wextra -Werror -pedantic. The models cover the kernels
+# with inline assembly: KWS (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED),
+# ResNet-8 (ADD), SVDF and the int8 LSTM. Each module's own test main
+# compares every output with the TFLM golden.
+set -u
+AOTC=$(realpath "$1")
+HERE=$(cd "$(dirname "$0")" && pwd)
+S=$(realpath "${AOTC_SHARED:-../shared}" 2>/dev/null || echo "${AOTC_SHARED:-../shared}")
+[ -d "$S/models" ] || { echo "SKIP opt levels: $S/models not found"; exit 0; }
+command -v arm-none-eabi-gcc >/dev/null && command -v qemu-system-arm >/dev/null ||
+  { echo "SKIP opt levels: no arm-none-eabi-gcc/qemu-system-arm"; exit 0; }
+W=$(mktemp -d /tmp/aotc-optlv-XXXXXX); trap 'rm -rf "$W"' EXIT
+fail=0
+for spec in mlperf-tiny/kws_ref_model mlperf-tiny/pretrainedResnet_quant tflm/keyword_scrambled_8bit \
+            tflm/trained_lstm_int8; do
+  n=${spec##*/}
+  "$AOTC" convert --model.path "$S/models/$spec.tflite" --module.path "$W" --module.name "$n" \
+    --module.prefix "$n" --test.enabled --test.golden-data "$S/goldens-tflm/$spec.npz" >/dev/null 2>&1 ||
+    { echo "FAIL: $n: convert"; fail=1; continue; }
+  for t in cortex-m4 cortex-m55; do
+    for o in ${AOTC_OPT_LEVELS:--O0 -Og -Os}; do
+      out=$(bash "$HERE/../../targets/build-run.sh" --target $t --module "$W/$n" --main "$W/$n/src/${n}_test_main.c" \
+            --opt "$o" -q --timeout 600 2>&1)
+      line=$(echo "$out" | grep -m1 '^PASS model=')
+      if [ -n "$line" ]; then echo "ok: $n $t $o: ${line:0:60}"
+      else echo "FAIL: $n $t $o: $(echo "$out" | grep -m3 -E 'error|FAIL' | tr '\n' ' ' | cut -c1-400)"; fail=1; fi
+    done
+  done
+done
+[ $fail = 0 ] && echo "opt levels: all passed"
+exit $fail
