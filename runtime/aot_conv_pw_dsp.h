@@ -135,6 +135,12 @@ typedef struct aot_pw_fast {
   "add %[a" #i "], %[a" #i "], %[xb]\n\t"                \
   "ssat %[a" #i "], #8, %[a" #i "], asr #1\n\t"
 
+/* one assembly string longer than the 4095 characters C99 promises
+ * (-pedantic's -Woverlength-strings; GCC and Clang take it) */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#endif
 /* Channels S->kc .. S->kend - 1 (at least one) of a six-position block, all
  * taking the fast requantization with SSAT (aot_pw_out's first case), w the
  * first channel's filter row: per channel the dot loop (first group peeled,
@@ -195,6 +201,9 @@ static __attribute__((noinline, unused)) void aot_pw_fast6(aot_pw_fast *S, const
       : [S] "r"(S)
       : "cc", "memory");
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 /* The len taps of input pixel x widened and doubled (2x fits int16) into
  * col for position i of np interleaved positions: group g at

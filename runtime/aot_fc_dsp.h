@@ -70,6 +70,12 @@ typedef struct aot_fc_dsp_job {
   "sxtb16 r11, r11, ror #8\n\t"                 \
   "smlad " A ", r11, r8, " A "\n\t"
 
+/* one assembly string longer than the 4095 characters C99 promises
+ * (-pedantic's -Woverlength-strings; GCC and Clang take it) */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#endif
 /* Stack during the loop: [sp] the input end of the eight-tap groups,
  * [sp, #4] the loop entry, [sp, #8] the address after the groups (the tail
  * or not), then the job: xw +12, w +16, depth +20, n4 +24, nblk +28,
@@ -153,6 +159,9 @@ __attribute__((naked, noinline, unused, aligned(4))) static void aot_fc_dsp_dot3
       "add sp, sp, #40\n\t"
       "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n");
 }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 /* the requantized int8 of acc (see above); c = 1 + 2 * out_off */
 AOT_INLINE int32_t aot_fc_dsp_rq(int32_t acc, int32_t m, int32_t rs, int32_t c) {

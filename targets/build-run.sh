@@ -42,6 +42,12 @@
 #                       target_count_start() and target_count_stop() calls
 #   --timeout SEC       wall-clock limit of the QEMU run (default 300)
 #   --opt FLAG          optimisation flag (default -O2)
+#   --cc clang          compile the module, --main and --src sources with
+#                       clang (the LLVM compiler Arm Compiler 6 is built on)
+#                       instead of arm-none-eabi-gcc, against newlib's
+#                       headers and with GCC's short enums; the target
+#                       files, the link and the libraries stay
+#                       arm-none-eabi-gcc's
 #   --cflags "FLAGS"    extra flags for every C file (word-split)
 #   --stack-size BYTES  main stack size (default 65536)
 #   --no-run            build only (sizes are still reported)
@@ -91,6 +97,7 @@ OUT=""
 COUNT=0
 TIMEOUT=300
 OPT="-O2"
+MODCC=""
 USER_CFLAGS=""
 STACK_SIZE=65536
 NO_RUN=0
@@ -118,6 +125,7 @@ while [ $# -gt 0 ]; do
     --count-insns) COUNT=1; shift ;;
     --timeout) need_arg "$@"; TIMEOUT="$2"; shift 2 ;;
     --opt) need_arg "$@"; OPT="$2"; shift 2 ;;
+    --cc) need_arg "$@"; MODCC="$2"; shift 2 ;;
     --cflags) need_arg "$@"; USER_CFLAGS="$USER_CFLAGS $2"; shift 2 ;;
     --stack-size) need_arg "$@"; STACK_SIZE="$2"; shift 2 ;;
     --no-run) NO_RUN=1; shift ;;
@@ -137,12 +145,14 @@ case "$TARGET" in
     CPU_FLAGS=(-mcpu=cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard -mthumb)
     MACHINE=mps2-an386
     LDSCRIPT=mps2-an386.ld
+    CLANG_TRIPLE=thumbv7em-none-eabihf
     TDEF=-DAOTC_TARGET_CORTEX_M4=1 ;;
   cortex-m55|m55)
     TARGET=cortex-m55
     CPU_FLAGS=(-mcpu=cortex-m55 -mfloat-abi=hard -mthumb)
     MACHINE=mps3-an547
     LDSCRIPT=mps3-an547.ld
+    CLANG_TRIPLE=thumbv8.1m.main-none-eabihf
     TDEF=-DAOTC_TARGET_CORTEX_M55=1 ;;
   "") die "--target cortex-m4|cortex-m55 is required" ;;
   *) die "unknown target '$TARGET' (cortex-m4 or cortex-m55)" ;;
@@ -156,6 +166,16 @@ SIZE=arm-none-eabi-size
 NM=arm-none-eabi-nm
 ADDR2LINE=arm-none-eabi-addr2line
 QEMU=qemu-system-arm
+case "$MODCC" in
+  "") ;;
+  clang|clang-[0-9]*)
+    command -v "$MODCC" >/dev/null 2>&1 || die "'$MODCC' not found (apt-get install clang)"
+    # the directory of the stdio.h arm-none-eabi-gcc includes
+    NEWLIB_INC=$(echo '#include <stdio.h>' | "$CC" "${CPU_FLAGS[@]}" -E -xc - 2>/dev/null |
+                 sed -n 's|^# [0-9]* "\(.*\)/stdio.h".*|\1|p' | head -1)
+    [ -f "$NEWLIB_INC/stdio.h" ] || die "newlib's stdio.h not found (apt-get install libnewlib-arm-none-eabi)" ;;
+  *) die "--cc takes clang (or clang-N), not '$MODCC'" ;;
+esac
 for tool in "$CC" "$SIZE" "$NM" timeout; do
   command -v "$tool" >/dev/null 2>&1 || die "'$tool' not found (apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi)"
 done
@@ -235,7 +255,12 @@ build() {
     i=$((i + 1))
     o="$OUT/obj/$dir/$i-$(basename "${src%.c}").o"
     objs+=("$o")
-    ( "$CC" "${common[@]}" "${flags[@]}" -c "$src" -o "$o" ||
+    local cc=("$CC")
+    # --cc clang: the module and main sources, against newlib's headers
+    if [ -n "$MODCC" ] && [ "$dir" != target ]; then
+      cc=("$MODCC" --target="$CLANG_TRIPLE" -fshort-enums -isystem "$NEWLIB_INC")
+    fi
+    ( "${cc[@]}" "${common[@]}" "${flags[@]}" -c "$src" -o "$o" ||
         { echo "build-run: error: compilation of $src failed" >&2; exit 1; } ) &
     running=$((running + 1))
     if [ "$running" -ge "$JOBS" ]; then

@@ -2,8 +2,9 @@
 # test_opt_levels.sh AOTC - a module builds and gives its golden outputs at
 # every optimisation level a firmware engineer uses, not only the -O2 of the
 # other tests: -O0 (debug builds; the portable kernels, aot_common.h), -Og
-# and -Os (the DSP / Helium kernels), on Cortex-M4 and Cortex-M55 under
-# QEMU, with -Wall -Wextra -Werror -pedantic. The models cover the kernels
+# and -Os (the DSP / Helium kernels), and Clang at -O2 (the compiler of Arm
+# Compiler 6; the portable kernels, aot_common.h), on Cortex-M4 and
+# Cortex-M55 under QEMU, with -Wall -Wextra -Werror -pedantic. The models cover the kernels
 # with inline assembly: KWS (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED),
 # ResNet-8 (ADD), SVDF and the int8 LSTM. Each module's own test main
 # compares every output with the TFLM golden.
@@ -23,9 +24,14 @@ for spec in mlperf-tiny/kws_ref_model mlperf-tiny/pretrainedResnet_quant tflm/ke
     --module.prefix "$n" --test.enabled --test.golden-data "$S/goldens-tflm/$spec.npz" >/dev/null 2>&1 ||
     { echo "FAIL: $n: convert"; fail=1; continue; }
   for t in cortex-m4 cortex-m55; do
-    for o in ${AOTC_OPT_LEVELS:--O0 -Og -Os}; do
+    levels=${AOTC_OPT_LEVELS:--O0 -Og -Os}
+    command -v clang >/dev/null && levels="$levels clang:-O2"
+    for o in $levels; do
+      cc=()
+      case $o in clang:*) cc=(--cc clang); o=${o#clang:} ;; esac
       out=$(bash "$HERE/../../targets/build-run.sh" --target $t --module "$W/$n" --main "$W/$n/src/${n}_test_main.c" \
-            --opt "$o" -q --timeout 600 2>&1)
+            --opt "$o" "${cc[@]}" -q --timeout 600 2>&1)
+      o="${cc[*]:+clang }$o"
       line=$(echo "$out" | grep -m1 '^PASS model=')
       if [ -n "$line" ]; then echo "ok: $n $t $o: ${line:0:60}"
       else echo "FAIL: $n $t $o: $(echo "$out" | grep -m3 -E 'error|FAIL' | tr '\n' ' ' | cut -c1-400)"; fail=1; fi
