@@ -70,18 +70,7 @@ AOT_INLINE int32x4_t aot_mve_vec4(int32_t a, int32_t b, int32_t c, int32_t d) {
   return vsetq_lane_s32(d, v, 3);
 }
 
-/* Copy / fill n bytes, 16 per step, the tail with a lane predicate. */
-AOT_INLINE void aot_mve_copy_s8(int8_t *d, const int8_t *src, int32_t n) {
-  for (; n >= 16; n -= 16) {
-    vstrbq_s8(d, vldrbq_s8(src));
-    d += 16;
-    src += 16;
-  }
-  if (n > 0) {
-    const mve_pred16_t pn = vctp8q((uint32_t)n);
-    vstrbq_p_s8(d, vldrbq_z_s8(src, pn), pn);
-  }
-}
+/* Fill n bytes with v, 16 per step, the tail with a lane predicate. */
 AOT_INLINE void aot_mve_fill_s8(int8_t *d, int8_t v, int32_t n) {
   const int8x16_t vv = vdupq_n_s8(v);
   for (; n >= 16; n -= 16) {
@@ -240,38 +229,6 @@ typedef struct aot_mve_gemv {
   int32_t out_off, lo, hi;
 } aot_mve_gemv;
 
-/* aot_mve_dot4_run for len <= 16: one predicated step (inactive lanes
- * read as 0, nothing is read past the rows). */
-AOT_INLINE int32x4_t aot_mve_dot4_short(const int8_t *x, const int8_t *w, int32_t len) {
-  const mve_pred16_t pk = vctp8q((uint32_t)len);
-  const int8x16_t xv = vldrbq_z_s8(x, pk);
-  const int32_t s0 = vmladavq_s8(xv, vldrbq_z_s8(w, pk));
-  const int32_t s1 = vmladavq_s8(xv, vldrbq_z_s8(w + len, pk));
-  const int32_t s2 = vmladavq_s8(xv, vldrbq_z_s8(w + 2 * len, pk));
-  const int32_t s3 = vmladavq_s8(xv, vldrbq_z_s8(w + 3 * len, pk));
-  return aot_mve_vec4(s0, s1, s2, s3);
-}
-
-/* aot_mve_gemv_s8 for nc a multiple of 4 with ksum and per-channel
- * requantization (the convolutions' case): no lane predicates, no
- * branches. Not inlined (the loop gets the registers). */
-static __attribute__((noinline, unused)) void aot_mve_gemv4_s8(const int8_t *x, const int8_t *w,
-                                                                int32_t len, int32_t nc,
-                                                                const aot_mve_gemv *g,
-                                                                int8_t *out) {
-  const int32_t *ksum = g->ksum, *mult = g->mult, *shift = g->shift;
-  const int32_t out_off = g->out_off, lo = g->lo, hi = g->hi;
-  const size_t l4 = (size_t)len * 4;
-  int32_t j;
-  for (j = 0; j < nc; j += 4, w += l4) {
-    int32x4_t acc = aot_mve_dot4_run(x, w, w + len, w + 2 * len, w + 3 * len, len);
-    acc = vaddq_s32(acc, vldrwq_s32(ksum + j));
-    acc = aot_mve_out_s8(acc, aot_mve_rq_make(vldrwq_s32(mult + j), vldrwq_s32(shift + j)), out_off,
-                         lo, hi);
-    vstrbq_s32(out + j, acc);
-  }
-}
-
 static __attribute__((noinline, unused)) void aot_mve_gemv_s8(const int8_t *x, const int8_t *w,
                                                                int32_t len, int32_t nc,
                                                                const aot_mve_gemv *g,
@@ -298,41 +255,6 @@ static __attribute__((noinline, unused)) void aot_mve_gemv_s8(const int8_t *x, c
       rq = aot_mve_rq_make(vldrwq_z_s32(g->mult + j, p4), vldrwq_z_s32(g->shift + j, p4));
     vstrbq_p_s32(out + j, aot_mve_out_s8(acc, rq, g->out_off, g->lo, g->hi), p4);
   }
-}
-
-/* aot_mve_gemv_s8 for npos input rows x + i * len (contiguous: a pointwise
- * convolution with stride 1 and no padding), output rows out + i * out_rs:
- * the position loop inside the kernel (no call per position). */
-static __attribute__((noinline, unused)) void aot_mve_gemm_s8(const int8_t *x, int32_t npos,
-                                                               const int8_t *w, int32_t len,
-                                                               int32_t nc, const aot_mve_gemv *g,
-                                                               int8_t *out, size_t out_rs) {
-  int32_t i, j;
-  if (g->ksum && g->per_channel && (nc & 3) == 0) {
-    /* four output channels at a time over every position: their constants
-       stay in registers */
-    const int32_t out_off = g->out_off, lo = g->lo, hi = g->hi;
-    for (j = 0; j < nc; j += 4, w += 4 * (size_t)len) {
-      const int32x4_t ks = vldrwq_s32(g->ksum + j);
-      const aot_mve_rq rq = aot_mve_rq_make(vldrwq_s32(g->mult + j), vldrwq_s32(g->shift + j));
-      const int8_t *xi = x;
-      int8_t *o = out + j;
-      if (len <= 16) {
-        for (i = 0; i < npos; i++, xi += len, o += out_rs) {
-          const int32x4_t acc = vaddq_s32(aot_mve_dot4_short(xi, w, len), ks);
-          vstrbq_s32(o, aot_mve_out_s8(acc, rq, out_off, lo, hi));
-        }
-      } else {
-        for (i = 0; i < npos; i++, xi += len, o += out_rs) {
-          const int32x4_t acc = vaddq_s32(
-              aot_mve_dot4_run(xi, w, w + len, w + 2 * len, w + 3 * len, len), ks);
-          vstrbq_s32(o, aot_mve_out_s8(acc, rq, out_off, lo, hi));
-        }
-      }
-    }
-    return;
-  }
-  for (i = 0; i < npos; i++, x += len, out += out_rs) aot_mve_gemv_s8(x, w, len, nc, g, out);
 }
 
 /* ---- packed 2 x 4 blocks (CONV_2D) ------------------------------------------
