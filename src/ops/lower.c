@@ -466,6 +466,31 @@ int lower_check(lower_op_fn f, const ir_graph *g, const ir_op *op, char *why, si
   return rc;
 }
 
+/* The scratch bytes the kernel of call c needs, from the size function the
+ * kernel itself checks; 0 for kernels without scratch. */
+static size_t call_scratch(const lower_call *c) {
+  const lower_kernel *k = c->k;
+  if (k == lower_kernel_get(LK(aot_conv2d_s8))) return aot_conv2d_s8_scratch_size(&c->u.conv.p);
+  if (k == lower_kernel_get(LK(aot_dwconv2d_s8))) return aot_dwconv2d_s8_scratch_size(&c->u.conv.p);
+  if (k == lower_kernel_get(LK(aot_conv2d_hybrid)))
+    return aot_conv2d_hybrid_buffer_size(&c->u.conv.p);
+  if (k == lower_kernel_get(LK(aot_dwconv2d_hybrid)))
+    return aot_dwconv2d_hybrid_buffer_size(&c->u.conv.p);
+  if (k == lower_kernel_get(LK(aot_fc_hybrid))) return aot_fc_hybrid_buffer_size(&c->u.fc.p);
+  if (k == lower_kernel_get(LK(aot_add_s8_tab)) || k == lower_kernel_get(LK(aot_sub_s8_tab)))
+    return aot_addsub_s8_scratch_size(&c->u.addsub);
+  return 0;
+}
+
+size_t lower_scratch(lower_op_fn f, const ir_graph *g, const ir_op *op) {
+  char why[256];
+  lower_list *L;
+  size_t r = 0;
+  if (lower_with(f, g, op, &L, why, sizeof why) == 0 && L->n == 1) r = call_scratch(&L->call[0]);
+  list_free(L);
+  return r;
+}
+
 int op_emit(const op_impl *impl, emit_ctx *e, const ir_graph *g, const ir_op *op) {
   if (!impl) return -1;
   if (!impl->lower) return impl->emit ? impl->emit(e, g, op) : -1;

@@ -229,9 +229,11 @@ int lower_conv_eval(lower_call *c, void *const *data, void *scratch);
  * "<opname>_<name>") at place role (LOWER_CA_*) of call c. */
 void lower_conv_array(lower_call *c, int role, char adt, const char *name, void *data,
                       size_t n);
-/* The scratch bytes of the op lowered by f: the hybrid kernels' quantized
- * input, 0 for the others. */
-size_t lower_conv_scratch(lower_op_fn f, const ir_graph *g, const ir_op *op);
+/* The scratch bytes of the op lowered by f (one call): the size function of
+ * its kernel (int8 CONV_2D / DEPTHWISE_CONV_2D SIMD windows and tables, the
+ * hybrid kernels' quantized input, the int8 ADD / SUB rescale table), 0 for
+ * the others. The one place that maps a lowered call to its scratch. */
+size_t lower_scratch(lower_op_fn f, const ir_graph *g, const ir_op *op);
 
 /* check of a lowered op: 0 if its lower entry succeeds, else -1 and why. */
 int lower_check(lower_op_fn f, const ir_graph *g, const ir_op *op, char *why, size_t n);

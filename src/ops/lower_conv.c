@@ -185,24 +185,3 @@ int lower_conv_eval(lower_call *c, void *const *data, void *scratch) {
   return (int)c->k->fn(&c->u, in, f, b, data[c->out]);
 }
 
-size_t lower_conv_scratch(lower_op_fn f, const ir_graph *g, const ir_op *op) {
-  lower_list *L = xcalloc(1, sizeof *L);
-  char why[256];
-  size_t r = 0;
-  if (f(g, op, L, why, sizeof why) == 0 && L->n == 1) {
-    const lower_call *c = &L->call[0];
-    if (c->k == lower_kernel_get(LK(aot_conv2d_hybrid)))
-      r = aot_conv2d_hybrid_buffer_size(&c->u.conv.p);
-    else if (c->k == lower_kernel_get(LK(aot_dwconv2d_hybrid)))
-      r = aot_dwconv2d_hybrid_buffer_size(&c->u.conv.p);
-    else if (c->k == lower_kernel_get(LK(aot_fc_hybrid)))
-      r = aot_fc_hybrid_buffer_size(&c->u.fc.p);
-    else if (c->k == lower_kernel_get(LK(aot_conv2d_s8)))
-      r = aot_conv2d_s8_scratch_size(&c->u.conv.p);
-    else if (c->k == lower_kernel_get(LK(aot_dwconv2d_s8)))
-      r = aot_dwconv2d_s8_scratch_size(&c->u.conv.p);
-  }
-  lower_release(L);
-  free(L);
-  return r;
-}

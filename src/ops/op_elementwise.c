@@ -536,19 +536,10 @@ static int dequantize_plan(const ir_graph *g, const ir_op *op, lower_call *pl, W
 /* ======================================================================== */
 
 EW_GLUE(addsub, addsub_plan)
-/* the scratch of an int8 ADD / SUB that the rescale table takes
- * (aot_addsub_s8_scratch_size: the kernel's own test), else none */
+/* the scratch of an int8 ADD / SUB that the rescale table takes (its
+ * kernel's size function, lower_scratch), else none */
 static size_t addsub_scratch(const ir_graph *g, const ir_op *op) {
-  lower_list *L = xcalloc(1, sizeof *L);
-  char why[256];
-  size_t r = 0;
-  if (addsub_lower(g, op, L, why, sizeof why) == 0 && L->n == 1 &&
-      (L->call[0].k == lower_kernel_get(LK(aot_add_s8_tab)) ||
-       L->call[0].k == lower_kernel_get(LK(aot_sub_s8_tab))))
-    r = aot_addsub_s8_scratch_size(&L->call[0].u.addsub);
-  lower_release(L);
-  free(L);
-  return r;
+  return lower_scratch(addsub_lower, g, op);
 }
 EW_GLUE(mul, mul_plan)
 EW_GLUE(div, div_plan)

@@ -67,10 +67,10 @@ int cf_check_zero_zp(const ir_tensor *t, const char *what, char *why, size_t n);
 void cf_copy(char *dst, size_t n, const char *s);
 
 /* Defines op_VAR as LOWER_OPDEF (lower.h) does, with the scratch bytes of
- * its lowered call (lower_conv_scratch: the hybrid kernels'). */
+ * its lowered call (lower_scratch). */
 #define CONV_OPDEF(VAR, CODE, NAME, LOWER, DTYPES, CONSTRAINTS)                          \
   static size_t VAR##_scratch(const ir_graph *g, const ir_op *op) {                       \
-    return lower_conv_scratch(LOWER, g, op);                                              \
+    return lower_scratch(LOWER, g, op);                                              \
   }                                                                                       \
   LOWER_OPDEF_SCRATCH(VAR, CODE, NAME, LOWER, 0, VAR##_scratch, DTYPES, CONSTRAINTS)
 
