@@ -118,11 +118,17 @@ AOT_INLINE size_t aot_conv2d_s8_dsp_kc(const aot_conv_params *p) {
  * output channel (16 bytes each), the widened inputs of six positions
  * (48 bytes per four taps) and, when in_c % 4 != 0, the last filter row
  * padded to whole words */
+/* where a gathered window of K taps starts in that scratch, in bytes from
+ * the widened inputs: after them and the padded last row (the kernel and
+ * the scratch size both use it) */
+AOT_INLINE size_t aot_conv2d_s8_dsp_pw_win(int32_t K) {
+  return aot_conv_scratch_round(52u * (((size_t)K + 3u) / 4u));
+}
 AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
   const size_t K = (size_t)aot_conv2d_s8_dsp_pwk(p), ng = (K + 3u) / 4u;
-  if (aot_conv2d_s8_dsp_gw(p))   /* and one gathered window (fsize bytes) */
-    return aot_conv_scratch_round(16u * (size_t)p->out_c) +
-           aot_conv_scratch_round(48u * ng + 4u * ng) + aot_conv_scratch_round(K);
+  if (aot_conv2d_s8_dsp_gw(p))   /* and one gathered window (K bytes) */
+    return aot_conv_scratch_round(16u * (size_t)p->out_c) + aot_conv2d_s8_dsp_pw_win((int32_t)K) +
+           aot_conv_scratch_round(K);
   if (!aot_conv2d_s8_is_pw(p)) return 0;
   return aot_conv_scratch_round(16u * (size_t)p->out_c) +
          aot_conv_scratch_round(48u * ng + (K % 4 != 0 ? 4u * ng : 0u));

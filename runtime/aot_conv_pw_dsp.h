@@ -36,8 +36,10 @@
  *
  * Scratch (aot_conv2d_s8_scratch_dsp_pw, aot_conv.h): out_c channel
  * constants (aot_pw_kc, 16 bytes each), the widened inputs of six positions
- * (48 bytes per four taps) and, when in_c % 4 != 0, the padded last row,
- * in this order (the scratch is 8-byte aligned; LDRD needs 4). */
+ * (48 bytes per four taps), when in_c % 4 != 0 the padded last row, and
+ * for a gathered layer its window (aot_conv2d_s8_dsp_pw_win bytes after
+ * the widened inputs), in this order (the scratch is 8-byte aligned; LDRD
+ * needs 4). */
 #ifndef AOT_CONV_PW_DSP_H
 #define AOT_CONV_PW_DSP_H
 
@@ -435,9 +437,7 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_pw_dsp(const aot_conv_par
   x.rstep = (size_t)p->dilation_h * x.in_row;
   x.img = (size_t)p->in_h * x.in_row;
   /* after the widened inputs and the padded last row: the gathered window */
-  x.win = aot_conv2d_s8_is_pw(p) ? NULL
-                                 : (int8_t *)x.col + aot_conv_scratch_round(48u * (size_t)ng +
-                                                                            4u * (size_t)ng);
+  x.win = aot_conv2d_s8_is_pw(p) ? NULL : (int8_t *)x.col + aot_conv2d_s8_dsp_pw_win(K);
   for (c = out_c - 1; c >= 0; c--) {
     const int32_t m = p->out_mult[c], sh = p->out_shift[c];
     int32_t ks, v;
