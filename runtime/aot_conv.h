@@ -51,6 +51,13 @@ typedef struct aot_conv_params {
    * portable sum of w * (x + input_offset) + bias), the portable kernels
    * ignore it */
   const int32_t *kbias;
+  /* int8 CONV_2D, Helium builds only (0 elsewhere): 1 when aotc stored the
+   * filter packed at compile time in the order aot_mve_pass4_s8 loads it
+   * (aot_mve_pack4_s8's, four output channels at a time; one group, kbias
+   * set, out_c a multiple of 4, taps a multiple of 16, at most
+   * AOT_CONV2D_S8_COL: the same bytes, only their order differs), so the
+   * kernel packs nothing per call. The other builds refuse it. */
+  int32_t filter_packed;
 } aot_conv_params;
 
 /* 1 if a window leaves the image (padding, or the last window reaching past

@@ -309,6 +309,9 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
   if (!AOT_F_CONV_S8_CLIP && (groups != 1 || dw != 1 || aot_conv_clips(p)))
     return AOT_KERNEL_BAD_PARAM;
   aot_conv2d_s8_mve_plan_of(p, &pl);
+  /* a packed filter: the layout the packed path reads (aot_conv_params) */
+  if (p->filter_packed && (groups != 1 || !p->kbias || !pl.cb || out_c % 4 != 0 || fsize % 16 != 0))
+    return AOT_KERNEL_BAD_PARAM;
 
   for (g = 0; g < groups; g++) {
     for (c0 = 0; c0 < per_group; c0 += pl.cb ? pl.cb : per_group) {
@@ -320,7 +323,7 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
         const int32_t nc = per_group - c0 < pl.cb ? per_group - c0 : pl.cb, cb = pl.cb;
         const int32_t k16 = pl.k16, npos = p->batches * out_h * out_w;
         int32_t *cst = (int32_t *)scratch, *st = cst + 4 * cb, *acc = st + 12;
-        int8_t *wp = (int8_t *)(acc + 4 * pl.na), *col = wp + (size_t)cb * k16;
+        int8_t *wp = (int8_t *)(acc + 4 * pl.na), *const col = wp + (size_t)cb * k16;
         for (j = 0; j < cb; j++) {
           int32_t ks = 0, m = 0, sh = 0;
           if (j < nc) {
@@ -339,9 +342,12 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
           cst[2 * cb + j] = sh > 0 ? sh : 0;
           cst[3 * cb + j] = sh < 0 ? sh : 0;
         }
-        for (j = 0; j < nc; j += 4)
-          aot_mve_pack4_s8(wp + (size_t)j * k16, f0 + (size_t)j * fsize, (size_t)fsize,
-                           nc - j < 4 ? nc - j : 4, fsize);
+        if (p->filter_packed)   /* packed by aotc (aot_conv_params) */
+          wp = (int8_t *)(intptr_t)f0;
+        else
+          for (j = 0; j < nc; j += 4)
+            aot_mve_pack4_s8(wp + (size_t)j * k16, f0 + (size_t)j * fsize, (size_t)fsize,
+                             nc - j < 4 ? nc - j : 4, fsize);
         if (!pl.np) {
           /* the windows are runs of the input: fsize taps from (iy0, ix0);
              positions along an output row are stride_w * in_c bytes apart
@@ -534,7 +540,8 @@ int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
       (int16x2_t)(((uint32_t)(uint16_t)in_off << 16) | (uint32_t)(uint16_t)in_off);
 #endif
 
-  if (fic <= 0 || in_c % fic != 0) return AOT_KERNEL_BAD_PARAM;
+  /* a filter packed for Helium (a module built for MVE, kernels without) */
+  if (fic <= 0 || in_c % fic != 0 || p->filter_packed) return AOT_KERNEL_BAD_PARAM;
   groups = in_c / fic;
   if (out_c % groups != 0) return AOT_KERNEL_BAD_PARAM;
   per_group = out_c / groups;

@@ -75,6 +75,7 @@ int gen_constants(const ir_graph *g, const cg_options *o, char *const *const_use
   sb_puts(c, "#include <math.h>\n#include <stdint.h>\n\n#include \"aot_platform.h\"\n#include \"aot_constants.h\"\n\n");
   cg_banner(h, o, "aot_constants.h");
   sb_puts(h, "#ifndef AOT_CONSTANTS_H\n#define AOT_CONSTANTS_H\n\n#include <stdint.h>\n\n");
+  int npacked = 0;
   for (int k = 0; k <= cg_const_ngroups(o); k++) {
     strbuf init = {0};
     int nconst = 0;
@@ -102,7 +103,18 @@ int gen_constants(const ir_graph *g, const cg_options *o, char *const *const_use
         for (int r = 0; r < x->rank; r++) sb_printf(h, "%s%d", r ? ", " : "", x->shape[r]);
         sb_puts(h, "] */\n");
         sb_printf(&init, "%s  /* %s */\n  {\n", nconst ? ",\n" : "", comment_text(x->name));
+        /* an int8 CONV_2D filter the Helium build reads packed (the same
+           bytes in the order its loop loads them; op_conv.c) */
+        uint8_t *packed = gi == 0 ? ops_conv_mve_filter(g, t) : NULL;
+        if (packed) {
+          sb_puts(&init, "#if AOT_MVE_PACKED\n");
+          emit_fmt_values(&init, x->dtype, packed, n);
+          sb_puts(&init, "#else\n");
+          npacked++;
+          free(packed);
+        }
         emit_fmt_values(&init, x->dtype, x->data, n);
+        if (packed) sb_puts(&init, "#endif\n");
         sb_puts(&init, "  }");
         nconst++;
       }
@@ -133,6 +145,17 @@ int gen_constants(const ir_graph *g, const cg_options *o, char *const *const_use
     }
     sb_free(&init);
   }
+  if (npacked)
+    /* the condition of the kernels' Helium build (aot_conv2d_s8.c,
+       aot_common.h): the filters marked AOT_MVE_PACKED are stored packed
+       there, and their convolutions' params say so */
+    sb_printf(h, "/* 1 in a Helium build of the kernels (Cortex-M55: MVE, GCC, optimised, no\n"
+                 " * AOT_NO_SIMD): %d convolution filter%s then stored packed in the order\n"
+                 " * the kernel loads them (aot_conv_params.filter_packed). */\n"
+                 "#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && defined(__OPTIMIZE__) && \\\n"
+                 "    !defined(__clang__) && !defined(AOT_NO_SIMD)\n"
+                 "#define AOT_MVE_PACKED 1\n#else\n#define AOT_MVE_PACKED 0\n#endif\n\n",
+              npacked, npacked == 1 ? " is" : "s are");
   sb_puts(h, "#endif\n");
   return 0;
 }

@@ -118,6 +118,8 @@ typedef struct lower_call {
                             LOWER_SCRATCH = the op's scratch buffer) */
   int out;
   uint32_t features;     /* LF(...) bits: the kernel variant paths this call reaches */
+  int mve_pack;          /* int8 CONV_2D: its filter is stored packed for the Helium
+                            build (aot_conv_params.filter_packed; op_conv.c) */
   union {
     /* LP_CONV / LP_CONV_HYB (h: hybrid kernels only), LP_FC / LP_FC_HYB,
      * LP_BMM; their constant arrays sit in arg[] by role (LOWER_CA_*) */

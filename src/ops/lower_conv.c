@@ -42,9 +42,12 @@ static const char *ca_emit(emit_ctx *e, const lower_call *c, int role) {
 
 static const char *tensor_text(emit_ctx *e, int t) { return t >= 0 ? emit_ptr(e, t) : "NULL"; }
 
-/* kbias: the folded bias array's name, or NULL when the call has none */
+/* kbias: the folded bias array's name, or NULL when the call has none;
+ * packed: the Helium build's filter is packed (AOT_MVE_PACKED, the module's
+ * aot_constants.h) */
 static void emit_conv_params(emit_ctx *e, const aot_conv_params *p, const char *pname,
-                             const char *mult, const char *shift, const char *kbias) {
+                             const char *mult, const char *shift, const char *kbias,
+                             int packed) {
   const char *lo = emit_float(e, p->act_min_f), *hi = emit_float(e, p->act_max_f);
   emit_decl(e,
             "static const aot_conv_params %s = {\n"
@@ -55,14 +58,15 @@ static void emit_conv_params(emit_ctx *e, const aot_conv_params *p, const char *
             "  .pad_h = %d, .pad_w = %d, .depth_multiplier = %d,\n"
             "  .input_offset = %d, .output_offset = %d,\n"
             "  .act_min = %d, .act_max = %d, .act_min_f = %s, .act_max_f = %s,\n"
-            "  .out_mult = %s, .out_shift = %s,%s%s\n"
+            "  .out_mult = %s, .out_shift = %s,%s%s%s\n"
             "};",
             pname, (int)p->batches, (int)p->in_h, (int)p->in_w, (int)p->in_c, (int)p->out_h,
             (int)p->out_w, (int)p->out_c, (int)p->filter_h, (int)p->filter_w,
             (int)p->filter_in_c, (int)p->stride_h, (int)p->stride_w, (int)p->dilation_h,
             (int)p->dilation_w, (int)p->pad_h, (int)p->pad_w, (int)p->depth_multiplier,
             (int)p->input_offset, (int)p->output_offset, (int)p->act_min, (int)p->act_max, lo,
-            hi, mult, shift, kbias ? "\n  .kbias = " : "", kbias ? kbias : "");
+            hi, mult, shift, kbias ? "\n  .kbias = " : "", kbias ? kbias : "",
+            packed ? ",\n#if AOT_MVE_PACKED\n  .filter_packed = 1\n#endif" : "");
 }
 
 /* kbias: the folded bias array's name, or NULL when the kernel has none
@@ -124,7 +128,7 @@ int lower_conv_emit(emit_ctx *e, lower_call *c, const char *pname) {
                    c->k == lower_kernel_get(LK(aot_fc_s8)) ? kbias : NULL);
   } else {
     const char *kbias = c->arg[LOWER_CA_KBIAS].adt ? ca_emit(e, c, LOWER_CA_KBIAS) : NULL;
-    emit_conv_params(e, &c->u.conv.p, pname, mult, shift, kbias);
+    emit_conv_params(e, &c->u.conv.p, pname, mult, shift, kbias, c->mve_pack);
   }
   const char *in = tensor_text(e, c->in[0]), *f = tensor_text(e, c->in[1]);
   const char *b = c->arg[LOWER_CA_BIAS64].adt ? ca_emit(e, c, LOWER_CA_BIAS64)

@@ -110,6 +110,54 @@ static void conv_kbias(lower_call *c, int ck, const ir_tensor *f, const ir_tenso
   lower_conv_array(c, LOWER_CA_KBIAS, 'w', "kbias", k, oc);
 }
 
+static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *why, size_t n);
+
+/* 1 when the Helium build reads the filter of int8 CONV_2D op (params p,
+ * folded bias present) packed at compile time (aot_conv_params.filter_packed):
+ * one group, out_c a multiple of 4, taps a multiple of 16 and at most
+ * 1024 (the packed path; the packed bytes are then as many as the filter's),
+ * and a constant filter that no other op reads. */
+static int conv_mve_packs(const ir_graph *g, const ir_op *op, const aot_conv_params *p) {
+  const int32_t fsize = p->filter_h * p->filter_w * p->filter_in_c;
+  const int rt = ir_root(g, op->in[1]);
+  const ir_tensor *f = &g->t[rt];
+  if (p->filter_in_c != p->in_c || p->out_c % 4 != 0 || fsize % 16 != 0 || fsize > 1024 ||
+      f->dtype != DT_INT8 || !f->data || f->data_bytes != (size_t)p->out_c * (size_t)fsize)
+    return 0;
+  for (int i = 0; i < g->nops; i++)
+    for (int k = 0; k < g->ops[i].nin; k++)
+      if (g->ops[i].in[k] >= 0 && ir_root(g, g->ops[i].in[k]) == rt && &g->ops[i] != op) return 0;
+  return 1;
+}
+
+uint8_t *ops_conv_mve_filter(const ir_graph *g, int t) {
+  const int rt = ir_root(g, t);
+  for (int i = 0; i < g->nops; i++) {
+    const ir_op *op = &g->ops[i];
+    if (op->builtin != OP_CONV_2D || op->nin < 2 || op->in[1] < 0 || ir_root(g, op->in[1]) != rt)
+      continue;
+    lower_list *L = xcalloc(1, sizeof *L);
+    char why[256];
+    uint8_t *r = NULL;
+    if (conv_lower(g, op, L, why, sizeof why) == 0 && L->n == 1 && L->call[0].mve_pack) {
+      const aot_conv_params *p = &L->call[0].u.conv.p;
+      const size_t fsize = (size_t)p->filter_h * p->filter_w * p->filter_in_c;
+      const uint8_t *w = g->t[rt].data;
+      r = xmalloc((size_t)p->out_c * fsize);
+      /* per four channels, per 16 taps: the four filters' 16 bytes in turn
+         (aot_mve_pack4_s8) */
+      for (size_t c = 0; c < (size_t)p->out_c; c += 4)
+        for (size_t q = 0; q < fsize; q += 16)
+          for (size_t i4 = 0; i4 < 4; i4++)
+            memcpy(r + c * fsize + q * 4 + i4 * 16, w + (c + i4) * fsize + q, 16);
+    }
+    lower_release(L);
+    free(L);
+    return r;
+  }
+  return NULL;
+}
+
 static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *why, size_t n) {
   const int ck = op->builtin == OP_CONV_2D             ? CK_CONV
                  : op->builtin == OP_DEPTHWISE_CONV_2D ? CK_DW
@@ -250,6 +298,8 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
     conv_kbias(c, ck, &g->t[ir_root(g, op->in[ifl])],
                b ? &g->t[ir_root(g, op->in[ib])] : NULL);
   if (kind == CF_S8) c->features = conv_features(ck, p);
+  if (kind == CF_S8 && ck == CK_CONV && c->arg[LOWER_CA_KBIAS].adt)
+    c->mve_pack = conv_mve_packs(g, op, p);
   /* no folded bias (a filter computed at run time): the kernels' own sums */
   if (kind == CF_S8 && ck != CK_TCONV && !c->arg[LOWER_CA_KBIAS].adt)
     c->features |= LF(CONV_S8_NOKB);

@@ -59,6 +59,10 @@ typedef struct op_impl {
 /* The table of linked operator implementations, NULL-terminated. */
 const op_impl *const *ops_all(void);
 const op_impl *ops_find(const ir_graph *g, const ir_op *op);
+/* The bytes of constant tensor t as a module's Helium build stores them
+ * (heap, as many as t's), when t is the filter of an int8 CONV_2D whose
+ * lowering packs it (aot_conv_params.filter_packed); else NULL. */
+uint8_t *ops_conv_mve_filter(const ir_graph *g, int t);
 
 /* The one emit path of the code generator and the one eval path of the
  * reference interpreter / constant folder: lowered ops through their list,

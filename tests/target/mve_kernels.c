@@ -275,6 +275,7 @@ static void spatial(aot_conv_params *p, int32_t fmax, int32_t inmax) {
   p->out_shift = shift_buf;
 }
 
+static int npacked;   /* conv cases with a filter packed at compile time */
 static void test_conv(int n_cases) {
   int it, done = 0;
   for (it = 0; done < n_cases; it++) {
@@ -315,6 +316,10 @@ static void test_conv(int n_cases) {
       p.filter_h = p.filter_w = 3;
       p.filter_in_c = rr(24, 40);
       p.out_c = rr(30, 70);
+      if (rnd() % 2) {   /* a filter aotc packs (fsize % 16 == 0, out_c % 4 == 0) */
+        p.filter_in_c = 16 * rr(1, 2);
+        p.out_c = 4 * rr(2, 17);
+      }
       p.in_h = rr(1, 6);
       p.in_w = rr(1, 6);
     } else if (kind == 4) {   /* pointwise stride 1: one matrix product (full blocks of 4) */
@@ -322,7 +327,7 @@ static void test_conv(int n_cases) {
       p.filter_h = p.filter_w = 1;
       p.stride_h = p.stride_w = 1;
       p.pad_h = p.pad_w = 0;
-      p.filter_in_c = rr(1, 70);
+      p.filter_in_c = rnd() % 2 ? 16 * rr(1, 4) : rr(1, 70);
       p.out_c = 4 * rr(1, 12);
     } else if (kind == 5) {   /* im2col of one position at a time (fsize 513..1017) */
       groups = 1;
@@ -379,6 +384,32 @@ static void test_conv(int n_cases) {
              (long)p.stride_w, (long)p.dilation_h, (long)p.dilation_w, (long)p.pad_h,
              (long)p.pad_w);
     check(compare_out(ra, rb, o_n), "conv2d_s8", done);
+    {
+      /* the filter packed as aotc stores it for a Helium build
+         (aot_conv_params.filter_packed), written out here: per four
+         channels, per 16 taps, the four filters' 16 bytes in turn. The
+         Helium kernel must give the same outputs; the others refuse it. */
+      const int32_t fs = p.filter_h * p.filter_w * p.filter_in_c;
+      static int8_t packed[FILT_MAX];
+      int32_t c, q, i;
+      if (groups == 1 && p.kbias && p.out_c % 4 == 0 && fs % 16 == 0 && fs <= 1024) {
+        for (c = 0; c < p.out_c; c += 4)
+          for (q = 0; q < fs; q += 16)
+            for (i = 0; i < 4; i++)
+              memcpy(packed + (size_t)c * fs + (size_t)q * 4 + (size_t)i * 16,
+                     filt_buf + (size_t)(c + i) * fs + q, 16);
+        p.filter_packed = 1;
+        memset(out_a, 0x5A, sizeof out_a);
+        ra = aot_conv2d_s8(&p, in_buf, packed, bias, out_a, scratch_a);
+        p.filter_packed = 0;
+#ifdef AOT_MVE
+        check(compare_out(ra, rb, o_n), "conv2d_s8 with the filter packed at compile time", done);
+#else
+        check(ra == AOT_KERNEL_BAD_PARAM, "conv2d_s8 refuses a packed filter without Helium", done);
+#endif
+        npacked++;
+      }
+    }
     done++;
   }
 }
@@ -827,6 +858,8 @@ int main(void) {
 #endif
   test_conv_mbqm();
   test_conv(400);
+  printf("conv2d_s8: %d cases with a packed filter\n", npacked);
+  check(npacked >= 10, "enough conv cases with a packed filter", 0);
   test_conv_pw(300);
   test_conv_dsp4(400);
   test_dwconv(900);
