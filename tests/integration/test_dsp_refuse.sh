@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# test_dsp_refuse.sh AOTC - the Arm DSP int8 FULLY_CONNECTED kernel built as a
-# module whose layers have no row longer than 1024 values (a copy of runtime/
-# whose aot_features.h sets AOT_F_FC_S8_LONG to 0) refuses a longer row with
-# AOT_KERNEL_BAD_PARAM and computes the shorter ones exactly
-# (tests/target/dsp_fc_refuse.c under QEMU, Cortex-M4). AOTC is unused (the
-# kernel is built directly). Skips when arm-none-eabi-gcc or qemu-system-arm
+# test_dsp_refuse.sh AOTC - the Arm DSP int8 kernels built as a module that
+# left a variant path out refuse the layers of that path with
+# AOT_KERNEL_BAD_PARAM and compute the others exactly (under QEMU,
+# Cortex-M4, on copies of runtime/ with features switched off):
+#  - FULLY_CONNECTED without AOT_F_FC_S8_LONG: rows over 1024 values
+#    (tests/target/dsp_fc_refuse.c);
+#  - CONV_2D without AOT_F_CONV_S8_G4, _BIG and _NARROW: grouped layers,
+#    windows over 1024 taps, narrow activation ranges, and a filter packed
+#    for Helium (tests/target/dsp_conv_refuse.c).
+# AOTC is unused (the kernels are built directly). Skips when arm-none-eabi-gcc or qemu-system-arm
 # is missing.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,4 +29,18 @@ bash "$ROOT/targets/build-run.sh" --target cortex-m4 -q -I "$W/rt" \
 rc=$?
 tail -1 "$W/out.txt"
 if [ $rc != 0 ]; then cat "$W/out.txt"; tail -20 "$W/err.txt"; echo "FAIL test_dsp_refuse"; exit 1; fi
+
+cp -r "$ROOT/runtime" "$W/rc"
+for f in CONV_S8_G4 CONV_S8_BIG CONV_S8_NARROW; do
+  sed -i "s/^#define AOT_F_$f 1\$/#define AOT_F_$f 0/" "$W/rc/aot_features.h"
+  grep -q "^#define AOT_F_$f 0\$" "$W/rc/aot_features.h" ||
+    { echo "FAIL test_dsp_refuse: could not switch $f off"; exit 1; }
+done
+bash "$ROOT/targets/build-run.sh" --target cortex-m4 -q -I "$W/rc" \
+  --main "$ROOT/tests/target/dsp_conv_refuse.c" \
+  --src "$W/rc/ConvolutionFunctions/aot_conv2d_s8.c" \
+  --timeout 300 >"$W/out2.txt" 2>"$W/err2.txt"
+rc=$?
+tail -1 "$W/out2.txt"
+if [ $rc != 0 ]; then cat "$W/out2.txt"; tail -20 "$W/err2.txt"; echo "FAIL test_dsp_refuse"; exit 1; fi
 echo "PASS test_dsp_refuse"
