@@ -16,18 +16,15 @@
 #define AOT_KERNEL_BAD_PARAM 1
 
 /* An unoptimized build (-O0: the compiler does not define __OPTIMIZE__)
- * takes the portable C kernels, as AOT_NO_SIMD asks for at any level: the
- * DSP and Helium kernels' inline assembly needs more registers than -O0
- * leaves free (it keeps r7 as the frame pointer). The outputs are the same,
- * bit for bit; GCC's -Og, -O1, -O2, -O3 and -Os keep the SIMD kernels. */
-#if !defined(__OPTIMIZE__) && !defined(AOT_NO_SIMD)
-#define AOT_NO_SIMD 1
-#endif
-/* Clang (and Arm Compiler 6, armclang) builds take the portable kernels too:
- * Clang keeps r7 as the frame pointer at every level unless told
- * -fomit-frame-pointer, and its inline assembly knows no name for the MVE
- * predicate register. The SIMD kernels need arm-none-eabi-gcc for now. */
-#if defined(__clang__) && !defined(AOT_NO_SIMD)
+ * and a Clang build (Arm Compiler 6, armclang, too) take the portable C
+ * kernels, as AOT_NO_SIMD asks for at any level: the DSP and Helium kernels'
+ * inline assembly needs more registers than are then free (both keep r7 as
+ * the frame pointer; Clang at every level unless told -fomit-frame-pointer),
+ * and Clang's inline assembly knows no name for the MVE predicate register.
+ * The outputs are the same, bit for bit; GCC's -Og, -O1, -O2, -O3 and -Os
+ * keep the SIMD kernels. (A module's <prefix>_constants.h repeats this
+ * condition for the filters it packs for Helium.) */
+#if (!defined(__OPTIMIZE__) || defined(__clang__)) && !defined(AOT_NO_SIMD)
 #define AOT_NO_SIMD 1
 #endif
 

@@ -121,16 +121,17 @@ AOT_INLINE size_t aot_conv2d_s8_dsp_kc(const aot_conv_params *p) {
   const int32_t pg = g > 0 ? p->out_c / g : p->out_c;
   return (size_t)12 * (size_t)(pg < 64 ? pg : 64);
 }
-/* Cortex-M4 DSP, pointwise (aot_conv_pw_dsp.h): the constants of every
- * output channel (16 bytes each), the widened inputs of six positions
- * (48 bytes per four taps) and, when in_c % 4 != 0, the last filter row
- * padded to whole words */
-/* where a gathered window of K taps starts in that scratch, in bytes from
- * the widened inputs: after them and the padded last row (the kernel and
- * the scratch size both use it) */
+/* where a gathered window of K taps starts in the scratch of the DSP
+ * pointwise kernel (below), in bytes from the widened inputs: after them and
+ * the padded last row (the kernel and the scratch size both use it) */
 AOT_INLINE size_t aot_conv2d_s8_dsp_pw_win(int32_t K) {
   return aot_conv_scratch_round(52u * (((size_t)K + 3u) / 4u));
 }
+/* Cortex-M4 DSP, pointwise and gathered windows (aot_conv_pw_dsp.h): the
+ * constants of every output channel (16 bytes each), the widened inputs of
+ * six positions (48 bytes per four taps), when the taps are not a multiple
+ * of four the last filter row padded to whole words, and for a gathered
+ * layer its window (aot_conv2d_s8_dsp_pw_win) */
 AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
   const size_t K = (size_t)aot_conv2d_s8_dsp_pwk(p), ng = (K + 3u) / 4u;
   if (aot_conv2d_s8_dsp_gw(p))   /* and one gathered window (K bytes) */

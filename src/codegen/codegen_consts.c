@@ -111,10 +111,10 @@ int gen_constants(const ir_graph *g, const cg_options *o, char *const *const_use
           emit_fmt_values(&init, x->dtype, packed, n);
           sb_puts(&init, "#else\n");
           npacked++;
-          free(packed);
         }
         emit_fmt_values(&init, x->dtype, x->data, n);
         if (packed) sb_puts(&init, "#endif\n");
+        free(packed);
         sb_puts(&init, "  }");
         nconst++;
       }
