@@ -218,6 +218,17 @@ static const char *kernel_variant(const char *moddir, const char *name, const ch
   return var;
 }
 
+/* The DSP path the cost model chose for op id (aot_conv_params.dsp_variant
+ * in its params, src/passes/kernel_choice.c): ",g4", ",tap-pair", or "" */
+static const char *dsp_path(const char *text, const char *prefix, int id) {
+  char decl[96];
+  snprintf(decl, sizeof decl, "static const %s_conv_params op%d_", prefix, id);
+  const char *a = strstr(text, decl), *z = a ? strstr(a, "};") : NULL;
+  const char *v = a ? strstr(a, ".dsp_variant = ") : NULL;
+  if (!v || v > z) return "";
+  return v[15] == '1' ? ",g4" : v[15] == '2' ? ",tap-pair" : "";
+}
+
 /* The kernel functions an op's lines in the model source call (identifiers
  * followed by '(' that start with the prefix, the callback macros and
  * aot_fail-like helpers excluded), and the SIMD variant its kernel file
@@ -277,7 +288,9 @@ static void find_kernels(measure_info *mi, const char *moddir, const char *prefi
       if (strstr(name, "_fail") || (k.s && strstr(k.s, name))) continue;
       const char *var = kernel_variant(moddir, name, target);
       if (k.len) sb_putc(&k, ',');
-      sb_printf(&k, "%s(%s)", name + pl + 1, var);
+      /* the DSP path chosen by counted cost, in the builds that run it */
+      const char *path = strcmp(var, "dsp") == 0 ? dsp_path(text, prefix, r->id) : "";
+      sb_printf(&k, "%s(%s%s)", name + pl + 1, var, path);
     }
     r->kernel = k.s ? k.s : xstrdup("-");
   }

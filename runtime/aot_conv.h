@@ -58,7 +58,16 @@ typedef struct aot_conv_params {
    * AOT_CONV2D_S8_COL: the same bytes, only their order differs), so the
    * kernel packs nothing per call. The other builds refuse it. */
   int32_t filter_packed;
+  /* int8, Cortex-M4 DSP build only (the others ignore it): the path aotc's
+   * cost model chose when a layer can take two (src/passes/kernel_choice.c).
+   * 0: the kernel's own rule; AOT_DSP_VAR_G4: a CONV_2D the rule gathers
+   * into the pointwise kernel runs on the four-position path instead;
+   * AOT_DSP_VAR_GEN: a 3x3 DEPTHWISE_CONV_2D runs on the tap-pair loop
+   * instead of the 3x3 path. Outputs are the same; only the count differs. */
+  int32_t dsp_variant;
 } aot_conv_params;
+#define AOT_DSP_VAR_G4 1
+#define AOT_DSP_VAR_GEN 2
 
 /* 1 if a window leaves the image (padding, or the last window reaching past
  * the edge): the paths of AOT_F_CONV_S8_CLIP / AOT_F_DW_S8_CLIP */
@@ -103,6 +112,7 @@ AOT_INLINE int aot_conv2d_s8_is_pw(const aot_conv_params *p) {
  * dilation_w 1, at most 1024 taps) */
 AOT_INLINE int aot_conv2d_s8_dsp_gw(const aot_conv_params *p) {
   return !aot_conv2d_s8_is_pw(p) && p->filter_in_c == p->in_c && p->dilation_w == 1 &&
+         p->dsp_variant != AOT_DSP_VAR_G4 &&
          p->filter_h * p->filter_w * p->filter_in_c <= 1024;
 }
 /* the taps of a window in the DSP pointwise kernel: in_c, or the whole
@@ -227,13 +237,14 @@ AOT_INLINE int aot_dwconv2d_s8_dsp_tr(const aot_conv_params *p) {
   return (p->stride_h == 1 || p->stride_h == 2) &&
          aot_dwconv2d_s8_dsp_cost(p->out_w, p->out_h) < aot_dwconv2d_s8_dsp_cost(p->out_h, p->out_w);
 }
-/* 1 when the 3x3 path takes the layer, whatever its rows: on rows of fewer
- * than four outputs aot_dw_s8_dsp_dm1 counts a few fewer instructions (VWW's
- * 3x3 outputs, per MAC: 6.6 / 6.8 against 8.5 / 7.3, 0.3 % of VWW), but a
- * module without other layers for it then leaves its 2.7 KB out */
+/* 1 when the 3x3 path takes the layer: every 3x3 layer of stride_w 1 or 2
+ * unless aotc chose the tap-pair loop for it (AOT_DSP_VAR_GEN: on rows of
+ * fewer than four outputs it counts fewer instructions, but it costs a
+ * module without other layers for it 2.7 KB of code) */
 AOT_INLINE int aot_dwconv2d_s8_dsp_is3(const aot_conv_params *p) {
   return p->depth_multiplier == 1 && p->filter_h == 3 && p->filter_w == 3 &&
-         p->dilation_h == 1 && p->dilation_w == 1 && (p->stride_w == 1 || p->stride_w == 2);
+         p->dsp_variant != AOT_DSP_VAR_GEN && p->dilation_h == 1 && p->dilation_w == 1 &&
+         (p->stride_w == 1 || p->stride_w == 2);
 }
 /* 1 when the 3x3 path requantizes a channel (folded bias ks, multiplier
  * m, shift sh; output offset out_off) with aot_conv_mbqm on the exact sum

@@ -63,6 +63,9 @@ typedef struct ir_op {
   const uint8_t *custom_options;
   size_t custom_options_len;
   int dead;                 /* removed by a transform */
+  int kernel_variant;       /* a kernel path chosen by counted cost
+                               (passes/kernel_choice.c): 0 = the kernel's
+                               rule, else AOT_DSP_VAR_* (aot_conv.h) */
   /* set by the planner */
   size_t scratch_bytes;     /* per-op scratch buffer */
   size_t scratch_offset;

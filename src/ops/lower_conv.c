@@ -58,7 +58,7 @@ static void emit_conv_params(emit_ctx *e, const aot_conv_params *p, const char *
             "  .pad_h = %d, .pad_w = %d, .depth_multiplier = %d,\n"
             "  .input_offset = %d, .output_offset = %d,\n"
             "  .act_min = %d, .act_max = %d, .act_min_f = %s, .act_max_f = %s,\n"
-            "  .out_mult = %s, .out_shift = %s,%s%s%s\n"
+            "  .out_mult = %s, .out_shift = %s,%s%s%s%s\n"
             "};",
             pname, (int)p->batches, (int)p->in_h, (int)p->in_w, (int)p->in_c, (int)p->out_h,
             (int)p->out_w, (int)p->out_c, (int)p->filter_h, (int)p->filter_w,
@@ -66,6 +66,9 @@ static void emit_conv_params(emit_ctx *e, const aot_conv_params *p, const char *
             (int)p->dilation_w, (int)p->pad_h, (int)p->pad_w, (int)p->depth_multiplier,
             (int)p->input_offset, (int)p->output_offset, (int)p->act_min, (int)p->act_max, lo,
             hi, mult, shift, kbias ? "\n  .kbias = " : "", kbias ? kbias : "",
+            p->dsp_variant == AOT_DSP_VAR_G4    ? ",\n  .dsp_variant = 1 /* four-position path */"
+            : p->dsp_variant == AOT_DSP_VAR_GEN ? ",\n  .dsp_variant = 2 /* tap-pair loop */"
+                                                : "",
             packed ? ",\n#if AOT_MVE_PACKED\n  .filter_packed = 1\n#endif" : "");
 }
 

@@ -86,6 +86,18 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
   return f;
 }
 
+/* The DSP path variant v (op->kernel_variant, chosen by counted cost in
+ * passes/kernel_choice.c) if layer p can take it, else 0 (the kernel's
+ * rule): the four-position path for a CONV_2D the rule gathers, the
+ * tap-pair loop for a depthwise layer the 3x3 path takes. */
+static int32_t conv_variant(int ck, const aot_conv_params *p, int v) {
+  aot_conv_params r = *p;
+  r.dsp_variant = 0;
+  if (ck == CK_CONV && v == AOT_DSP_VAR_G4 && aot_conv2d_s8_dsp_gw(&r)) return v;
+  if (ck == CK_DW && v == AOT_DSP_VAR_GEN && aot_dwconv2d_s8_dsp_is3(&r)) return v;
+  return 0;
+}
+
 /* int8 CONV_2D / DEPTHWISE_CONV_2D with a constant filter (and bias): the
  * folded bias kbias[c] = bias[c] + input_offset * (sum of output channel c's
  * filter taps), int32 wrap-around as in the kernels, an array of the call
@@ -128,6 +140,33 @@ static int conv_mve_packs(const ir_graph *g, const ir_op *op, const aot_conv_par
     for (int k = 0; k < g->ops[i].nin; k++)
       if (g->ops[i].in[k] >= 0 && ir_root(g, g->ops[i].in[k]) == rt && &g->ops[i] != op) return 0;
   return 1;
+}
+
+int ops_conv_dsp_choice(const ir_graph *g, const ir_op *op, ops_dsp_choice *out) {
+  memset(out, 0, sizeof *out);
+  if ((op->builtin != OP_CONV_2D && op->builtin != OP_DEPTHWISE_CONV_2D) || op->dead) return 0;
+  const int ck = op->builtin == OP_CONV_2D ? CK_CONV : CK_DW;
+  ir_op base = *op;
+  base.kernel_variant = 0;
+  lower_list *L = xcalloc(1, sizeof *L);
+  char why[256];
+  int r = 0;
+  if (conv_lower(g, &base, L, why, sizeof why) == 0 && L->n == 1 &&
+      L->call[0].k == lower_kernel_get(conv_kernels[ck][CF_S8])) {
+    aot_conv_params p = L->call[0].u.conv.p;
+    out->features = L->call[0].features;
+    out->cost_rule = cost_dsp_conv_s8(ck == CK_DW, &p);
+    p.dsp_variant = ck == CK_CONV ? AOT_DSP_VAR_G4 : AOT_DSP_VAR_GEN;
+    if (conv_variant(ck, &p, p.dsp_variant)) {
+      out->variant = p.dsp_variant;
+      out->cost_alt = cost_dsp_conv_s8(ck == CK_DW, &p);
+      out->alt_features = conv_features(ck, &p);
+      r = 1;
+    }
+  }
+  lower_release(L);
+  free(L);
+  return r;
 }
 
 uint8_t *ops_conv_mve_filter(const ir_graph *g, int t) {
@@ -297,6 +336,7 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
   if (kind == CF_S8 && ck != CK_TCONV)
     conv_kbias(c, ck, &g->t[ir_root(g, op->in[ifl])],
                b ? &g->t[ir_root(g, op->in[ib])] : NULL);
+  if (kind == CF_S8 && ck != CK_TCONV) p->dsp_variant = conv_variant(ck, p, op->kernel_variant);
   if (kind == CF_S8) c->features = conv_features(ck, p);
   if (kind == CF_S8 && ck == CK_CONV && c->arg[LOWER_CA_KBIAS].adt)
     c->mve_pack = conv_mve_packs(g, op, p);

@@ -64,6 +64,24 @@ const op_impl *ops_find(const ir_graph *g, const ir_op *op);
  * lowering packs it (aot_conv_params.filter_packed); else NULL. */
 uint8_t *ops_conv_mve_filter(const ir_graph *g, int t);
 
+/* An int8 CONV_2D / DEPTHWISE_CONV_2D that the Cortex-M4 DSP build can run
+ * on two paths (aot_conv_params.dsp_variant): its counted cost on the
+ * kernel's rule and on the other path (cost_dsp_conv_s8, instructions of
+ * one call) and the kernel variant paths (LF bits) each reaches. */
+struct aot_conv_params;
+typedef struct ops_dsp_choice {
+  int variant;                 /* AOT_DSP_VAR_*: the other path */
+  int64_t cost_rule, cost_alt; /* estimated Cortex-M4 instructions */
+  uint32_t features, alt_features;
+} ops_dsp_choice;
+/* Fills *out for op (its kernel_variant ignored); returns 1 when the op has
+ * another path, else 0 (out->features still set for an int8 conv). */
+int ops_conv_dsp_choice(const ir_graph *g, const ir_op *op, ops_dsp_choice *out);
+/* Estimated Cortex-M4 instructions of one call of the int8 CONV_2D
+ * (dw = 0) or DEPTHWISE_CONV_2D (dw = 1) DSP kernel on layer p, on the
+ * path p->dsp_variant selects (src/ops/cost_dsp.c). */
+int64_t cost_dsp_conv_s8(int dw, const struct aot_conv_params *p);
+
 /* The one emit path of the code generator and the one eval path of the
  * reference interpreter / constant folder: lowered ops through their list,
  * the others through their own emit / eval (src/ops/lower.c). */

@@ -38,6 +38,11 @@ int pass_fold_op(ir_graph *g, ir_op *op, int *status);
  * there (op0_conv_2d_filter, ...), in main and its called subgraphs. */
 void pass_name_constants(ir_graph *main);
 
+/* ---- kernel choice by counted cost (kernel_choice.c) ---- */
+/* Sets op->kernel_variant of the int8 convolutions whose other Cortex-M4
+ * DSP path the cost model finds worth its code; returns how many. */
+int pass_kernel_choice(ir_graph *g);
+
 /* ---- transforms ---- */
 typedef struct ir_transform {
   const char *name;

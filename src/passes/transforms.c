@@ -287,6 +287,12 @@ static int remove_dead(ir_graph *g, aotc_diag *d) {
   return changes + (before - after > 0 ? before - after : 0);
 }
 
+/* the last: on the final graph (passes/kernel_choice.c) */
+static int kernel_choice(ir_graph *g, aotc_diag *d) {
+  (void)d;
+  return pass_kernel_choice(g);
+}
+
 const ir_transform ir_transforms[] = {
     {"dequantize_hybrid_weights", "dequantize int8 weights of float ops at compile time",
      dequantize_hybrid_weights},
@@ -298,6 +304,9 @@ const ir_transform ir_transforms[] = {
     {"fuse_activation", "fuse a following RELU/RELU6/RELU_N1_TO_1 into the producing op",
      fuse_activation},
     {"remove_dead", "remove ops whose outputs are unused, and unused tensors", remove_dead},
+    {"kernel_choice",
+     "pick each int8 convolution's Cortex-M4 DSP path by counted cost (off: the kernels' rules)",
+     kernel_choice},
 };
 const int ir_ntransforms = (int)(sizeof ir_transforms / sizeof ir_transforms[0]);
 

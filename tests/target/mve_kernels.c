@@ -276,6 +276,35 @@ static void spatial(aot_conv_params *p, int32_t fmax, int32_t inmax) {
 }
 
 static int npacked;   /* conv cases with a filter packed at compile time */
+static int nother;    /* cases run again on the other DSP path (dsp_variant) */
+
+/* The layer p again on the DSP path aotc's cost model may choose instead
+ * of the kernel's rule (aot_conv_params.dsp_variant v: the four-position
+ * path, the depthwise tap-pair loop), when the layer has one: the same
+ * outputs as the portable kernel (out_b, status rb), within its scratch.
+ * Helium and portable builds ignore the field: the same check holds. */
+static void other_path(aot_conv_params *p, int dw, int32_t v, const int32_t *bias, int32_t rb,
+                       int32_t o_n, int done) {
+  size_t sv, g;
+  int32_t ra;
+  if (dw ? !aot_dwconv2d_s8_dsp_is3(p) : !aot_conv2d_s8_dsp_gw(p)) return;
+  p->dsp_variant = v;
+  sv = dw ? aot_dwconv2d_s8_scratch_size(p) : aot_conv2d_s8_scratch_size(p);
+  if (sv <= SCRATCH_MAX) {
+    memset(scratch_a, 0xA5, sizeof scratch_a);
+    memset(out_a, 0x5A, sizeof out_a);
+    ra = dw ? aot_dwconv2d_s8(p, in_buf, filt_buf, bias, out_a, scratch_a)
+            : aot_conv2d_s8(p, in_buf, filt_buf, bias, out_a, scratch_a);
+    for (g = 0; g < GUARD && ((const uint8_t *)scratch_a)[sv + g] == 0xA5; g++) {
+    }
+    check(compare_out(ra, rb, o_n) && g == GUARD,
+          dw ? "dwconv2d_s8 on the tap-pair loop (dsp_variant)"
+             : "conv2d_s8 on the four-position path (dsp_variant)",
+          done);
+    nother++;
+  }
+  p->dsp_variant = 0;
+}
 static void test_conv(int n_cases) {
   int it, done = 0;
   for (it = 0; done < n_cases; it++) {
@@ -384,6 +413,7 @@ static void test_conv(int n_cases) {
              (long)p.stride_w, (long)p.dilation_h, (long)p.dilation_w, (long)p.pad_h,
              (long)p.pad_w);
     check(compare_out(ra, rb, o_n), "conv2d_s8", done);
+    other_path(&p, 0, AOT_DSP_VAR_G4, bias, rb, o_n, done);
     {
       /* the filter packed as aotc stores it for a Helium build
          (aot_conv_params.filter_packed), written out here: per four
@@ -691,6 +721,7 @@ static void test_dwconv(int n_cases) {
              (long)p.filter_w, (long)p.depth_multiplier, (long)p.stride_h, (long)p.stride_w,
              (long)p.dilation_h, (long)p.dilation_w, (long)p.pad_h, (long)p.pad_w);
     check(compare_out(ra, rb, o_n), "dwconv2d_s8", done);
+    other_path(&p, 1, AOT_DSP_VAR_GEN, bias, rb, o_n, done);
     done++;
   }
 }
@@ -860,6 +891,8 @@ int main(void) {
   test_conv(400);
   printf("conv2d_s8: %d cases with a packed filter\n", npacked);
   check(npacked >= 10, "enough conv cases with a packed filter", 0);
+  printf("conv2d_s8 / dwconv2d_s8: %d cases run again on the other DSP path\n", nother);
+  check(nother >= 20, "enough cases on the other DSP path", 0);
   test_conv_pw(300);
   test_conv_dsp4(400);
   test_dwconv(900);

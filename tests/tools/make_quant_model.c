@@ -13,6 +13,9 @@
  *     the dtype; scales 0, -1, NaN, inf, denormal, 1e30; scale ratios 2^31 ..
  *     2^60), or a CONV / DEPTHWISE / AVERAGE_POOL with a hostile dilation,
  *     stride or pool size. Prints a one-line description; exit 3 past the end.
+ *   make_quant_model choice OUT.tflite dw|conv
+ *     two int8 convolutions where aotc's kernel choice by counted cost takes
+ *     the other Cortex-M4 DSP path for the second (test_kernel_choice.sh).
  */
 #include <math.h>
 #include <stdio.h>
@@ -269,11 +272,74 @@ static int hostile(const char *out, int idx) {
   return 3;
 }
 
+/* ---- kernel choice (test_kernel_choice.sh) ------------------------------ */
+/* A quantized convolution layer of the chain: filter [fo, fh, fw, fi]
+ * (depthwise: [1, fh, fw, c]), per-tensor scales, weights from a fixed
+ * sequence, SAME padding; returns the output tensor. */
+static int chain_conv(int x, int dw, const int32_t *oshape, int32_t fo, int32_t fh, int32_t fi,
+                      int stride, const char *name) {
+  static int8_t w[64 * 5 * 5 * 128];
+  static int32_t b[128];
+  const int32_t sf[4] = {fo, fh, fh, fi}, sb[1] = {dw ? fi : fo};
+  const size_t nw = (size_t)fo * fh * fh * fi;
+  uint32_t r = 12345u + (uint32_t)fh * 77u + (uint32_t)fi;
+  char nm[64];
+  for (size_t i = 0; i < nw; i++) {
+    r = r * 1103515245u + 12345u;
+    w[i] = (int8_t)((int)(r >> 16) % 255 - 127);
+  }
+  for (int i = 0; i < sb[0]; i++) b[i] = (i * 97) % 2001 - 1000;
+  snprintf(nm, sizeof nm, "%s_filter", name);
+  const int f = tensor(nm, DT_INT8, 4, sf, w, nw, 0.004f, 0);
+  snprintf(nm, sizeof nm, "%s_bias", name);
+  const int bt = tensor(nm, DT_INT32, 1, sb, b, (size_t)sb[0] * 4, 0.05f * 0.004f, 0);
+  /* outputs spread over int8: about sqrt(taps) * 127 * 0.004 * 0.05 * 64 */
+  const float so = 0.05f * 0.004f * 127.0f * 2.0f * sqrtf((float)(fh * fh * (dw ? 1 : fi)));
+  const int y = tensor(name, DT_INT8, 4, oshape, NULL, 0, so > 0.05f ? so : 0.05f, -3);
+  litert_options o;
+  litert_options_default(&o);
+  const int op = dw ? OP_DEPTHWISE_CONV_2D : OP_CONV_2D;
+  o.type = litert_builtin_options_type(op);
+  o.padding = PAD_SAME;
+  o.stride_h = o.stride_w = stride;
+  o.dilation_h = o.dilation_w = 1;
+  if (dw) o.depth_multiplier = 1;
+  litert_add_op(M, 0, op, NULL, 3, (int32_t[]){x, f, bt}, 1, (int32_t[]){y}, &o);
+  return y;
+}
+
+/* "dw": a 5x5 depthwise layer (the tap-pair loop's) then a 3x3 stride-2
+ * one on 128 channels to 3x3 outputs, where that loop counts fewer
+ * instructions than the 3x3 path. "conv": a grouped 3x3 CONV_2D (the
+ * four-position path's) then a 3x3 one of 64 channels on 8x8, where the
+ * four-position path counts fewer than gathered windows. */
+static int choice_model(const char *out, const char *which) {
+  const int dw = strcmp(which, "dw") == 0;
+  M = litert_model_new();
+  litert_add_subgraph(M, "main");
+  if (dw) {
+    const int32_t s0[4] = {1, 6, 6, 128}, s2[4] = {1, 3, 3, 128};
+    const int x = tensor("x", DT_INT8, 4, s0, NULL, 0, 0.05f, 2);
+    const int t1 = chain_conv(x, 1, s0, 1, 5, 128, 1, "dw5x5");
+    const int y = chain_conv(t1, 1, s2, 1, 3, 128, 2, "dw3x3_s2");
+    litert_set_io(M, 0, 1, (int32_t[]){x}, 1, (int32_t[]){y});
+  } else {
+    const int32_t s0[4] = {1, 8, 8, 64};
+    const int x = tensor("x", DT_INT8, 4, s0, NULL, 0, 0.05f, 2);
+    const int t1 = chain_conv(x, 0, s0, 64, 3, 32, 1, "conv_grouped");
+    const int y = chain_conv(t1, 0, s0, 64, 3, 64, 1, "conv3x3");
+    litert_set_io(M, 0, 1, (int32_t[]){x}, 1, (int32_t[]){y});
+  }
+  return write_out(out);
+}
+
 int main(int argc, char **argv) {
+  if (argc == 4 && strcmp(argv[1], "choice") == 0) return choice_model(argv[2], argv[3]);
   if (argc == 7 && strcmp(argv[1], "sigmoid") == 0)
     return sigmoid_model(argv[2], argv[3], argv[4], strtof(argv[5], NULL), strtol(argv[6], NULL, 10));
   if (argc == 4 && strcmp(argv[1], "hostile") == 0) return hostile(argv[2], atoi(argv[3]));
   fprintf(stderr, "usage: make_quant_model sigmoid OUT logistic|tanh int8|int16 SCALE ZP\n"
-                  "       make_quant_model hostile OUT INDEX\n");
+                  "       make_quant_model hostile OUT INDEX\n"
+                  "       make_quant_model choice OUT dw|conv\n");
   return 2;
 }
