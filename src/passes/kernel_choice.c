@@ -5,10 +5,11 @@
  * estimated by the cost model (cost_dsp_conv_s8, src/ops/cost_dsp.c), and
  * the other path pays only where it is faster. But a path is a block of
  * code (an engine) that a module without a layer for it leaves out, so
- * the choice is made per module: an engine some layer needs anyway is
- * free, and the layers where it is faster take it; otherwise they take it
- * only when the instructions they save in one inference reach
- * KC_INSNS_PER_BYTE times the engine's code bytes. The choice is stored in
+ * the choice is made per module: the layers where the other path is
+ * faster take it when the code the module gains by it is none (an engine
+ * some layer needs anyway, or one that replaces an engine no layer needs
+ * any more), or when the instructions they save in one inference reach
+ * KC_INSNS_PER_BYTE times the bytes it gains. The choice is stored in
  * op->kernel_variant, which the lowering reads (op_conv.c); it runs on the
  * final graph, before planning (the paths' scratch differs). The Helium and
  * portable builds ignore it. */
@@ -21,44 +22,61 @@
 /* instructions of one inference worth one byte of code */
 #define KC_INSNS_PER_BYTE 64
 /* the other path pays where its estimate is at least this many percent
- * below the rule's (the model's mean error is 2.5-6%) */
+ * below the rule's (the model's mean error is 3-6%) */
 #define KC_MARGIN_PCT 3
 
 static int kc_faster(const ops_dsp_choice *ch) {
   return ch->cost_alt * 100 <= ch->cost_rule * (100 - KC_MARGIN_PCT);
 }
 
-static const struct kc_engine {
-  int variant;        /* AOT_DSP_VAR_* */
-  uint32_t feature;   /* LF bit of its code (aot_features.h) */
-  int64_t code_bytes; /* its Cortex-M4 code, measured (arm-none-eabi-gcc -O2) */
-} kc_engines[] = {
-    {AOT_DSP_VAR_G4, LF(CONV_S8_G4), 2336},   /* ResNet-8's module with and without */
-    {AOT_DSP_VAR_GEN, LF(DW_S8_GEN), 2672},   /* VWW's */
+/* Cortex-M4 code of the kernel paths a choice adds or removes (.text of
+ * the kernel file built with arm-none-eabi-gcc -O2, the path on and off;
+ * the 3x3 depthwise path is a part both of its strides share and a part
+ * per stride) */
+static const struct kc_code {
+  uint32_t feature;  /* LF bit (aot_features.h) */
+  int64_t bytes;
+} kc_code[] = {
+    {LF(CONV_S8_G4), 2336}, {LF(CONV_S8_FPAD), 960}, {LF(DW_S8_GEN), 3088},
+    {LF(DW_S8_3S1), 604},   {LF(DW_S8_3S2), 600},
 };
+#define KC_DW3_SHARED 1764
 
-int pass_kernel_choice(ir_graph *g) {
+static int64_t kc_bytes(uint32_t f) {
+  int64_t b = (f & (LF(DW_S8_3S1) | LF(DW_S8_3S2))) ? KC_DW3_SHARED : 0;
+  for (size_t i = 0; i < sizeof kc_code / sizeof kc_code[0]; i++)
+    if (f & kc_code[i].feature) b += kc_code[i].bytes;
+  return b;
+}
+
+/* For the layers of variant v where the other path is faster: takes it
+ * when the instructions saved pay for the code it adds (the paths the
+ * module reaches after the choice against before it; code a choice
+ * removes, such as the 3x3 path once no layer runs on it, counts for it). */
+static int kc_choose(ir_graph *g, int v) {
+  int64_t saved = 0;
+  uint32_t before = 0, after = 0;
+  for (int i = 0; i < g->nops; i++) {
+    ops_dsp_choice ch;
+    const int two = ops_conv_dsp_choice(g, &g->ops[i], &ch);
+    const int take = two && ch.variant == v && kc_faster(&ch);
+    before |= ch.features;
+    after |= take ? ch.alt_features : ch.features;
+    if (take) saved += ch.cost_rule - ch.cost_alt;
+  }
+  const int64_t added = kc_bytes(after) - kc_bytes(before);
+  if (saved == 0 || (added > 0 && saved < KC_INSNS_PER_BYTE * added)) return 0;
   int chosen = 0;
-  for (size_t e = 0; e < sizeof kc_engines / sizeof kc_engines[0]; e++) {
-    const struct kc_engine *k = &kc_engines[e];
-    int64_t saved = 0;
-    int needed = 0;
-    for (int i = 0; i < g->nops; i++) {
-      ops_dsp_choice ch;
-      const int two = ops_conv_dsp_choice(g, &g->ops[i], &ch);
-      if (ch.features & k->feature) needed = 1;
-      if (two && ch.variant == k->variant && kc_faster(&ch))
-        saved += ch.cost_rule - ch.cost_alt;
-    }
-    if (saved == 0 || (!needed && saved < KC_INSNS_PER_BYTE * k->code_bytes)) continue;
-    for (int i = 0; i < g->nops; i++) {
-      ops_dsp_choice ch;
-      if (ops_conv_dsp_choice(g, &g->ops[i], &ch) && ch.variant == k->variant &&
-          kc_faster(&ch)) {
-        g->ops[i].kernel_variant = k->variant;
-        chosen++;
-      }
+  for (int i = 0; i < g->nops; i++) {
+    ops_dsp_choice ch;
+    if (ops_conv_dsp_choice(g, &g->ops[i], &ch) && ch.variant == v && kc_faster(&ch)) {
+      g->ops[i].kernel_variant = v;
+      chosen++;
     }
   }
   return chosen;
+}
+
+int pass_kernel_choice(ir_graph *g) {
+  return kc_choose(g, AOT_DSP_VAR_G4) + kc_choose(g, AOT_DSP_VAR_GEN);
 }
