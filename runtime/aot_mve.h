@@ -264,7 +264,8 @@ static __attribute__((noinline, unused)) void aot_mve_gemv_s8(const int8_t *x, c
  * takes 6 loads and 8 VMLADAVA.S8 per chunk (128 multiply-accumulates): each
  * input vector is shared by four filters, each filter vector by two rows.
  * The eight sums stay in r0, r2, ..., r12, lr (VMLADAVA needs even
- * registers), so the loop counts with SUBS / BNE instead of LETP; they start
+ * registers), so the loop counts with SUBS / BNE instead of LETP, two
+ * chunks an iteration; they start
  * from the channel constants (LDM) and leave by STM into an int32 buffer,
  * which the caller requantizes. */
 AOT_INLINE void aot_mve_pack4_s8(int8_t *dst, const int8_t *w, size_t fstride, int32_t nw,
@@ -331,13 +332,25 @@ AOT_INLINE void aot_mve_copy_run_s8(int8_t *d, const int8_t *s, int32_t n) {
   "vldrb.8 q2, [%[w]], #16\n\t"       \
   "vmladava.s8 r6, q0, q2\n\t"        \
   "vmladava.s8 lr, q1, q2\n\t"
-#define AOT_MVE_P4_LOOP                   \
-  "2:\n\t"                                \
+/* n >= 1 chunks of 16 taps of both rows, two at a time (an odd one first):
+ * 15 instructions a chunk instead of 16 with one at a time, 3 more for a
+ * row of one chunk */
+#define AOT_MVE_P4_CHUNK                  \
   "vldrb.8 q0, [%[x0]], #16\n\t"          \
   "vldrb.8 q1, [%[x1]], #16\n\t"          \
-  AOT_MVE_P4_MACS                         \
+  AOT_MVE_P4_MACS
+#define AOT_MVE_P4_LOOP                  \
+  "tst %[n], #1\n\t"                      \
+  "beq 4f\n\t"                            \
+  AOT_MVE_P4_CHUNK                        \
   "subs %[n], %[n], #1\n\t"               \
-  "bne 2b\n\t"
+  "beq 5f\n\t"                            \
+  "4:\n\t"                                \
+  AOT_MVE_P4_CHUNK                        \
+  AOT_MVE_P4_CHUNK                        \
+  "subs %[n], %[n], #2\n\t"               \
+  "bne 4b\n\t"                            \
+  "5:\n\t"
 #define AOT_MVE_P4_TAIL                   \
   "vldr VPR, [%[st], #24]\n\t"             \
   "vpstt\n\t"                             \
