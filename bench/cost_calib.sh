@@ -4,7 +4,8 @@
 # each on both of its paths (bench/cost_calib_main.c), printed beside the
 # compiler's estimates (src/ops/cost_dsp.c, through bench/cost_est.c) with
 # the error of each; then the share of cases where the estimate picks the
-# faster path. Figures, not a test.
+# faster path. Figures, not a test; bench/cost_fit.py OUTDIR refits the
+# coefficients from the counts it leaves in OUTDIR.
 set -eu -o pipefail
 HERE=$(cd "$(dirname "$0")" && pwd); ROOT=$(cd "$HERE/.." && pwd)
 W=${1:-$(mktemp -d /tmp/aotc-calib-XXXXXX)}

@@ -6,13 +6,15 @@
  * the tap-pair loop). Each estimate is a sum of terms of the layer's shape
  * that follow the kernel's loop structure (blocks of six or four output
  * positions, groups of four taps, blocks of 64 channels or of 32 depthwise
- * channels, rows of four outputs), weighted by coefficients fitted to instruction counts
- * under QEMU (least squares, each count weighted by its inverse square
- * root) over a grid of 2,630 calls (bench/cost_calib.sh, which prints
- * every estimate against its count: mean error 3-6%, the faster path picked on 1,231 of 1,315 layers). The kernel choice
- * pass (passes/kernel_choice.c) compares the two estimates of a layer;
- * only their difference matters. The coefficients are hundredths of an
- * instruction; when a kernel's loops change, rerun bench/cost_calib.sh. */
+ * channels, rows of four outputs), weighted by coefficients fitted to
+ * instruction counts under QEMU over a grid of 2,630 calls (least squares,
+ * each count weighted by its inverse square root). bench/cost_calib.sh
+ * prints every estimate against its count: mean error 5.3% (CONV_2D) and
+ * 4.1% (depthwise), up to 73% on the smallest layers, and the faster path
+ * picked on 1,233 of 1,315 layers. The kernel choice pass
+ * (passes/kernel_choice.c) compares the two estimates of a layer. The
+ * coefficients are hundredths of an instruction; when a kernel's loops
+ * change, refit them (bench/cost_fit.py, on cost_calib.sh's counts). */
 #include <stdint.h>
 
 #include "aot_conv.h"

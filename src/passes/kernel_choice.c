@@ -22,7 +22,7 @@
 /* instructions of one inference worth one byte of code */
 #define KC_INSNS_PER_BYTE 64
 /* the other path pays where its estimate is at least this many percent
- * below the rule's (the model's mean error is 3-6%) */
+ * below the rule's (the model's mean error is 4-5%) */
 #define KC_MARGIN_PCT 3
 
 static int kc_faster(const ops_dsp_choice *ch) {
