@@ -265,9 +265,8 @@ static __attribute__((noinline, unused)) void aot_mve_gemv_s8(const int8_t *x, c
  * input vector is shared by four filters, each filter vector by two rows.
  * The eight sums stay in r0, r2, ..., r12, lr (VMLADAVA needs even
  * registers), so the loop counts with SUBS / BNE instead of LETP, two
- * chunks an iteration; they start
- * from the channel constants (LDM) and leave by STM into an int32 buffer,
- * which the caller requantizes. */
+ * chunks an iteration; they start from the channel constants (LDM) and
+ * leave by STM into an int32 buffer, which the caller requantizes. */
 AOT_INLINE void aot_mve_pack4_s8(int8_t *dst, const int8_t *w, size_t fstride, int32_t nw,
                                  int32_t len) {
   const int8x16_t z = vdupq_n_s8(0);

@@ -49,8 +49,8 @@ int64_t cost_dsp_conv_s8(int dw, const aot_conv_params *p) {
     est = dot(c, t, 9);
   } else if (p->dsp_variant != AOT_DSP_VAR_GEN) {
     /* the 3x3 path: rows of four, two and one outputs per channel (aot_dw3_row) */
-    const int64_t rows = aot_dwconv2d_s8_dsp_tr(p) ? p->out_w : p->out_h;
-    const int64_t cols = aot_dwconv2d_s8_dsp_tr(p) ? p->out_h : p->out_w;
+    const int tr = aot_dwconv2d_s8_dsp_tr(p);
+    const int64_t rows = tr ? p->out_w : p->out_h, cols = tr ? p->out_h : p->out_w;
     static const int32_t c[] = {7072, 3293, 3065, 5290, 17502, 45551, 236};
     const int64_t t[] = {oc * rows * (cols / 4), oc * rows * (cols % 4 / 2), oc * rows * (cols % 2),
                          oc * rows, oc, 1, (int64_t)p->in_h * p->in_w * oc};

@@ -15,6 +15,8 @@
  * portable builds ignore it. */
 #include "passes.h"
 
+#include <stdlib.h>
+
 #include "../ops/lower.h"
 #include "../ops/ops.h"
 #include "aot_conv.h"
@@ -49,34 +51,38 @@ static int64_t kc_bytes(uint32_t f) {
   return b;
 }
 
-/* For the layers of variant v where the other path is faster: takes it
- * when the instructions saved pay for the code it adds (the paths the
- * module reaches after the choice against before it; code a choice
- * removes, such as the 3x3 path once no layer runs on it, counts for it). */
-static int kc_choose(ir_graph *g, int v) {
+/* For the layers of variant v where the other path is faster (ch[i]: op
+ * i's two costs): takes it when the instructions saved pay for the code it
+ * adds (the paths the module reaches after the choice against before it;
+ * code a choice removes, such as the 3x3 path once no layer runs on it,
+ * counts for it). */
+static int kc_choose(ir_graph *g, const ops_dsp_choice *ch, const int *two, int v) {
   int64_t saved = 0;
   uint32_t before = 0, after = 0;
   for (int i = 0; i < g->nops; i++) {
-    ops_dsp_choice ch;
-    const int two = ops_conv_dsp_choice(g, &g->ops[i], &ch);
-    const int take = two && ch.variant == v && kc_faster(&ch);
-    before |= ch.features;
-    after |= take ? ch.alt_features : ch.features;
-    if (take) saved += ch.cost_rule - ch.cost_alt;
+    const int take = two[i] && ch[i].variant == v && kc_faster(&ch[i]);
+    before |= ch[i].features;
+    after |= take ? ch[i].alt_features : ch[i].features;
+    if (take) saved += ch[i].cost_rule - ch[i].cost_alt;
   }
   const int64_t added = kc_bytes(after) - kc_bytes(before);
   if (saved == 0 || (added > 0 && saved < KC_INSNS_PER_BYTE * added)) return 0;
   int chosen = 0;
-  for (int i = 0; i < g->nops; i++) {
-    ops_dsp_choice ch;
-    if (ops_conv_dsp_choice(g, &g->ops[i], &ch) && ch.variant == v && kc_faster(&ch)) {
+  for (int i = 0; i < g->nops; i++)
+    if (two[i] && ch[i].variant == v && kc_faster(&ch[i])) {
       g->ops[i].kernel_variant = v;
       chosen++;
     }
-  }
   return chosen;
 }
 
 int pass_kernel_choice(ir_graph *g) {
-  return kc_choose(g, AOT_DSP_VAR_G4) + kc_choose(g, AOT_DSP_VAR_GEN);
+  /* each op lowered once: its costs on both paths */
+  ops_dsp_choice *ch = xcalloc((size_t)(g->nops > 0 ? g->nops : 1), sizeof *ch);
+  int *two = xcalloc((size_t)(g->nops > 0 ? g->nops : 1), sizeof *two);
+  for (int i = 0; i < g->nops; i++) two[i] = ops_conv_dsp_choice(g, &g->ops[i], &ch[i]);
+  const int n = kc_choose(g, ch, two, AOT_DSP_VAR_G4) + kc_choose(g, ch, two, AOT_DSP_VAR_GEN);
+  free(two);
+  free(ch);
+  return n;
 }
