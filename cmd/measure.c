@@ -80,7 +80,7 @@ void measure_collect(const ir_graph *g, measure_info *mi) {
     if (op->dead) continue;
     measure_row *r = &mi->rows[mi->nrows++];
     r->id = op->id;
-    r->type = xstrdup(op->custom ? op->custom : litert_op_name(op->builtin));
+    r->type = xstrdup(ir_op_name(op));
     strbuf b = {0};
     for (int k = 0; k < op->nin; k++) {
       if (op->in[k] < 0 || g->t[op->in[k]].role == ROLE_CONST) continue;

@@ -314,8 +314,7 @@ static int emit_graph_ops(emit_ctx *e, const ir_graph *g, aotc_diag *d) {
     e->op = op;
     e->opindex = i;
     char lname[40];
-    snprintf(lname, sizeof lname, "%s",
-             op->builtin == OP_CUSTOM ? (op->custom ? op->custom : "custom") : litert_op_name(op->builtin));
+    snprintf(lname, sizeof lname, "%s", ir_op_name(op));
     lower(lname);
     c_identifier(lname, lname, 32);
     if (g->sg > 0) snprintf(e->opname, sizeof e->opname, "sg%d_op%d_%s", g->sg, op->id, lname);
@@ -324,8 +323,10 @@ static int emit_graph_ops(emit_ctx *e, const ir_graph *g, aotc_diag *d) {
     char dts[256];
     const int merge = done_uid >= 0 && e->body.len == done_end;
     if (merge) e->body.s[e->body.len = done_at] = '\0';
-    sb_printf(&e->body, "\n  /* op %d: %s (%s)%s%s */\n", op->id,
-              op->builtin == OP_CUSTOM ? comment_text(op->custom ? op->custom : "CUSTOM") : litert_op_name(op->builtin),
+    sb_printf(&e->body, "\n  /* op %d: %s%s%s (%s)%s%s */\n", op->id,
+              op->model_builtin == OP_CUSTOM ? comment_text(ir_op_name(op)) : ir_op_name(op),
+              op->builtin != op->model_builtin ? ", run as " : "",
+              op->builtin != op->model_builtin ? litert_op_name(op->builtin) : "",
               op_dtypes(g, op, dts, sizeof dts), o0 && o0->name[0] ? " -> " : "",
               o0 ? comment_text(o0->name) : "");
     long uid = emit_op_uid(g, op);

@@ -217,8 +217,7 @@ void cg_layout_build(const ir_graph *g, const cg_options *o, char *const *const_
     const ir_op *op = &g->ops[i];
     if (op->dead || op->scratch_bytes == 0) continue;
     char lname[40], id[96];
-    snprintf(lname, sizeof lname, "%s",
-             op->builtin == OP_CUSTOM ? (op->custom ? op->custom : "custom") : litert_op_name(op->builtin));
+    snprintf(lname, sizeof lname, "%s", ir_op_name(op));
     for (char *p = lname; *p; p++) *p = (char)tolower((unsigned char)*p);
     c_identifier(lname, lname, 32);
     snprintf(id, sizeof id, "aot_tensor_%s_%d_scratch", lname, op->id);

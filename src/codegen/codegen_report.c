@@ -78,7 +78,7 @@ void gen_readme(const ir_graph *g, const cg_options *o, const cg_layout *L, strb
     if (op->dead) continue;
     char dts[256];
     sb_printf(r, "| %d | %s | %d | ", op->id,
-              op->builtin == OP_CUSTOM ? (op->custom ? op->custom : "CUSTOM") : litert_op_name(op->builtin),
+              ir_op_name(op),
               op->opts.fused_act);
     op_dtypes(g, op, dts, sizeof dts);
     char *arrow = strstr(dts, " -> ");

@@ -64,6 +64,7 @@ ir_op *ir_insert_op(ir_graph *g, int pos, int id, int builtin, int nin, const in
   ir_op *op = &g->ops[pos];
   op->id = id;
   op->builtin = builtin;
+  op->model_builtin = builtin;
   op->nin = nin;
   op->in = xcalloc((size_t)(nin > 0 ? nin : 1), sizeof(int));
   for (int i = 0; i < nin; i++) op->in[i] = in[i];
@@ -163,6 +164,7 @@ static int *copy_i32(const int32_t *v, int n) {
 static void op_from_litert(const litert_model *m, const litert_op *lo, int id, ir_op *op) {
   op->id = id;
   op->builtin = litert_op_builtin(m, lo);
+  op->model_builtin = op->builtin;
   op->custom = xstrdup(litert_op_custom(m, lo));
   op->nin = lo->ninputs;
   op->in = copy_i32(lo->inputs, lo->ninputs);
@@ -269,6 +271,11 @@ void ir_free(ir_graph *g) {
   free(g->inputs);
   free(g->outputs);
   free(g);
+}
+
+const char *ir_op_name(const ir_op *op) {
+  if (op->model_builtin == OP_CUSTOM) return op->custom ? op->custom : "CUSTOM";
+  return litert_op_name(op->model_builtin);
 }
 
 /* "CONV_2D", or "CUSTOM 'code'" */

@@ -55,6 +55,10 @@ typedef struct ir_tensor {
 typedef struct ir_op {
   int id;                   /* original operator index */
   int builtin;              /* OP_* */
+  int model_builtin;        /* the operator as the model has it (names in the
+                               generated code and the reports); differs from
+                               builtin where a transform runs the op as an
+                               equivalent one (passes/dw_as_conv.c) */
   char *custom;             /* custom code for OP_CUSTOM, else NULL */
   int nin, nout;
   int *in;                  /* tensor ids; -1 = optional input absent */
@@ -122,6 +126,10 @@ ir_op *ir_insert_op(ir_graph *g, int pos, int id, int builtin, int nin, const in
                     const int *out);
 /* (Re)computes the C identifier of tensor t from its name and index. */
 void ir_set_cname(ir_graph *g, int t);
+
+/* The op's name as the model has it: "CONV_2D", or the custom code
+ * ("CUSTOM" when it has none). */
+const char *ir_op_name(const ir_op *op);
 
 /* Number of elements / bytes of a tensor. */
 size_t ir_numel(const ir_tensor *t);

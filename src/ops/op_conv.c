@@ -122,6 +122,29 @@ static void conv_kbias(lower_call *c, int ck, const ir_tensor *f, const ir_tenso
   lower_conv_array(c, LOWER_CA_KBIAS, 'w', "kbias", k, oc);
 }
 
+/* A layer whose windows run down one column (input, output and filter one
+ * wide: the temporal convolutions of streaming audio models, [1, T, 1, C])
+ * is the same layer seen as one row: NHWC stores [h, 1, c] as [1, h, c] and
+ * a filter [., kh, 1, .] as [., 1, kh, .], so height and width swap in the
+ * params (strides, dilations and padding with them) and the kernels' row
+ * loops, which block positions along a row, take the whole column. The
+ * outputs are the same sums in the same order. */
+static void conv_column_as_row(aot_conv_params *p, int dw) {
+  if (p->in_w != 1 || p->out_w != 1 || p->filter_w != 1 || p->pad_w != 0 || p->in_h < 2) return;
+  /* a CONV_2D of one output position is a matrix product either way (its
+     gathered window is longer as a row: counted slower on Cortex-M55); a
+     depthwise one still walks one row instead of in_h */
+  if (!dw && p->out_h < 2) return;
+#define CONV_SWAP(a, b) do { const int32_t t_ = p->a; p->a = p->b; p->b = t_; } while (0)
+  CONV_SWAP(in_h, in_w);
+  CONV_SWAP(out_h, out_w);
+  CONV_SWAP(filter_h, filter_w);
+  CONV_SWAP(stride_h, stride_w);
+  CONV_SWAP(dilation_h, dilation_w);
+  CONV_SWAP(pad_h, pad_w);
+#undef CONV_SWAP
+}
+
 static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *why, size_t n);
 
 /* 1 when the Helium build reads the filter of int8 CONV_2D op (params p,
@@ -314,6 +337,7 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
       return -1;
   }
 
+  if (ck != CK_TCONV) conv_column_as_row(p, ck == CK_DW);
   if (kind == CF_F32 || kind == CF_HYB) {
     act_range_float(op->opts.fused_act, &p->act_min_f, &p->act_max_f);
     return 0;

@@ -46,9 +46,7 @@ static void name_graph(ir_graph *g) {
     const ir_op *op = &g->ops[i];
     if (op->dead) continue;
     char lname[64];
-    snprintf(lname, sizeof lname, "%s",
-             op->builtin == OP_CUSTOM ? (op->custom ? op->custom : "custom")
-                                      : litert_op_name(op->builtin));
+    snprintf(lname, sizeof lname, "%s", ir_op_name(op));
     for (char *p = lname; *p; p++)
       if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
     c_identifier(lname, lname, 40);

@@ -43,6 +43,11 @@ void pass_name_constants(ir_graph *main);
  * DSP path the cost model finds worth its code; returns how many. */
 int pass_kernel_choice(ir_graph *g);
 
+/* ---- DEPTHWISE_CONV_2D of one input channel as CONV_2D (dw_as_conv.c) ---- */
+/* Runs each such layer (int8, int16x8, float32; constant filter read by it
+ * alone) as the CONV_2D it equals; returns how many. */
+int pass_depthwise_as_conv(ir_graph *g);
+
 /* ---- transforms ---- */
 typedef struct ir_transform {
   const char *name;

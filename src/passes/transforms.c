@@ -287,6 +287,11 @@ static int remove_dead(ir_graph *g, aotc_diag *d) {
   return changes + (before - after > 0 ? before - after : 0);
 }
 
+static int depthwise_as_conv(ir_graph *g, aotc_diag *d) {
+  (void)d;
+  return pass_depthwise_as_conv(g);
+}
+
 /* the last: on the final graph (passes/kernel_choice.c) */
 static int kernel_choice(ir_graph *g, aotc_diag *d) {
   (void)d;
@@ -304,6 +309,9 @@ const ir_transform ir_transforms[] = {
     {"fuse_activation", "fuse a following RELU/RELU6/RELU_N1_TO_1 into the producing op",
      fuse_activation},
     {"remove_dead", "remove ops whose outputs are unused, and unused tensors", remove_dead},
+    {"depthwise_as_conv",
+     "run a DEPTHWISE_CONV_2D of one input channel as the CONV_2D it equals",
+     depthwise_as_conv},
     {"kernel_choice",
      "pick each int8 convolution's Cortex-M4 DSP path by counted cost (off: the kernels' rules)",
      kernel_choice},

@@ -63,7 +63,7 @@ int plan_scratch_placement(const aotc_config *c, const ir_graph *g, plan_scratch
     if (op->dead) continue;
     char id[16];
     snprintf(id, sizeof id, "%d", op->id);
-    const char *type = op->builtin == OP_CUSTOM ? (op->custom ? op->custom : "CUSTOM") : litert_op_name(op->builtin);
+    const char *type = ir_op_name(op);  /* as the model (and the config) names it */
     aotc_rule_attrs a;
     config_rules_resolve(c->operators, c->n_operators, type, id, &a);
     if (!a.scratch_placement) continue;

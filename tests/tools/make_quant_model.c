@@ -16,6 +16,14 @@
  *   make_quant_model choice OUT.tflite dw|conv
  *     two int8 convolutions where aotc's kernel choice by counted cost takes
  *     the other Cortex-M4 DSP path for the second (test_kernel_choice.sh).
+ *   make_quant_model dwone OUT.tflite int8|int16|float32 KH KW M STRIDE same|valid
+ *     one DEPTHWISE_CONV_2D of one input channel and depth multiplier M
+ *     (per-channel filter scales, input [1, 19, 14, 1]) with a fused RELU
+ *     (test_dw_as_conv.sh).
+ *   make_quant_model column OUT.tflite dw|conv int8|int16|float32 KH C STRIDE DIL same|valid
+ *     one layer over a column, input [1, 23, 1, C], filter KH x 1: a
+ *     depthwise one (multiplier 1) or a CONV_2D to 2C channels
+ *     (test_dw_as_conv.sh: the lowering runs it as a row).
  */
 #include <math.h>
 #include <stdio.h>
@@ -333,13 +341,93 @@ static int choice_model(const char *out, const char *which) {
   return write_out(out);
 }
 
+/* ---- one convolution layer (test_dw_as_conv.sh) -------------------------- */
+/* A CONV_2D (conv) or DEPTHWISE_CONV_2D of input [1, ih, iw, ic], filter
+ * kh x kw, oc output channels (depthwise: depth multiplier oc / ic),
+ * per-channel filter scales, fused RELU, in int8, int16x8 or float32. */
+static int layer_model(const char *out, const char *dtn, int conv, int ih, int iw, int ic, int kh,
+                       int kw, int oc, int stride, int dil, int same) {
+  const int dt = strcmp(dtn, "int16") == 0 ? DT_INT16 : strcmp(dtn, "float32") == 0 ? DT_FLOAT32 : DT_INT8;
+  if (kh < 1 || kw < 1 || oc < 1 || oc > 64 || ic < 1 || ic > 64 || stride < 1 || dil < 1 ||
+      kh > 12 || kw > 12 || (!conv && oc % ic != 0) || (conv && (size_t)kh * kw * ic > 12 * 12 * 4))
+    return 2;
+  const int ekh = (kh - 1) * dil + 1, ekw = (kw - 1) * dil + 1;
+  const int oh = same ? (ih + stride - 1) / stride : (ih - ekh) / stride + 1;
+  const int ow = same ? (iw + stride - 1) / stride : (iw - ekw) / stride + 1;
+  if (oh < 1 || ow < 1) return 2;
+  M = litert_model_new();
+  litert_add_subgraph(M, "main");
+  static int8_t w8[12 * 12 * 64 * 4];
+  static float wf[12 * 12 * 64 * 4];
+  static int32_t b32[64];
+  static int64_t b64[64];
+  static float bf[64];
+  float ws[64], bs[64];
+  int64_t zp0[64] = {0};
+  const int32_t sx[4] = {1, ih, iw, ic}, sy[4] = {1, oh, ow, oc}, sb[1] = {oc};
+  const int32_t sf[4] = {conv ? oc : 1, kh, kw, conv ? ic : oc};
+  const size_t taps = (size_t)kh * kw * (conv ? ic : 1), nw = (size_t)sf[0] * kh * kw * sf[3];
+  uint32_t r = 777u + (uint32_t)(kh * 131 + kw * 17 + oc);
+  for (size_t i = 0; i < nw; i++) {
+    r = r * 1103515245u + 12345u;
+    w8[i] = (int8_t)((int)(r >> 16) % 255 - 127);
+    wf[i] = (float)w8[i] / 127.0f;
+  }
+  const float xs = dt == DT_INT16 ? 1.0f / 4096.0f : 0.05f;
+  for (int c = 0; c < oc; c++) {
+    ws[c] = 0.002f + 0.0005f * (float)(c % 7);   /* a scale per output channel */
+    bs[c] = xs * ws[c];
+    b32[c] = (c * 97) % 2001 - 1000;
+    b64[c] = (int64_t)((c * 7919) % 40001 - 20000);
+    bf[c] = (float)b32[c] / 4000.0f;
+  }
+  int x, f, b, y;
+  const float ys = xs * 0.004f * 127.0f * sqrtf((float)taps) * 2.0f;
+  if (dt == DT_FLOAT32) {
+    x = tensor("spectrogram", dt, 4, sx, NULL, 0, -12345.0f, 0);
+    f = tensor("filter", dt, 4, sf, wf, nw * 4, -12345.0f, 0);
+    b = tensor("bias", dt, 1, sb, bf, (size_t)oc * 4, -12345.0f, 0);
+    y = tensor("features", dt, 4, sy, NULL, 0, -12345.0f, 0);
+  } else {
+    const int is16 = dt == DT_INT16;
+    x = tensor("spectrogram", dt, 4, sx, NULL, 0, xs, is16 ? 0 : -7);
+    f = tensor("filter", DT_INT8, 4, sf, w8, nw, -12345.0f, 0);
+    litert_tensor_set_quant(M, 0, f, oc, ws, zp0, conv ? 0 : 3);
+    b = tensor("bias", is16 ? DT_INT64 : DT_INT32, 1, sb, is16 ? (const void *)b64 : b32,
+               (size_t)oc * (is16 ? 8 : 4), -12345.0f, 0);
+    litert_tensor_set_quant(M, 0, b, oc, bs, zp0, 0);
+    y = tensor("features", dt, 4, sy, NULL, 0, is16 ? ys / 64.0f : ys, is16 ? 0 : -128);
+  }
+  const int opc = conv ? OP_CONV_2D : OP_DEPTHWISE_CONV_2D;
+  litert_options o;
+  litert_options_default(&o);
+  o.type = litert_builtin_options_type(opc);
+  o.padding = same ? PAD_SAME : PAD_VALID;
+  o.stride_h = o.stride_w = stride;
+  o.dilation_h = o.dilation_w = dil;
+  if (!conv) o.depth_multiplier = oc / ic;
+  o.fused_act = ACT_RELU;
+  litert_add_op(M, 0, opc, NULL, 3, (int32_t[]){x, f, b}, 1, (int32_t[]){y}, &o);
+  litert_set_io(M, 0, 1, (int32_t[]){x}, 1, (int32_t[]){y});
+  return write_out(out);
+}
+
 int main(int argc, char **argv) {
+  if (argc == 9 && strcmp(argv[1], "dwone") == 0)
+    return layer_model(argv[2], argv[3], 0, 19, 14, 1, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]),
+                       atoi(argv[7]), 1, strcmp(argv[8], "same") == 0);
+  if (argc == 10 && strcmp(argv[1], "column") == 0)
+    return layer_model(argv[2], argv[4], strcmp(argv[3], "conv") == 0, 23, 1, atoi(argv[6]),
+                       atoi(argv[5]), 1, atoi(argv[6]) * (strcmp(argv[3], "conv") == 0 ? 2 : 1),
+                       atoi(argv[7]), atoi(argv[8]), strcmp(argv[9], "same") == 0);
   if (argc == 4 && strcmp(argv[1], "choice") == 0) return choice_model(argv[2], argv[3]);
   if (argc == 7 && strcmp(argv[1], "sigmoid") == 0)
     return sigmoid_model(argv[2], argv[3], argv[4], strtof(argv[5], NULL), strtol(argv[6], NULL, 10));
   if (argc == 4 && strcmp(argv[1], "hostile") == 0) return hostile(argv[2], atoi(argv[3]));
   fprintf(stderr, "usage: make_quant_model sigmoid OUT logistic|tanh int8|int16 SCALE ZP\n"
                   "       make_quant_model hostile OUT INDEX\n"
-                  "       make_quant_model choice OUT dw|conv\n");
+                  "       make_quant_model choice OUT dw|conv\n"
+                  "       make_quant_model dwone OUT int8|int16|float32 KH KW M STRIDE same|valid\n"
+                  "       make_quant_model column OUT dw|conv int8|int16|float32 KH C STRIDE DIL same|valid\n");
   return 2;
 }
