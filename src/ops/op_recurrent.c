@@ -396,6 +396,10 @@ static int lstm_check(const ir_graph *g, const ir_op *op, char *why, size_t n) {
   if (x->dtype == DT_INT16 && (x->zero_point[0] != 0 || h->zero_point[0] != 0))
     return lower_rec_why(why, n, "int16 LSTM needs zero points 0");
   int p2;
+  /* a hostile scale (0, negative, inf, NaN, huge) is refused before the cast */
+  if (!(c->scale[0] > 0.0f) || !(c->scale[0] < 1e30f))
+    return lower_rec_why(why, n, "integer LSTM cell state scale %g is not a power of two",
+                         (double)c->scale[0]);
   float l2 = logf(c->scale[0]) * (1.0f / logf(2.0f));
   p2 = (int)roundf(l2);
   if (fabsf(l2 - (float)p2) >= 1e-3f)
