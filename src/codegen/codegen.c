@@ -147,8 +147,7 @@ static int check_graph(const ir_graph *g, strbuf *b, int bad) {
     if (op->builtin == OP_CUSTOM && !impl)
       snprintf(why, sizeof why, "no kernel; register one under custom_operators in the config");
     if (impl && (!impl->check || impl->check(g, op, why, sizeof why) == 0)) continue;
-    const char *name = op->builtin == OP_CUSTOM ? (op->custom ? op->custom : "CUSTOM")
-                                                : litert_op_name(op->builtin);
+    const char *name = ir_op_name(op);
     sb_printf(b, "%sop %d%s (%s%s, %s): %s", bad ? "; " : "", op->id,
               g->sg ? xasprintf_tmp(" of subgraph %d", g->sg) : "",
               op->builtin == OP_CUSTOM ? "CUSTOM " : "", name, op_dtypes(g, op, dts, sizeof dts), why);

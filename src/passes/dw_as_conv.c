@@ -48,7 +48,6 @@ int pass_depthwise_as_conv(ir_graph *g) {
   for (int i = 0; i < g->nops; i++) {
     ir_op *op = &g->ops[i];
     if (!dw_as_conv_ok(g, op)) continue;
-    /* the CONV_2D implementation must accept the layer as it will be */
     ir_tensor *f = &g->t[op->in[1]];
     const size_t es = dtype_size(f->dtype);
     const int32_t kh = f->shape[1], kw = f->shape[2], m = f->shape[3];
@@ -69,6 +68,7 @@ int pass_depthwise_as_conv(ir_graph *g) {
     const int old_type = op->opts.type;
     op->builtin = OP_CONV_2D;
     op->opts.type = litert_builtin_options_type(OP_CONV_2D);
+    /* the CONV_2D implementation must accept the layer as it now is */
     const op_impl *impl = ops_find(g, op);
     char why[256];
     if (!impl || (impl->check && impl->check(g, op, why, sizeof why) != 0)) {

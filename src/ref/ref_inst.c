@@ -31,7 +31,7 @@ const char *ref_sg_label(const rinst *I, int s, char *buf, size_t n) {
 const char *ref_op_label(const ir_graph *g, const ir_op *op, char *buf, size_t n) {
   strbuf b = {0};
   sb_printf(&b, "op %d (%s", op->id,
-            op->builtin == OP_CUSTOM && op->custom ? op->custom : litert_op_name(op->builtin));
+            ir_op_name(op));
   int first = 1;
   for (int i = 0; i < op->nin; i++) {
     if (op->in[i] < 0) continue;
