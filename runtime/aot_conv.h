@@ -271,7 +271,7 @@ AOT_INLINE int32_t aot_dwconv2d_s8_dsp_wp(const aot_conv_params *p) {
 AOT_INLINE size_t aot_dwconv2d_s8_scratch_dsp(const aot_conv_params *p) {
   const size_t ch = (size_t)(p->in_c > 0 ? p->in_c : 0);
   const int32_t nt = p->filter_h * p->filter_w, np2 = nt & ~1, odd = nt & 1;
-  const int32_t nt8 = (np2 + 7) & ~7, gw = 2 * nt8 + 2 * odd;
+  const int32_t gw = 2 * np2 + 2 * odd;
   size_t b, n;
   if (p->depth_multiplier != 1 || nt > AOT_DW_S8_DSP_TAPS) return 0;
   if (aot_dwconv2d_s8_dsp_is3(p)) {
@@ -283,7 +283,7 @@ AOT_INLINE size_t aot_dwconv2d_s8_scratch_dsp(const aot_conv_params *p) {
   if (n > AOT_DW_S8_DSP_CH) n = AOT_DW_S8_DSP_CH;
   if (n > ch) n = ch;
   b = aot_conv_scratch_round(12u * n) + aot_conv_scratch_round(4u * (n / 4u) * (size_t)gw) +
-      aot_conv_scratch_round(sizeof(const int8_t *) * (size_t)(nt8 + odd)) +
+      aot_conv_scratch_round(sizeof(const int8_t *) * (size_t)(np2 + odd)) +
       aot_conv_scratch_round(n);
   return b;
 }

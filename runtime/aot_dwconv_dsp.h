@@ -27,9 +27,9 @@
  * products w * zp cancel their share input_offset * w of ks, so clipped
  * windows need no other case. Four channels: per tap pair two input words,
  * PKHBT / PKHTB, four SXTB16 and four SMLAD (exact products, two taps per
- * SMLAD; 15 instructions per 8 products, one asm block per four pairs; pairs
- * padded to groups of four with zero-weight taps reading the zero-point
- * row), then the last tap of an odd count with SMLABB / SMLATT. */
+ * SMLAD; 15 instructions per 8 products, one asm block per four pairs, the
+ * one to three pairs left one block each), then the last tap of an odd
+ * count with SMLABB / SMLATT. */
 #ifndef AOT_DWCONV_DSP_H
 #define AOT_DWCONV_DSP_H
 
@@ -104,6 +104,19 @@ typedef struct aot_dw_dsp_blk {
             : "memory");                                                                 \
   } while (0)
 
+/* one tap pair of four channels, the same operands (the one to three pairs
+ * after the groups of four) */
+#define AOT_DW_DSP_PAIRS1(tp, wp, c, a0, a1, a2, a3)                                     \
+  do {                                                                                   \
+    uint32_t p0_, p1_, xa_, xb_, lo_;                                                    \
+    __asm__(AOT_DW_DSP_PAIR_ASM                                                          \
+            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [tp] "+r"(tp),  \
+              [wp] "+r"(wp), [p0] "=&r"(p0_), [p1] "=&r"(p1_), [xa] "=&r"(xa_),            \
+              [xb] "=&r"(xb_), [lo] "=&r"(lo_)                                           \
+            : [c] "r"(c)                                                                 \
+            : "memory");                                                                 \
+  } while (0)
+
 /* one channel's aot_dsp_rqf + output offset, SSAT and store (asm text,
  * operands of aot_dw_dsp_pos's quick requantization): m and s from
  * aot_dsp_kc at byte offset ko, the byte at out + oo */
@@ -119,23 +132,24 @@ typedef struct aot_dw_dsp_blk {
   "strb %[" #a "], [%[out], #" #oo "]\n\t"
 
 /* channels c < n4 (multiple of 4) of one output position: the tap pairs in
- * groups of four (tab and w16 padded with zero-weight taps to nt8), then
- * the last tap of an odd count (tab[nt8]; SMLABB / SMLATT) */
+ * groups of four, the remaining one to three pairs one at a time, then the
+ * last tap of an odd count (tab[np2]; SMLABB / SMLATT) */
 static __attribute__((noinline)) void aot_dw_dsp_pos(const aot_dw_dsp_blk *b, int8_t *out) {
   const int8_t *const *const tab = b->tab;
   const uint32_t *wp = b->w16;
   const aot_dsp_kc *k = b->k;
-  const int32_t nt8 = b->nt, odd = b->odd, n4 = b->n4, full = b->full, quick = b->quick;
-  const int32_t out_off = b->out_off, lo = b->lo, hi = b->hi;
+  const int32_t np2 = b->nt, ng = np2 & ~7, odd = b->odd, n4 = b->n4, full = b->full;
+  const int32_t quick = b->quick, out_off = b->out_off, lo = b->lo, hi = b->hi;
   int32_t c, t, v0, v1, v2, v3;
   for (c = 0; c < n4; c += 4, k += 4, out += 4) {
     int32_t a0 = k[0].ks, a1 = k[1].ks, a2 = k[2].ks, a3 = k[3].ks;
     const int8_t *const *tp = tab;
-    for (t = 0; t < nt8; t += 8) AOT_DW_DSP_PAIRS4(tp, wp, c, a0, a1, a2, a3);
+    for (t = 0; t < ng; t += 8) AOT_DW_DSP_PAIRS4(tp, wp, c, a0, a1, a2, a3);
+    for (; t < np2; t += 2) AOT_DW_DSP_PAIRS1(tp, wp, c, a0, a1, a2, a3);
     if (odd) {
       uint32_t xv;
       int16x2_t x02, x13;
-      memcpy(&xv, tab[nt8] + c, 4);
+      memcpy(&xv, tab[np2] + c, 4);
       x02 = __sxtb16((int8x4_t)xv);
       x13 = aot_dw_dsp_hi(xv);
       a0 = __smlabb(x02, (int16x2_t)wp[0], a0);
@@ -184,10 +198,10 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
                               void *scratch) {
   const int32_t in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
   const int32_t fh = p->filter_h, fw = p->filter_w, nt = fh * fw;
-  /* taps 0 .. np2 - 1 in pairs, padded to nt8 (groups of four pairs); the
-   * last tap of an odd count alone, in tab[nt8] */
-  const int32_t np2 = nt & ~1, odd = nt & 1, nt8 = (np2 + 7) & ~7;
-  const int32_t gw = 2 * nt8 + 2 * odd;   /* widened filter words of four channels */
+  /* taps 0 .. np2 - 1 in pairs; the last tap of an odd count alone, in
+   * tab[np2] */
+  const int32_t np2 = nt & ~1, odd = nt & 1;
+  const int32_t gw = 2 * np2 + 2 * odd;   /* widened filter words of four channels */
   /* channels of a block: as many fours as the widened filter holds */
   const int32_t cb = aot_min_i32(AOT_DW_S8_DSP_CH, AOT_DW_S8_DSP_W16 / gw * 4);
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
@@ -200,7 +214,7 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
   const int8_t **const tab = (const int8_t **)(void *)((char *)w16 + aot_conv_scratch_round(
                                                            4u * (n / 4u) * (size_t)gw));
   int8_t *const zrow =
-      (int8_t *)tab + aot_conv_scratch_round(sizeof(const int8_t *) * (size_t)(nt8 + odd));
+      (int8_t *)tab + aot_conv_scratch_round(sizeof(const int8_t *) * (size_t)(np2 + odd));
   aot_dw_dsp_blk bk;
   int32_t c0, i;
 
@@ -208,9 +222,8 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
   bk.tab = tab;
   bk.w16 = w16;
   bk.k = kc;
-  bk.nt = nt8;
+  bk.nt = np2;
   bk.odd = odd;
-  for (i = np2; i < nt8; i++) tab[i] = zrow;
   bk.out_off = p->output_offset;
   bk.lo = p->act_min;
   bk.hi = p->act_max;
@@ -233,8 +246,8 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
         uint32_t v, u;
         memcpy(&v, filter + (size_t)t * ch + c0 + c, 4);
         if (t == np2) {   /* the last tap of an odd count */
-          d[2 * nt8] = (uint32_t)__sxtb16((int8x4_t)v);
-          d[2 * nt8 + 1] = (uint32_t)aot_dw_dsp_hi(v);
+          d[2 * np2] = (uint32_t)__sxtb16((int8x4_t)v);
+          d[2 * np2 + 1] = (uint32_t)aot_dw_dsp_hi(v);
         } else if (t & 1) {
           memcpy(&u, filter + (size_t)(t - 1) * ch + c0 + c, 4);
           d[2 * t - 2] = (uint32_t)__sxtb16((int8x4_t)aot_dw_dsp_pklo(u, v));
@@ -279,13 +292,12 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
           int32_t fy, fx;
           if (rows_in && ix0 >= 0 && ix0 + (fw - 1) * dw < in_w) {
             if (prev) {   /* the same taps one stride to the right */
-              for (i = 0; i < np2; i++) tab[i] += sx;
-              if (odd) tab[nt8] += sx;
+              for (i = 0; i < nt; i++) tab[i] += sx;
             } else {
               const int8_t *row = in_b + (size_t)iy0 * in_row + (size_t)ix0 * ch;
               for (fy = 0, i = 0; fy < fh; fy++, row += (size_t)dh * in_row)
                 for (fx = 0; fx < fw; fx++, i++)
-                  tab[i < np2 ? i : nt8] = row + (size_t)fx * dw * ch;
+                  tab[i] = row + (size_t)fx * dw * ch;
             }
             prev = 1;
           } else {
@@ -296,8 +308,7 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
               const int8_t *row = row_in ? in_b + (size_t)iy * in_row : in_b;
               for (fx = 0; fx < fw; fx++, i++) {
                 const int32_t ix = ix0 + fx * dw;
-                tab[i < np2 ? i : nt8] =
-                    row_in && ix >= 0 && ix < in_w ? row + (size_t)ix * ch : zrow;
+                tab[i] = row_in && ix >= 0 && ix < in_w ? row + (size_t)ix * ch : zrow;
               }
             }
 #endif
@@ -308,7 +319,7 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
           for (c = n4; c < nch; c++) {
             int32_t acc = kc[c].ks;
             for (t = 0; t < nt; t++)
-              acc += filter[(size_t)t * ch + c0 + c] * tab[t < np2 ? t : nt8][c];
+              acc += filter[(size_t)t * ch + c0 + c] * tab[t][c];
             out[c] = (int8_t)aot_clamp_i32(aot_dsp_rqk(acc, kc + c) + bk.out_off, bk.lo, bk.hi);
           }
 #endif

@@ -48,6 +48,11 @@ int pass_kernel_choice(ir_graph *g);
  * alone) as the CONV_2D it equals; returns how many. */
 int pass_depthwise_as_conv(ir_graph *g);
 
+/* ---- CONV_2D of one whole-image window as FULLY_CONNECTED (conv_as_fc.c) ---- */
+/* Runs each such layer (int8, int16x8; constant filter read by it alone)
+ * as the FULLY_CONNECTED it equals; returns how many. */
+int pass_conv_as_fc(ir_graph *g);
+
 /* ---- transforms ---- */
 typedef struct ir_transform {
   const char *name;

@@ -292,6 +292,11 @@ static int depthwise_as_conv(ir_graph *g, aotc_diag *d) {
   return pass_depthwise_as_conv(g);
 }
 
+static int conv_as_fc(ir_graph *g, aotc_diag *d) {
+  (void)d;
+  return pass_conv_as_fc(g);
+}
+
 /* the last: on the final graph (passes/kernel_choice.c) */
 static int kernel_choice(ir_graph *g, aotc_diag *d) {
   (void)d;
@@ -312,6 +317,9 @@ const ir_transform ir_transforms[] = {
     {"depthwise_as_conv",
      "run a DEPTHWISE_CONV_2D of one input channel as the CONV_2D it equals",
      depthwise_as_conv},
+    {"conv_as_fc",
+     "run a CONV_2D whose one window is the whole input as the FULLY_CONNECTED it equals",
+     conv_as_fc},
     {"kernel_choice",
      "pick each int8 convolution's Cortex-M4 DSP path by counted cost (off: the kernels' rules)",
      kernel_choice},

@@ -344,9 +344,10 @@ static int choice_model(const char *out, const char *which) {
 /* ---- one convolution layer (test_dw_as_conv.sh) -------------------------- */
 /* A CONV_2D (conv) or DEPTHWISE_CONV_2D of input [1, ih, iw, ic], filter
  * kh x kw, oc output channels (depthwise: depth multiplier oc / ic),
- * per-channel filter scales, fused RELU, in int8, int16x8 or float32. */
+ * per-channel filter scales (one scale for the filter if per_tensor), fused
+ * RELU, in int8, int16x8 or float32. */
 static int layer_model(const char *out, const char *dtn, int conv, int ih, int iw, int ic, int kh,
-                       int kw, int oc, int stride, int dil, int same) {
+                       int kw, int oc, int stride, int dil, int same, int per_tensor) {
   const int dt = strcmp(dtn, "int16") == 0 ? DT_INT16 : strcmp(dtn, "float32") == 0 ? DT_FLOAT32 : DT_INT8;
   if (kh < 1 || kw < 1 || oc < 1 || oc > 64 || ic < 1 || ic > 64 || stride < 1 || dil < 1 ||
       kh > 12 || kw > 12 || (!conv && oc % ic != 0) || (conv && (size_t)kh * kw * ic > 12 * 12 * 4))
@@ -375,7 +376,7 @@ static int layer_model(const char *out, const char *dtn, int conv, int ih, int i
   }
   const float xs = dt == DT_INT16 ? 1.0f / 4096.0f : 0.05f;
   for (int c = 0; c < oc; c++) {
-    ws[c] = 0.002f + 0.0005f * (float)(c % 7);   /* a scale per output channel */
+    ws[c] = 0.002f + (per_tensor ? 0.0013f : 0.0005f * (float)(c % 7));   /* per output channel */
     bs[c] = xs * ws[c];
     b32[c] = (c * 97) % 2001 - 1000;
     b64[c] = (int64_t)((c * 7919) % 40001 - 20000);
@@ -392,7 +393,7 @@ static int layer_model(const char *out, const char *dtn, int conv, int ih, int i
     const int is16 = dt == DT_INT16;
     x = tensor("spectrogram", dt, 4, sx, NULL, 0, xs, is16 ? 0 : -7);
     f = tensor("filter", DT_INT8, 4, sf, w8, nw, -12345.0f, 0);
-    litert_tensor_set_quant(M, 0, f, oc, ws, zp0, conv ? 0 : 3);
+    litert_tensor_set_quant(M, 0, f, per_tensor ? 1 : oc, ws, zp0, conv ? 0 : 3);
     b = tensor("bias", is16 ? DT_INT64 : DT_INT32, 1, sb, is16 ? (const void *)b64 : b32,
                (size_t)oc * (is16 ? 8 : 4), -12345.0f, 0);
     litert_tensor_set_quant(M, 0, b, oc, bs, zp0, 0);
@@ -415,11 +416,16 @@ static int layer_model(const char *out, const char *dtn, int conv, int ih, int i
 int main(int argc, char **argv) {
   if (argc == 9 && strcmp(argv[1], "dwone") == 0)
     return layer_model(argv[2], argv[3], 0, 19, 14, 1, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]),
-                       atoi(argv[7]), 1, strcmp(argv[8], "same") == 0);
+                       atoi(argv[7]), 1, strcmp(argv[8], "same") == 0, 0);
   if (argc == 10 && strcmp(argv[1], "column") == 0)
     return layer_model(argv[2], argv[4], strcmp(argv[3], "conv") == 0, 23, 1, atoi(argv[6]),
                        atoi(argv[5]), 1, atoi(argv[6]) * (strcmp(argv[3], "conv") == 0 ? 2 : 1),
-                       atoi(argv[7]), atoi(argv[8]), strcmp(argv[9], "same") == 0);
+                       atoi(argv[7]), atoi(argv[8]), strcmp(argv[9], "same") == 0, 0);
+  /* a CONV_2D whose one window is the whole input [1, IH, IW, C] (VALID) */
+  if (argc == 9 && strcmp(argv[1], "window") == 0)
+    return layer_model(argv[2], argv[3], 1, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]),
+                       atoi(argv[4]), atoi(argv[5]), atoi(argv[7]), 1, 1, 0,
+                       strcmp(argv[8], "per-tensor") == 0);
   if (argc == 4 && strcmp(argv[1], "choice") == 0) return choice_model(argv[2], argv[3]);
   if (argc == 7 && strcmp(argv[1], "sigmoid") == 0)
     return sigmoid_model(argv[2], argv[3], argv[4], strtof(argv[5], NULL), strtol(argv[6], NULL, 10));
@@ -428,6 +434,7 @@ int main(int argc, char **argv) {
                   "       make_quant_model hostile OUT INDEX\n"
                   "       make_quant_model choice OUT dw|conv\n"
                   "       make_quant_model dwone OUT int8|int16|float32 KH KW M STRIDE same|valid\n"
-                  "       make_quant_model column OUT dw|conv int8|int16|float32 KH C STRIDE DIL same|valid\n");
+                  "       make_quant_model column OUT dw|conv int8|int16|float32 KH C STRIDE DIL same|valid\n"
+                  "       make_quant_model window OUT int8|int16|float32 IH IW C OC per-channel|per-tensor\n");
   return 2;
 }
