@@ -90,32 +90,27 @@ typedef struct aot_dw_dsp_blk {
   "sxtb16 %[xa], %[xb], ror #8\n\t"                     \
   "smlad %[a3], %[xa], %[p1], %[a3]\n\t"
 
-/* four tap pairs of four channels (channel offset c; tab entries *tp and
- * widened weights *wp, both advanced past the group): SMLAD adds the exact
- * products of both taps of a channel, 15 instructions per 8 products */
+/* the tap pairs of asm text TEXT (AOT_DW_DSP_PAIR_ASM once per pair) for
+ * four channels (channel offset c; tab entries *tp and widened weights *wp,
+ * both advanced past them): SMLAD adds the exact products of both taps of a
+ * channel, 15 instructions per 8 products. AOT_DW_DSP_PAIRS4: four pairs in
+ * one asm block; AOT_DW_DSP_PAIRS1: one (the one to three pairs after the
+ * groups of four) */
+#define AOT_DW_DSP_PAIRS(TEXT, tp, wp, c, a0, a1, a2, a3)                               \
+  do {                                                                                   \
+    uint32_t p0_, p1_, xa_, xb_, lo_;                                                    \
+    __asm__(TEXT                                                                         \
+            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [tp] "+r"(tp),  \
+              [wp] "+r"(wp), [p0] "=&r"(p0_), [p1] "=&r"(p1_), [xa] "=&r"(xa_),            \
+              [xb] "=&r"(xb_), [lo] "=&r"(lo_)                                           \
+            : [c] "r"(c)                                                                 \
+            : "memory");                                                                 \
+  } while (0)
 #define AOT_DW_DSP_PAIRS4(tp, wp, c, a0, a1, a2, a3)                                     \
-  do {                                                                                   \
-    uint32_t p0_, p1_, xa_, xb_, lo_;                                                    \
-    __asm__(AOT_DW_DSP_PAIR_ASM AOT_DW_DSP_PAIR_ASM AOT_DW_DSP_PAIR_ASM AOT_DW_DSP_PAIR_ASM \
-            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [tp] "+r"(tp),  \
-              [wp] "+r"(wp), [p0] "=&r"(p0_), [p1] "=&r"(p1_), [xa] "=&r"(xa_),            \
-              [xb] "=&r"(xb_), [lo] "=&r"(lo_)                                           \
-            : [c] "r"(c)                                                                 \
-            : "memory");                                                                 \
-  } while (0)
-
-/* one tap pair of four channels, the same operands (the one to three pairs
- * after the groups of four) */
+  AOT_DW_DSP_PAIRS(AOT_DW_DSP_PAIR_ASM AOT_DW_DSP_PAIR_ASM AOT_DW_DSP_PAIR_ASM             \
+                       AOT_DW_DSP_PAIR_ASM, tp, wp, c, a0, a1, a2, a3)
 #define AOT_DW_DSP_PAIRS1(tp, wp, c, a0, a1, a2, a3)                                     \
-  do {                                                                                   \
-    uint32_t p0_, p1_, xa_, xb_, lo_;                                                    \
-    __asm__(AOT_DW_DSP_PAIR_ASM                                                          \
-            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [tp] "+r"(tp),  \
-              [wp] "+r"(wp), [p0] "=&r"(p0_), [p1] "=&r"(p1_), [xa] "=&r"(xa_),            \
-              [xb] "=&r"(xb_), [lo] "=&r"(lo_)                                           \
-            : [c] "r"(c)                                                                 \
-            : "memory");                                                                 \
-  } while (0)
+  AOT_DW_DSP_PAIRS(AOT_DW_DSP_PAIR_ASM, tp, wp, c, a0, a1, a2, a3)
 
 /* one channel's aot_dsp_rqf + output offset, SSAT and store (asm text,
  * operands of aot_dw_dsp_pos's quick requantization): m and s from
