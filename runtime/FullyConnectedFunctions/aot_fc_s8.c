@@ -215,7 +215,7 @@ static int32_t aot_fc_s8_dsp(const aot_fc_params *p, const int8_t *input, const 
     const int32_t *mult = p->out_mult, *shift = p->out_shift;
     int32_t oc = 0, k;
 #if AOT_F_FC_S8_ROWS4
-    if (one) aot_dsp_widen_off(x, depth, in_off, xw);
+    if (one && out_depth >= 4) aot_dsp_widen_off(x, depth, in_off, xw);   /* four-row loop only */
     for (; oc + 4 <= out_depth; oc += 4, w += 4 * depth, o += 4) {
       const int32_t *const bb = bias ? bias + oc : zero4;
       int32_t s[4], k0, fast;
