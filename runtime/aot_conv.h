@@ -170,9 +170,14 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_col(const aot_conv_params *p) {
  * filter with dilation_w 1 (or fw 1), one group, no window leaving the
  * image); na = positions summed per pass (into int32, then requantized).
  * Scratch: cb x 4 int32 constants, 12 int32 of pass state, na x 4 int32
- * sums, cb x k16 packed filter bytes, np x k16 im2col bytes. cb is as many channels as 8 KB of packed filters
- * hold (every window is copied once per block), np as many positions as
- * 2 KB hold, at least 4 (one block's constants are loaded once per pass). */
+ * sums, cb x k16 packed filter bytes (none when aotc packed the filter:
+ * filter_packed), np x k16 im2col bytes. cb is as many channels as 8 KB of
+ * packed filters hold (every window is copied once per block); with a
+ * filter packed at compile time nothing is copied, so cb takes every
+ * channel up to AOT_CONV_MVE_PACKED_CB (each window copied once; 16 bytes
+ * of constants per channel). np is as many positions as 2 KB hold, at
+ * least 4 (one block's constants are loaded once per pass). */
+#define AOT_CONV_MVE_PACKED_CB 128
 typedef struct aot_conv2d_s8_mve_plan {
   int32_t k16, cb, np, na;
 } aot_conv2d_s8_mve_plan;
@@ -194,12 +199,13 @@ AOT_INLINE size_t aot_conv2d_s8_mve_plan_of(const aot_conv_params *p,
     pl->cb = 4;
     pl->na = aot_min_i32(32, npos2);
   } else {
-    pl->cb = aot_min_i32(aot_max_i32((8192 / pl->k16) & ~3, 4), pg4);
+    pl->cb = p->filter_packed ? aot_min_i32(AOT_CONV_MVE_PACKED_CB, pg4)
+                              : aot_min_i32(aot_max_i32((8192 / pl->k16) & ~3, 4), pg4);
     pl->np = aot_min_i32(aot_max_i32((2048 / pl->k16) & ~1, 4), aot_min_i32(32, npos2));
     pl->na = pl->np;
   }
-  return (size_t)pl->cb * (16 + (size_t)pl->k16) + 48u + 16u * (size_t)pl->na +
-         (size_t)pl->np * (size_t)pl->k16;
+  return (size_t)pl->cb * (16 + (p->filter_packed ? 0u : (size_t)pl->k16)) + 48u +
+         16u * (size_t)pl->na + (size_t)pl->np * (size_t)pl->k16;
 }
 AOT_INLINE size_t aot_conv2d_s8_scratch_mve(const aot_conv_params *p) {
   aot_conv2d_s8_mve_plan pl;

@@ -300,6 +300,7 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
   const size_t in_row = (size_t)in_w * in_c;
   int32_t groups, per_group, g, c0;
   aot_conv2d_s8_mve_plan pl;
+  size_t wbytes;
 
   if (fic <= 0 || in_c % fic != 0) return AOT_KERNEL_BAD_PARAM;
   groups = in_c / fic;
@@ -312,6 +313,8 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
   /* a packed filter: the layout the packed path reads (aot_conv_params) */
   if (p->filter_packed && (groups != 1 || !p->kbias || !pl.cb || out_c % 4 != 0 || fsize % 16 != 0))
     return AOT_KERNEL_BAD_PARAM;
+  /* the scratch's packing buffer (none for a packed filter) */
+  wbytes = p->filter_packed ? 0 : (size_t)pl.cb * (size_t)pl.k16;
 
   for (g = 0; g < groups; g++) {
     for (c0 = 0; c0 < per_group; c0 += pl.cb ? pl.cb : per_group) {
@@ -323,7 +326,7 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
         const int32_t nc = per_group - c0 < pl.cb ? per_group - c0 : pl.cb, cb = pl.cb;
         const int32_t k16 = pl.k16, npos = p->batches * out_h * out_w;
         int32_t *cst = (int32_t *)scratch, *st = cst + 4 * cb, *acc = st + 12;
-        int8_t *wp = (int8_t *)(acc + 4 * pl.na), *const col = wp + (size_t)cb * k16;
+        int8_t *wp = (int8_t *)(acc + 4 * pl.na), *const col = wp + wbytes;
         for (j = 0; j < cb; j++) {
           int32_t ks = 0, m = 0, sh = 0;
           if (j < nc) {

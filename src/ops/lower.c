@@ -467,10 +467,17 @@ int lower_check(lower_op_fn f, const ir_graph *g, const ir_op *op, char *why, si
 }
 
 /* The scratch bytes the kernel of call c needs, from the size function the
- * kernel itself checks; 0 for kernels without scratch. */
+ * kernel itself checks; 0 for kernels without scratch. An int8 CONV_2D whose
+ * filter the Helium build reads packed (c->mve_pack) is sized as that build
+ * sees its params (filter_packed: no packing buffer), the other builds'
+ * needs as they see them (they ignore filter_packed). */
 static size_t call_scratch(const lower_call *c) {
   const lower_kernel *k = c->k;
-  if (k == lower_kernel_get(LK(aot_conv2d_s8))) return aot_conv2d_s8_scratch_size(&c->u.conv.p);
+  if (k == lower_kernel_get(LK(aot_conv2d_s8))) {
+    aot_conv_params p = c->u.conv.p;
+    p.filter_packed = c->mve_pack;
+    return aot_conv2d_s8_scratch_size(&p);
+  }
   if (k == lower_kernel_get(LK(aot_dwconv2d_s8))) return aot_dwconv2d_s8_scratch_size(&c->u.conv.p);
   if (k == lower_kernel_get(LK(aot_conv2d_hybrid)))
     return aot_conv2d_hybrid_buffer_size(&c->u.conv.p);

@@ -429,11 +429,16 @@ static void test_conv(int n_cases) {
               memcpy(packed + (size_t)c * fs + (size_t)q * 4 + (size_t)i * 16,
                      filt_buf + (size_t)(c + i) * fs + q, 16);
         p.filter_packed = 1;
+        /* its own scratch size: no packing buffer, channel blocks of up to
+           AOT_CONV_MVE_PACKED_CB (aot_conv2d_s8_mve_plan_of) */
+        sn = aot_conv2d_s8_scratch_size(&p);
+        scratch_prep(sn);
         memset(out_a, 0x5A, sizeof out_a);
         ra = aot_conv2d_s8(&p, in_buf, packed, bias, out_a, scratch_a);
         p.filter_packed = 0;
 #ifdef AOT_MVE
         check(compare_out(ra, rb, o_n), "conv2d_s8 with the filter packed at compile time", done);
+        check(scratch_kept(sn), "conv2d_s8 packed: scratch bound", done);
 #else
         check(ra == AOT_KERNEL_BAD_PARAM, "conv2d_s8 refuses a packed filter without Helium", done);
 #endif
