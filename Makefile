@@ -74,6 +74,7 @@ demo: deps aotc
 
 bench: aotc
 	AOTC_SHARED=$(SHARED) bash bench/run.sh $(BUILD)/aotc
+	AOTC_SHARED=$(SHARED) bash bench/seanet.sh $(BUILD)/aotc
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD)
