@@ -29,10 +29,12 @@
 #if !defined(AOT_NO_SIMD) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include <arm_mve.h>
 #define AOT_FC16_MVE 1
+#define AOT_FC16_DW_B 16   /* depthwise output channels per pass */
 #elif !defined(AOT_NO_SIMD) && defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32)
 #include <arm_acle.h>
 #include <string.h>
 #define AOT_FC16_DSP 1
+#define AOT_FC16_DW_B 4
 #endif
 
 /* products per int32 partial sum (a multiple of 16, at most 511) */
@@ -75,6 +77,17 @@ AOT_INLINE int32_t aot_fc16_rq(uint64_t acc, const aot_fc16_q *q) {
   if (q->ts < 32) return (int32_t)((lo >> q->ts) | (hi << (32 - q->ts)));
   return (int32_t)hi >> (q->ts - 32);
 }
+
+/* one depthwise window: nfy rows of nfx taps; inputs x_row / x_step int16
+ * apart (a row of the window / a tap), filter taps f_row / f_step apart;
+ * Helium: the gather indices of depth multipliers > 1 (aot_fc16_dw_idx) */
+typedef struct {
+  int32_t nfy, nfx;
+  size_t x_row, x_step, f_row, f_step;
+#if defined(AOT_FC16_MVE)
+  uint32x4_t idx[4];
+#endif
+} aot_fc16_win;
 
 /* clamp(aot_mbqm64(sum + bias)) as int16: sum is an exact int32 sum */
 AOT_INLINE int16_t aot_fc16_out(int64_t sum, const int64_t *bias, int32_t oc,
@@ -171,6 +184,68 @@ static __attribute__((noinline, unused)) int64_t aot_fc16_dot1(const int16_t *x,
   }
   return acc;
 }
+/* the int32 sums of output channels c0 .. c0 + nc - 1 (nc <= 4) over one
+ * window: x at the window's first tap (channel 0), f at its first filter
+ * tap (output channel 0). Four channels with depth multiplier 1 or 2 take
+ * SMLAxy: with the filter word's halves wa = (w0, w2), wb = (w1, w3), and
+ * multiplier 1 the input words (x0, x1), (x2, x3): x0 w0 = BB(xa, wa),
+ * x1 w1 = TB(xa, wb), x2 w2 = BT(xb, wa), x3 w3 = TT(xb, wb); multiplier 2
+ * reads the one input word (xi, xi+1) for the four: xi w0 = BB, xi w1 =
+ * BB(xa, wb), xi+1 w2 = TT(xa, wa), xi+1 w3 = TT(xa, wb). */
+AOT_INLINE void aot_fc16_dw_sums(const int16_t *x, const int8_t *f, int32_t c0, int32_t nc,
+                                 int32_t dm, const aot_fc16_win *g, int32_t *s) {
+  int32_t fy, k;
+  if (nc == 4 && dm <= 2) {
+    int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    x += dm == 1 ? c0 : c0 >> 1;
+    f += c0;
+    for (fy = 0; fy < g->nfy; fy++) {
+      const int16_t *ip = x + fy * g->x_row;
+      const int8_t *fp = f + fy * g->f_row;
+      if (dm == 1) {
+        for (k = 0; k < g->nfx; k++, ip += g->x_step, fp += g->f_step) {
+          int32_t xa, xb;
+          uint32_t v;
+          memcpy(&xa, ip, 4);
+          memcpy(&xb, ip + 2, 4);
+          memcpy(&v, fp, 4);
+          {
+            const int32_t wa = (int32_t)__sxtb16((int8x4_t)v), wb = (int32_t)aot_fc16_hi(v);
+            s0 = __smlabb(xa, wa, s0);
+            s1 = __smlatb(xa, wb, s1);
+            s2 = __smlabt(xb, wa, s2);
+            s3 = __smlatt(xb, wb, s3);
+          }
+        }
+      } else {
+        for (k = 0; k < g->nfx; k++, ip += g->x_step, fp += g->f_step) {
+          int32_t xa;
+          uint32_t v;
+          memcpy(&xa, ip, 4);
+          memcpy(&v, fp, 4);
+          {
+            const int32_t wa = (int32_t)__sxtb16((int8x4_t)v), wb = (int32_t)aot_fc16_hi(v);
+            s0 = __smlabb(xa, wa, s0);
+            s1 = __smlabb(xa, wb, s1);
+            s2 = __smlatt(xa, wa, s2);
+            s3 = __smlatt(xa, wb, s3);
+          }
+        }
+      }
+    }
+    s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
+    return;
+  }
+  for (k = 0; k < nc; k++) {
+    const int16_t *xc = x + (c0 + k) / dm;
+    const int8_t *fc = f + c0 + k;
+    int32_t a = 0, fx;
+    for (fy = 0; fy < g->nfy; fy++)
+      for (fx = 0; fx < g->nfx; fx++)
+        a += fc[fy * g->f_row + fx * g->f_step] * xc[fy * g->x_row + fx * g->x_step];
+    s[k] = a;
+  }
+}
 #endif
 
 #if defined(AOT_FC16_MVE)
@@ -223,6 +298,73 @@ static __attribute__((noinline, unused)) int64_t aot_fc16_dot1(const int16_t *x,
     acc += s;
   }
   return acc;
+}
+/* the input channel of each output channel c0 + l (l < 16) as an index
+ * vector per four lanes, for the gather loads of depth multipliers > 1 */
+AOT_INLINE void aot_fc16_dw_idx(int32_t c0, int32_t dm, uint32x4_t *idx) {
+  int32_t v;
+  for (v = 0; v < 4; v++) {
+    const uint32x4_t l = vaddq_n_u32(vidupq_n_u32(0, 1), (uint32_t)(c0 + 4 * v));
+    uint32_t t[4];
+    int32_t j;
+    vst1q_u32(t, l);
+    for (j = 0; j < 4; j++) t[j] /= (uint32_t)dm;
+    idx[v] = vld1q_u32(t);
+  }
+}
+
+#define AOT_FC16_DW_TAP(XL)                                                  \
+  do {                                                                       \
+    a0 = vaddq_s32(a0, vmulq_s32(XL(0), vldrbq_z_s32(fp, p0)));              \
+    a1 = vaddq_s32(a1, vmulq_s32(XL(1), vldrbq_z_s32(fp + 4, p1)));          \
+    a2 = vaddq_s32(a2, vmulq_s32(XL(2), vldrbq_z_s32(fp + 8, p2)));          \
+    a3 = vaddq_s32(a3, vmulq_s32(XL(3), vldrbq_z_s32(fp + 12, p3)));         \
+  } while (0)
+#define AOT_FC16_DW_XL1(v) vldrhq_z_s32(ip + 4 * (v), p##v)
+#define AOT_FC16_DW_XLG(v) vldrhq_gather_shifted_offset_z_s32(ip, g->idx[v], p##v)
+#define AOT_FC16_DW_TAPF(XL)                                       \
+  do {                                                             \
+    a0 = vaddq_s32(a0, vmulq_s32(XL(0), vldrbq_s32(fp)));          \
+    a1 = vaddq_s32(a1, vmulq_s32(XL(1), vldrbq_s32(fp + 4)));      \
+    a2 = vaddq_s32(a2, vmulq_s32(XL(2), vldrbq_s32(fp + 8)));      \
+    a3 = vaddq_s32(a3, vmulq_s32(XL(3), vldrbq_s32(fp + 12)));     \
+  } while (0)
+#define AOT_FC16_DW_XF1(v) vldrhq_s32(ip + 4 * (v))
+
+/* the int32 sums of output channels c0 .. c0 + nc - 1 (nc <= 16) over one
+ * window, channels in the lanes of four vectors: x at the window's first
+ * tap (channel 0), f at its first filter tap (output channel 0); g->idx
+ * from aot_fc16_dw_idx when dm > 1. Lanes past nc load nothing (predicated). */
+AOT_INLINE void aot_fc16_dw_sums(const int16_t *x, const int8_t *f, int32_t c0, int32_t nc,
+                                 int32_t dm, const aot_fc16_win *g, int32_t *s) {
+  int32x4_t a0 = vdupq_n_s32(0), a1 = a0, a2 = a0, a3 = a0;
+  int32_t fy, k;
+  f += c0;
+  if (dm == 1 && nc == 16) {
+    x += c0;
+    for (fy = 0; fy < g->nfy; fy++) {
+      const int16_t *ip = x + fy * g->x_row;
+      const int8_t *fp = f + fy * g->f_row;
+      for (k = 0; k < g->nfx; k++, ip += g->x_step, fp += g->f_step) AOT_FC16_DW_TAPF(AOT_FC16_DW_XF1);
+    }
+  } else {
+    const mve_pred16_t p0 = vctp32q((uint32_t)nc), p1 = vctp32q((uint32_t)(nc > 4 ? nc - 4 : 0));
+    const mve_pred16_t p2 = vctp32q((uint32_t)(nc > 8 ? nc - 8 : 0));
+    const mve_pred16_t p3 = vctp32q((uint32_t)(nc > 12 ? nc - 12 : 0));
+    if (dm == 1) x += c0;
+    for (fy = 0; fy < g->nfy; fy++) {
+      const int16_t *ip = x + fy * g->x_row;
+      const int8_t *fp = f + fy * g->f_row;
+      if (dm == 1)
+        for (k = 0; k < g->nfx; k++, ip += g->x_step, fp += g->f_step) AOT_FC16_DW_TAP(AOT_FC16_DW_XL1);
+      else
+        for (k = 0; k < g->nfx; k++, ip += g->x_step, fp += g->f_step) AOT_FC16_DW_TAP(AOT_FC16_DW_XLG);
+    }
+  }
+  vst1q_s32(s, a0);
+  vst1q_s32(s + 4, a1);
+  vst1q_s32(s + 8, a2);
+  vst1q_s32(s + 12, a3);
 }
 #endif
 
