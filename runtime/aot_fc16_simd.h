@@ -166,23 +166,16 @@ static __attribute__((noinline, unused)) void aot_fc16_dot4(const int16_t *x, co
   }
 }
 
-/* sum_k w[k] * x[k], k < n */
-static __attribute__((noinline, unused)) int64_t aot_fc16_dot1(const int16_t *x, const int8_t *w,
-                                                               int32_t n) {
-  int64_t acc = 0;
-  while (n > 0) {
-    int32_t k = n < AOT_FC16_CHUNK ? n : AOT_FC16_CHUNK, s = 0, j;
-    n -= k;
-    for (; k >= 4; k -= 4, x += 4, w += 4) {
-      int16x2_t p02, p13;
-      AOT_FC16_XPAIRS(x, p02, p13);
-      AOT_FC16_MAC4(s, w, p02, p13);
-    }
-    for (j = 0; j < k; j++) s += w[j] * x[j];
-    x += k, w += k;
-    acc += s;
+/* the int32 sum of w[j] * x[j], j < k (k <= AOT_FC16_CHUNK) */
+AOT_INLINE int32_t aot_fc16_run1(const int16_t *x, const int8_t *w, int32_t k) {
+  int32_t s = 0, j;
+  for (; k >= 4; k -= 4, x += 4, w += 4) {
+    int16x2_t p02, p13;
+    AOT_FC16_XPAIRS(x, p02, p13);
+    AOT_FC16_MAC4(s, w, p02, p13);
   }
-  return acc;
+  for (j = 0; j < k; j++) s += w[j] * x[j];
+  return s;
 }
 /* the int32 sums of output channels c0 .. c0 + nc - 1 (nc <= 4) over one
  * window: x at the window's first tap (channel 0), f at its first filter
@@ -281,23 +274,16 @@ static __attribute__((noinline, unused)) void aot_fc16_dot4(const int16_t *x, co
   }
 }
 
-/* sum_k w[k] * x[k], k < n */
-static __attribute__((noinline, unused)) int64_t aot_fc16_dot1(const int16_t *x, const int8_t *w,
-                                                               int32_t n) {
-  int64_t acc = 0;
-  while (n > 0) {
-    int32_t k = n < AOT_FC16_CHUNK ? n : AOT_FC16_CHUNK, s = 0, j;
-    n -= k;
-    for (j = k >> 3; j > 0; j--, x += 8, w += 8) s = vmladavaq_s16(s, vldrbq_s16(w), vldrhq_s16(x));
-    k &= 7;
-    if (k > 0) {
-      const mve_pred16_t pk = vctp16q((uint32_t)k);
-      s = vmladavaq_s16(s, vldrbq_z_s16(w, pk), vldrhq_z_s16(x, pk));
-      x += k, w += k;
-    }
-    acc += s;
+/* the int32 sum of w[j] * x[j], j < k (k <= AOT_FC16_CHUNK) */
+AOT_INLINE int32_t aot_fc16_run1(const int16_t *x, const int8_t *w, int32_t k) {
+  int32_t s = 0, j;
+  for (j = k >> 3; j > 0; j--, x += 8, w += 8) s = vmladavaq_s16(s, vldrbq_s16(w), vldrhq_s16(x));
+  k &= 7;
+  if (k > 0) {
+    const mve_pred16_t pk = vctp16q((uint32_t)k);
+    s = vmladavaq_s16(s, vldrbq_z_s16(w, pk), vldrhq_z_s16(x, pk));
   }
-  return acc;
+  return s;
 }
 /* the input channel of each output channel c0 + l (l < 16) as an index
  * vector per four lanes, for the gather loads of depth multipliers > 1 */
@@ -365,6 +351,22 @@ AOT_INLINE void aot_fc16_dw_sums(const int16_t *x, const int8_t *f, int32_t c0, 
   vst1q_s32(s + 4, a1);
   vst1q_s32(s + 8, a2);
   vst1q_s32(s + 12, a3);
+}
+#endif
+
+
+#if defined(AOT_FC16_MVE) || defined(AOT_FC16_DSP)
+/* sum_k w[k] * x[k], k < n: int32 runs of at most AOT_FC16_CHUNK products
+ * (exact) added into int64 */
+static __attribute__((noinline, unused)) int64_t aot_fc16_dot1(const int16_t *x, const int8_t *w,
+                                                               int32_t n) {
+  int64_t acc = 0;
+  while (n > 0) {
+    const int32_t k = n < AOT_FC16_CHUNK ? n : AOT_FC16_CHUNK;
+    acc += aot_fc16_run1(x, w, k);
+    x += k, w += k, n -= k;
+  }
+  return acc;
 }
 #endif
 
