@@ -78,6 +78,37 @@ AOT_INLINE int32_t aot_fc16_rq(uint64_t acc, const aot_fc16_q *q) {
   return (int32_t)hi >> (q->ts - 32);
 }
 
+/* clamp(aot_mbqm64(s + bias)) of one depthwise output channel with an int32
+ * sum s, prepared once per channel: aot_mbqm64's wrapping u = (s + bias) *
+ * reduced + round equals s * reduced + k mod 2^64 with k = bias * reduced +
+ * round (ring arithmetic), and s * reduced is an exact signed 32 x 32
+ * product: one SMLAL on k, then the shift of aot_fc16_rq. */
+typedef struct {
+  uint32_t klo, khi;
+  int32_t rm, ts;
+} aot_fc16_dq;
+
+AOT_INLINE void aot_fc16_dq_set(aot_fc16_dq *d, int32_t qm, int32_t shift, const int64_t *bias,
+                                int32_t oc) {
+  aot_fc16_q q;
+  uint64_t k;
+  aot_fc16_q_set(&q, qm, shift);
+  k = ((uint64_t)q.rhi << 32 | q.rlo) +
+      (bias ? (uint64_t)bias[oc] * ((uint64_t)q.rmh << 32 | q.rm) : 0u);
+  d->klo = (uint32_t)k;
+  d->khi = (uint32_t)(k >> 32);
+  d->rm = (int32_t)q.rm;
+  d->ts = q.ts;
+}
+
+AOT_INLINE int16_t aot_fc16_dq_out(int32_t s, const aot_fc16_dq *d, int32_t lo, int32_t hi) {
+  const uint64_t u = ((uint64_t)d->khi << 32 | d->klo) + (uint64_t)((int64_t)s * d->rm);
+  const uint32_t ul = (uint32_t)u, uh = (uint32_t)(u >> 32);
+  const int32_t r = d->ts < 32 ? (int32_t)((ul >> d->ts) | (uh << (32 - d->ts)))
+                               : (int32_t)uh >> (d->ts - 32);
+  return (int16_t)aot_clamp_i32(r, lo, hi);
+}
+
 /* one depthwise window: nfy rows of nfx taps; inputs x_row / x_step int16
  * apart (a row of the window / a tap), filter taps f_row / f_step apart;
  * Helium: the gather indices of depth multipliers > 1 (aot_fc16_dw_idx) */
@@ -195,34 +226,33 @@ AOT_INLINE void aot_fc16_dw_sums(const int16_t *x, const int8_t *f, int32_t c0, 
     for (fy = 0; fy < g->nfy; fy++) {
       const int16_t *ip = x + fy * g->x_row;
       const int8_t *fp = f + fy * g->f_row;
+      const int8_t *const fe = fp + g->nfx * g->f_step;
       if (dm == 1) {
-        for (k = 0; k < g->nfx; k++, ip += g->x_step, fp += g->f_step) {
-          int32_t xa, xb;
+        for (; fp != fe; ip += g->x_step, fp += g->f_step) {
+          int32_t xa, xb, wh;
           uint32_t v;
           memcpy(&xa, ip, 4);
           memcpy(&xb, ip + 2, 4);
           memcpy(&v, fp, 4);
-          {
-            const int32_t wa = (int32_t)__sxtb16((int8x4_t)v), wb = (int32_t)aot_fc16_hi(v);
-            s0 = __smlabb(xa, wa, s0);
-            s1 = __smlatb(xa, wb, s1);
-            s2 = __smlabt(xb, wa, s2);
-            s3 = __smlatt(xb, wb, s3);
-          }
+          wh = (int32_t)__sxtb16((int8x4_t)v);
+          s0 = __smlabb(xa, wh, s0);
+          s2 = __smlabt(xb, wh, s2);
+          wh = (int32_t)aot_fc16_hi(v);
+          s1 = __smlatb(xa, wh, s1);
+          s3 = __smlatt(xb, wh, s3);
         }
       } else {
-        for (k = 0; k < g->nfx; k++, ip += g->x_step, fp += g->f_step) {
-          int32_t xa;
+        for (; fp != fe; ip += g->x_step, fp += g->f_step) {
+          int32_t xa, wh;
           uint32_t v;
           memcpy(&xa, ip, 4);
           memcpy(&v, fp, 4);
-          {
-            const int32_t wa = (int32_t)__sxtb16((int8x4_t)v), wb = (int32_t)aot_fc16_hi(v);
-            s0 = __smlabb(xa, wa, s0);
-            s1 = __smlabb(xa, wb, s1);
-            s2 = __smlatt(xa, wa, s2);
-            s3 = __smlatt(xa, wb, s3);
-          }
+          wh = (int32_t)__sxtb16((int8x4_t)v);
+          s0 = __smlabb(xa, wh, s0);
+          s2 = __smlatt(xa, wh, s2);
+          wh = (int32_t)aot_fc16_hi(v);
+          s1 = __smlabb(xa, wh, s1);
+          s3 = __smlatt(xa, wh, s3);
         }
       }
     }
@@ -299,21 +329,17 @@ AOT_INLINE void aot_fc16_dw_idx(int32_t c0, int32_t dm, uint32x4_t *idx) {
   }
 }
 
-#define AOT_FC16_DW_TAP(XL)                                                  \
-  do {                                                                       \
-    a0 = vaddq_s32(a0, vmulq_s32(XL(0), vldrbq_z_s32(fp, p0)));              \
-    a1 = vaddq_s32(a1, vmulq_s32(XL(1), vldrbq_z_s32(fp + 4, p1)));          \
-    a2 = vaddq_s32(a2, vmulq_s32(XL(2), vldrbq_z_s32(fp + 8, p2)));          \
-    a3 = vaddq_s32(a3, vmulq_s32(XL(3), vldrbq_z_s32(fp + 12, p3)));         \
-  } while (0)
-#define AOT_FC16_DW_XL1(v) vldrhq_z_s32(ip + 4 * (v), p##v)
-#define AOT_FC16_DW_XLG(v) vldrhq_gather_shifted_offset_z_s32(ip, g->idx[v], p##v)
+/* one vector of four channels (lanes v * 4 ..) of one tap, predicated */
+#define AOT_FC16_DW_XL1(v) vldrhq_z_s32(ip + 4 * (v), pv)
+#define AOT_FC16_DW_XLG(v) vldrhq_gather_shifted_offset_z_s32(ip, g->idx[v], pv)
+#define AOT_FC16_DW_TAP1(XL) a0 = vaddq_s32(a0, vmulq_s32(XL(v), vldrbq_z_s32(fp + 4 * v, pv)))
 #define AOT_FC16_DW_TAPF(XL)                                       \
   do {                                                             \
     a0 = vaddq_s32(a0, vmulq_s32(XL(0), vldrbq_s32(fp)));          \
     a1 = vaddq_s32(a1, vmulq_s32(XL(1), vldrbq_s32(fp + 4)));      \
     a2 = vaddq_s32(a2, vmulq_s32(XL(2), vldrbq_s32(fp + 8)));      \
     a3 = vaddq_s32(a3, vmulq_s32(XL(3), vldrbq_s32(fp + 12)));     \
+    __asm__("" ::: "memory"); /* keeps GCC from hoisting loads */ \
   } while (0)
 #define AOT_FC16_DW_XF1(v) vldrhq_s32(ip + 4 * (v))
 
@@ -324,7 +350,7 @@ AOT_INLINE void aot_fc16_dw_idx(int32_t c0, int32_t dm, uint32x4_t *idx) {
 AOT_INLINE void aot_fc16_dw_sums(const int16_t *x, const int8_t *f, int32_t c0, int32_t nc,
                                  int32_t dm, const aot_fc16_win *g, int32_t *s) {
   int32x4_t a0 = vdupq_n_s32(0), a1 = a0, a2 = a0, a3 = a0;
-  int32_t fy, k;
+  int32_t fy, k, v;
   f += c0;
   if (dm == 1 && nc == 16) {
     x += c0;
@@ -333,24 +359,26 @@ AOT_INLINE void aot_fc16_dw_sums(const int16_t *x, const int8_t *f, int32_t c0, 
       const int8_t *fp = f + fy * g->f_row;
       for (k = 0; k < g->nfx; k++, ip += g->x_step, fp += g->f_step) AOT_FC16_DW_TAPF(AOT_FC16_DW_XF1);
     }
-  } else {
-    const mve_pred16_t p0 = vctp32q((uint32_t)nc), p1 = vctp32q((uint32_t)(nc > 4 ? nc - 4 : 0));
-    const mve_pred16_t p2 = vctp32q((uint32_t)(nc > 8 ? nc - 8 : 0));
-    const mve_pred16_t p3 = vctp32q((uint32_t)(nc > 12 ? nc - 12 : 0));
-    if (dm == 1) x += c0;
+    vst1q_s32(s, a0);
+    vst1q_s32(s + 4, a1);
+    vst1q_s32(s + 8, a2);
+    vst1q_s32(s + 12, a3);
+    return;
+  }
+  if (dm == 1) x += c0;
+  for (v = 0; v * 4 < nc; v++) {   /* fewer channels, or a gather: a vector at a time */
+    const mve_pred16_t pv = vctp32q((uint32_t)(nc - 4 * v));
+    a0 = vdupq_n_s32(0);
     for (fy = 0; fy < g->nfy; fy++) {
       const int16_t *ip = x + fy * g->x_row;
       const int8_t *fp = f + fy * g->f_row;
       if (dm == 1)
-        for (k = 0; k < g->nfx; k++, ip += g->x_step, fp += g->f_step) AOT_FC16_DW_TAP(AOT_FC16_DW_XL1);
+        for (k = 0; k < g->nfx; k++, ip += g->x_step, fp += g->f_step) AOT_FC16_DW_TAP1(AOT_FC16_DW_XL1);
       else
-        for (k = 0; k < g->nfx; k++, ip += g->x_step, fp += g->f_step) AOT_FC16_DW_TAP(AOT_FC16_DW_XLG);
+        for (k = 0; k < g->nfx; k++, ip += g->x_step, fp += g->f_step) AOT_FC16_DW_TAP1(AOT_FC16_DW_XLG);
     }
+    vst1q_s32(s + 4 * v, a0);
   }
-  vst1q_s32(s, a0);
-  vst1q_s32(s + 4, a1);
-  vst1q_s32(s + 8, a2);
-  vst1q_s32(s + 12, a3);
 }
 #endif
 
