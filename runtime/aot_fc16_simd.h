@@ -29,12 +29,16 @@
 #if !defined(AOT_NO_SIMD) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include <arm_mve.h>
 #define AOT_FC16_MVE 1
-#define AOT_FC16_DW_B 16   /* depthwise output channels per pass */
+/* depthwise output channels per group of the sums, and per block (the
+ * block's requantization constants are on the stack: 16 bytes each) */
+#define AOT_FC16_DW_G 16
+#define AOT_FC16_DW_B 16   /* = AOT_FC16_DW_G: the gather indices are per block */
 #elif !defined(AOT_NO_SIMD) && defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32)
 #include <arm_acle.h>
 #include <string.h>
 #define AOT_FC16_DSP 1
-#define AOT_FC16_DW_B 4
+#define AOT_FC16_DW_G 4
+#define AOT_FC16_DW_B 32
 #endif
 
 /* products per int32 partial sum (a multiple of 16, at most 511) */
@@ -208,7 +212,7 @@ AOT_INLINE int32_t aot_fc16_run1(const int16_t *x, const int8_t *w, int32_t k) {
   for (j = 0; j < k; j++) s += w[j] * x[j];
   return s;
 }
-/* the int32 sums of output channels c0 .. c0 + nc - 1 (nc <= 4) over one
+/* one group: the int32 sums of output channels c0 .. c0 + nc - 1 (nc <= 4) over one
  * window: x at the window's first tap (channel 0), f at its first filter
  * tap (output channel 0). Four channels with depth multiplier 1 or 2 take
  * SMLAxy: with the filter word's halves wa = (w0, w2), wb = (w1, w3), and
@@ -216,8 +220,8 @@ AOT_INLINE int32_t aot_fc16_run1(const int16_t *x, const int8_t *w, int32_t k) {
  * x1 w1 = TB(xa, wb), x2 w2 = BT(xb, wa), x3 w3 = TT(xb, wb); multiplier 2
  * reads the one input word (xi, xi+1) for the four: xi w0 = BB, xi w1 =
  * BB(xa, wb), xi+1 w2 = TT(xa, wa), xi+1 w3 = TT(xa, wb). */
-AOT_INLINE void aot_fc16_dw_sums(const int16_t *x, const int8_t *f, int32_t c0, int32_t nc,
-                                 int32_t dm, const aot_fc16_win *g, int32_t *s) {
+AOT_INLINE void aot_fc16_dw_grp(const int16_t *x, const int8_t *f, int32_t c0, int32_t nc,
+                                int32_t dm, const aot_fc16_win *g, int32_t *s) {
   int32_t fy, k;
   if (nc == 4 && dm <= 2) {
     int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
@@ -343,12 +347,12 @@ AOT_INLINE void aot_fc16_dw_idx(int32_t c0, int32_t dm, uint32x4_t *idx) {
   } while (0)
 #define AOT_FC16_DW_XF1(v) vldrhq_s32(ip + 4 * (v))
 
-/* the int32 sums of output channels c0 .. c0 + nc - 1 (nc <= 16) over one
+/* one group: the int32 sums of output channels c0 .. c0 + nc - 1 (nc <= 16) over one
  * window, channels in the lanes of four vectors: x at the window's first
  * tap (channel 0), f at its first filter tap (output channel 0); g->idx
  * from aot_fc16_dw_idx when dm > 1. Lanes past nc load nothing (predicated). */
-AOT_INLINE void aot_fc16_dw_sums(const int16_t *x, const int8_t *f, int32_t c0, int32_t nc,
-                                 int32_t dm, const aot_fc16_win *g, int32_t *s) {
+AOT_INLINE void aot_fc16_dw_grp(const int16_t *x, const int8_t *f, int32_t c0, int32_t nc,
+                                int32_t dm, const aot_fc16_win *g, int32_t *s) {
   int32x4_t a0 = vdupq_n_s32(0), a1 = a0, a2 = a0, a3 = a0;
   int32_t fy, k, v;
   f += c0;
@@ -395,6 +399,21 @@ static __attribute__((noinline, unused)) int64_t aot_fc16_dot1(const int16_t *x,
     x += k, w += k, n -= k;
   }
   return acc;
+}
+#endif
+
+
+#if (defined(AOT_FC16_MVE) || defined(AOT_FC16_DSP)) && AOT_FC16_DW_G == AOT_FC16_DW_B
+/* the int32 sums of output channels c0 .. c0 + nc - 1 (nc <= AOT_FC16_DW_B)
+ * over one window (see aot_fc16_dw_grp): one group */
+#define aot_fc16_dw_sums aot_fc16_dw_grp
+#elif defined(AOT_FC16_MVE) || defined(AOT_FC16_DSP)
+/* the same, AOT_FC16_DW_G channels at a time */
+AOT_INLINE void aot_fc16_dw_sums(const int16_t *x, const int8_t *f, int32_t c0, int32_t nc,
+                                 int32_t dm, const aot_fc16_win *g, int32_t *s) {
+  int32_t j;
+  for (j = 0; j < nc; j += AOT_FC16_DW_G)
+    aot_fc16_dw_grp(x, f, c0 + j, nc - j < AOT_FC16_DW_G ? nc - j : AOT_FC16_DW_G, dm, g, s + j);
 }
 #endif
 

@@ -9,7 +9,7 @@
  *
  * Helium and Arm DSP builds take aot_dw_s16_simd for windows of at most
  * AOT_FC16_DW_TAPS taps (int32 sums are exact there, aot_fc16_simd.h): per
- * block of AOT_FC16_DW_B output channels (16 Helium, 4 Arm DSP), the
+ * block of AOT_FC16_DW_B output channels (16 Helium, 32 Arm DSP), the
  * requantization constants once, then every output position's sums
  * (aot_fc16_dw_sums) requantized with an exact form of aot_mbqm64 that
  * folds the bias into the rounding constant (aot_fc16_dq_out). */
