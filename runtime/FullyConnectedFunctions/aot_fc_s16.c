@@ -6,7 +6,8 @@
  * Helium and Arm DSP builds take aot_fc_s16_simd instead: four weight rows
  * per pass over the input row (aot_fc16_dot4, aot_fc16_simd.h: exact int32
  * partial sums added into int64), then one row at a time, and the exact
- * equivalent of aot_mbqm64 (aot_fc16_rq). */
+ * equivalent of aot_mbqm64 (aot_fc16_rq); rows shorter than 8 inputs take
+ * a plain int32 loop. */
 #include "aot_conv.h"
 #include "aot_fc16_simd.h"
 
@@ -30,6 +31,12 @@ static int32_t aot_fc_s16_simd(const aot_fc_params *p, const int16_t *input,
     const int16_t *in_row = input + (size_t)b * depth;
     const int8_t *w = weights;
     int32_t oc = 0, r;
+    for (; depth < 8 && oc < out_depth; oc++) {   /* short rows: no call per row */
+      int32_t sum = 0, k;
+      for (k = 0; k < depth; k++) sum += *w++ * in_row[k];   /* exact: depth < 511 */
+      if (ms) aot_fc16_q_set(&q, p->out_mult[oc], p->out_shift[oc]);
+      *output++ = aot_fc16_out(sum, bias, oc, &q, lo, hi);
+    }
     for (; oc + 4 <= out_depth; oc += 4, w += 4 * (size_t)depth) {
       int64_t acc[4];
       aot_fc16_dot4(in_row, w, depth, depth, acc);
