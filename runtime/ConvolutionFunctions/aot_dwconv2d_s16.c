@@ -5,8 +5,73 @@
  *
  * The valid filter window is computed once per output position. With depth
  * multiplier 1, four neighbouring channels are accumulated together (their
- * input and filter values are adjacent in memory). */
+ * input and filter values are adjacent in memory).
+ *
+ * Helium and Arm DSP builds take aot_dw_s16_simd for windows of at most
+ * AOT_FC16_DW_TAPS taps (int32 sums are exact there, aot_fc16_simd.h): per
+ * block of AOT_FC16_DW_B output channels (16 Helium, 32 Arm DSP), the
+ * requantization constants once, then every output position's sums
+ * (aot_fc16_dw_sums) requantized with an exact form of aot_mbqm64 that
+ * folds the bias into the rounding constant (aot_fc16_dq_out). */
 #include "aot_conv.h"
+#include "aot_fc16_simd.h"
+
+#if defined(AOT_FC16_MVE)
+#define AOT_DWCONV2D_S16_MVE 1
+#elif defined(AOT_FC16_DSP)
+#define AOT_DWCONV2D_S16_DSP 1
+#endif
+
+#if defined(AOT_DWCONV2D_S16_MVE) || defined(AOT_DWCONV2D_S16_DSP)
+static void aot_dw_s16_simd(const aot_conv_params *p, const int16_t *input,
+                            const int8_t *filter, const int64_t *bias, int16_t *output) {
+  const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c, out_c = p->out_c;
+  const int32_t fw = p->filter_w, dm = p->depth_multiplier;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w;
+  const size_t in_row = (size_t)in_w * in_c;
+  aot_fc16_dq q[AOT_FC16_DW_B];
+  int32_t s[AOT_FC16_DW_B];
+  aot_fc16_win g;
+  int32_t c0;
+
+  g.x_row = (size_t)dh * in_row;
+  g.x_step = (size_t)dw * in_c;
+  g.f_row = (size_t)fw * out_c;
+  g.f_step = (size_t)out_c;
+  for (c0 = 0; c0 < out_c; c0 += AOT_FC16_DW_B) {
+    const int32_t nc = out_c - c0 < AOT_FC16_DW_B ? out_c - c0 : AOT_FC16_DW_B;
+    int16_t *out = output + c0;
+    int32_t j, b, oy, ox;
+    for (j = 0; j < nc; j++)
+      aot_fc16_dq_set(&q[j], p->out_mult[c0 + j], p->out_shift[c0 + j], bias, c0 + j);
+#if defined(AOT_FC16_MVE)
+    if (dm > 1) aot_fc16_dw_idx(c0, dm, g.idx);
+#endif
+    for (b = 0; b < p->batches; b++) {
+      const int16_t *in_b = input + (size_t)b * in_h * in_row;
+      for (oy = 0; oy < p->out_h; oy++) {
+        const int32_t iy0 = oy * p->stride_h - p->pad_h;
+        int32_t fy0, fy1;
+        aot_conv_window(iy0, dh, in_h, p->filter_h, &fy0, &fy1);
+        for (ox = 0; ox < p->out_w; ox++, out += out_c) {
+          const int32_t ix0 = ox * p->stride_w - p->pad_w;
+          int32_t fx0, fx1;
+          aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+          g.nfy = fy1 > fy0 && fx1 > fx0 ? fy1 - fy0 : 0;   /* 0: empty, bias only */
+          g.nfx = fx1 - fx0;
+          if (g.nfy > 0)
+            aot_fc16_dw_sums(in_b + (size_t)(iy0 + fy0 * dh) * in_row + (size_t)(ix0 + fx0 * dw) * in_c,
+                             filter + (size_t)(fy0 * fw + fx0) * out_c, c0, nc, dm, &g, s);
+          else
+            for (j = 0; j < nc; j++) s[j] = 0;
+          for (j = 0; j < nc; j++)
+            out[j] = aot_fc16_dq_out(s[j], &q[j], p->act_min, p->act_max);
+        }
+      }
+    }
+  }
+}
+#endif
 
 AOT_INLINE int16_t aot_dw_s16_out(int64_t acc, int32_t mult, int32_t shift, int32_t lo,
                                   int32_t hi) {
@@ -104,6 +169,12 @@ int32_t aot_dwconv2d_s16(const aot_conv_params *p, const int16_t *input,
   int32_t b, oy, ox;
 
   if (dm <= 0 || out_c != in_c * dm) return AOT_KERNEL_BAD_PARAM;
+#if defined(AOT_DWCONV2D_S16_MVE) || defined(AOT_DWCONV2D_S16_DSP)
+  if (fh * fw <= AOT_FC16_DW_TAPS) {
+    aot_dw_s16_simd(p, input, filter, bias, output);
+    return AOT_KERNEL_OK;
+  }
+#endif
   if (dm == 1) {
     aot_dw_s16_dm1(p, input, filter, bias, output);
     return AOT_KERNEL_OK;

@@ -1,11 +1,60 @@
 /* aot_fc_s16.c - FULLY_CONNECTED int16x8 (int16 activations, int8 weights,
  * int64 bias), as the TFLite reference FullyConnected<int64_t>: int64
  * accumulator and aot_mbqm64. Zero points are 0. Two weight rows are
- * accumulated together. */
+ * accumulated together.
+ *
+ * Helium and Arm DSP builds take aot_fc_s16_simd instead: four weight rows
+ * per pass over the input row (aot_fc16_dot4, aot_fc16_simd.h: exact int32
+ * partial sums added into int64), then one row at a time, and the exact
+ * equivalent of aot_mbqm64 (aot_fc16_rq); rows shorter than 8 inputs take
+ * a plain int32 loop. */
 #include "aot_conv.h"
+#include "aot_fc16_simd.h"
 
-int32_t aot_fc_s16(const aot_fc_params *p, const int16_t *input,
-                   const int8_t *weights, const int64_t *bias, int16_t *output) {
+#if defined(AOT_FC16_MVE)
+#define AOT_FC_S16_MVE 1
+#elif defined(AOT_FC16_DSP)
+#define AOT_FC_S16_DSP 1
+#endif
+
+#if defined(AOT_FC_S16_MVE) || defined(AOT_FC_S16_DSP)
+static int32_t aot_fc_s16_simd(const aot_fc_params *p, const int16_t *input,
+                               const int8_t *weights, const int64_t *bias, int16_t *output) {
+  const int32_t depth = p->in_depth, out_depth = p->out_depth;
+  const int32_t lo = p->act_min, hi = p->act_max;
+  const int32_t ms = p->per_channel ? 1 : 0;
+  aot_fc16_q q;
+  int32_t b;
+
+  aot_fc16_q_set(&q, p->out_mult[0], p->out_shift[0]);
+  for (b = 0; b < p->batches; b++) {
+    const int16_t *in_row = input + (size_t)b * depth;
+    const int8_t *w = weights;
+    int32_t oc = 0, r;
+    for (; depth < 8 && oc < out_depth; oc++) {   /* short rows: no call per row */
+      int32_t sum = 0, k;
+      for (k = 0; k < depth; k++) sum += *w++ * in_row[k];   /* exact: depth < 511 */
+      if (ms) aot_fc16_q_set(&q, p->out_mult[oc], p->out_shift[oc]);
+      *output++ = aot_fc16_out(sum, bias, oc, &q, lo, hi);
+    }
+    for (; oc + 4 <= out_depth; oc += 4, w += 4 * (size_t)depth) {
+      int64_t acc[4];
+      aot_fc16_dot4(in_row, w, depth, depth, acc);
+      for (r = 0; r < 4; r++) {
+        if (ms) aot_fc16_q_set(&q, p->out_mult[oc + r], p->out_shift[oc + r]);
+        *output++ = aot_fc16_out(acc[r], bias, oc + r, &q, lo, hi);
+      }
+    }
+    for (; oc < out_depth; oc++, w += depth) {
+      if (ms) aot_fc16_q_set(&q, p->out_mult[oc], p->out_shift[oc]);
+      *output++ = aot_fc16_out(aot_fc16_dot1(in_row, w, depth), bias, oc, &q, lo, hi);
+    }
+  }
+  return AOT_KERNEL_OK;
+}
+#else
+static int32_t aot_fc_s16_port(const aot_fc_params *p, const int16_t *input,
+                               const int8_t *weights, const int64_t *bias, int16_t *output) {
   const int32_t depth = p->in_depth, out_depth = p->out_depth;
   const int32_t lo = p->act_min, hi = p->act_max;
   const int32_t ms = p->per_channel ? 1 : 0;
@@ -45,4 +94,14 @@ int32_t aot_fc_s16(const aot_fc_params *p, const int16_t *input,
     }
   }
   return AOT_KERNEL_OK;
+}
+#endif
+
+int32_t aot_fc_s16(const aot_fc_params *p, const int16_t *input,
+                   const int8_t *weights, const int64_t *bias, int16_t *output) {
+#if defined(AOT_FC_S16_MVE) || defined(AOT_FC_S16_DSP)
+  return aot_fc_s16_simd(p, input, weights, bias, output);
+#else
+  return aot_fc_s16_port(p, input, weights, bias, output);
+#endif
 }

@@ -24,6 +24,11 @@
  *     one layer over a column, input [1, 23, 1, C], filter KH x 1: a
  *     depthwise one (multiplier 1) or a CONV_2D to 2C channels
  *     (test_dw_as_conv.sh: the lowering runs it as a row).
+ *   make_quant_model fc16 OUT.tflite B K O per-channel|per-tensor relu|none
+ *     one int16x8 FULLY_CONNECTED, input [B, K], O outputs (test_simd_fc16.sh).
+ *   make_quant_model dw OUT.tflite int8|int16|float32 IH IW C KH KW M STRIDE DIL same|valid
+ *     one DEPTHWISE_CONV_2D, input [1, IH, IW, C], depth multiplier M, fused
+ *     RELU (test_simd_fc16.sh).
  */
 #include <math.h>
 #include <stdio.h>
@@ -413,7 +418,54 @@ static int layer_model(const char *out, const char *dtn, int conv, int ih, int i
   return write_out(out);
 }
 
+/* ---- int16x8 FULLY_CONNECTED (test_simd_fc16.sh) ------------------------- */
+/* A FULLY_CONNECTED of input [B, K] to [B, O] in int16x8 (int8 weights with
+ * one scale per output row, or one for all, int64 bias), fused RELU or none. */
+static int fc16_model(const char *out, int batch, int k, int o, int per_tensor, int relu) {
+  if (batch < 1 || batch > 64 || k < 1 || k > 8192 || o < 1 || o > 1024) return 2;
+  M = litert_model_new();
+  litert_add_subgraph(M, "main");
+  int8_t *w8 = malloc((size_t)o * k);
+  int64_t *b64 = malloc((size_t)o * 8), *zp0 = calloc((size_t)o, 8);
+  float *ws = malloc((size_t)o * 4), *bs = malloc((size_t)o * 4);
+  const int32_t sx[2] = {batch, k}, sw[2] = {o, k}, sb[1] = {o}, sy[2] = {batch, o};
+  const float xs = 1.0f / 4096.0f;
+  uint32_t r = 4242u + (uint32_t)(k * 31 + o);
+  if (!w8 || !b64 || !zp0 || !ws || !bs) return 1;
+  for (size_t i = 0; i < (size_t)o * k; i++) {
+    r = r * 1103515245u + 12345u;
+    w8[i] = (int8_t)((int)(r >> 16) % 256 - 128);
+  }
+  for (int c = 0; c < o; c++) {
+    ws[c] = 0.002f + (per_tensor ? 0.0013f : 0.0005f * (float)(c % 7));
+    bs[c] = xs * ws[c];
+    b64[c] = (int64_t)((c * 7919) % 400001 - 200000);
+  }
+  const int x = tensor("x", DT_INT16, 2, sx, NULL, 0, xs, 0);
+  const int f = tensor("weights", DT_INT8, 2, sw, w8, (size_t)o * k, -12345.0f, 0);
+  litert_tensor_set_quant(M, 0, f, per_tensor ? 1 : o, ws, zp0, 0);
+  const int b = tensor("bias", DT_INT64, 1, sb, b64, (size_t)o * 8, -12345.0f, 0);
+  litert_tensor_set_quant(M, 0, b, o, bs, zp0, 0);
+  const int y = tensor("y", DT_INT16, 2, sy, NULL, 0,
+                       xs * 0.004f * 127.0f * sqrtf((float)k) * 2.0f / 64.0f, 0);
+  litert_options op;
+  litert_options_default(&op);
+  op.type = litert_builtin_options_type(OP_FULLY_CONNECTED);
+  op.fused_act = relu ? ACT_RELU : ACT_NONE;
+  litert_add_op(M, 0, OP_FULLY_CONNECTED, NULL, 3, (int32_t[]){x, f, b}, 1, (int32_t[]){y}, &op);
+  litert_set_io(M, 0, 1, (int32_t[]){x}, 1, (int32_t[]){y});
+  free(w8), free(b64), free(zp0), free(ws), free(bs);
+  return write_out(out);
+}
+
 int main(int argc, char **argv) {
+  if (argc == 8 && strcmp(argv[1], "fc16") == 0)
+    return fc16_model(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]),
+                      strcmp(argv[6], "per-tensor") == 0, strcmp(argv[7], "relu") == 0);
+  if (argc == 13 && strcmp(argv[1], "dw") == 0)
+    return layer_model(argv[2], argv[3], 0, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]),
+                       atoi(argv[7]), atoi(argv[8]), atoi(argv[6]) * atoi(argv[9]), atoi(argv[10]),
+                       atoi(argv[11]), strcmp(argv[12], "same") == 0, 0);
   if (argc == 9 && strcmp(argv[1], "dwone") == 0)
     return layer_model(argv[2], argv[3], 0, 19, 14, 1, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]),
                        atoi(argv[7]), 1, strcmp(argv[8], "same") == 0, 0);
@@ -435,6 +487,8 @@ int main(int argc, char **argv) {
                   "       make_quant_model choice OUT dw|conv\n"
                   "       make_quant_model dwone OUT int8|int16|float32 KH KW M STRIDE same|valid\n"
                   "       make_quant_model column OUT dw|conv int8|int16|float32 KH C STRIDE DIL same|valid\n"
-                  "       make_quant_model window OUT int8|int16|float32 IH IW C OC per-channel|per-tensor\n");
+                  "       make_quant_model window OUT int8|int16|float32 IH IW C OC per-channel|per-tensor\n"
+                  "       make_quant_model fc16 OUT B K O per-channel|per-tensor relu|none\n"
+                  "       make_quant_model dw OUT int8|int16|float32 IH IW C KH KW M STRIDE DIL same|valid\n");
   return 2;
 }
