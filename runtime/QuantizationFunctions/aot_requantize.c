@@ -94,7 +94,7 @@ AOT_INLINE int aot_rqs_setup(const aot_requant_params *p, aot_ews_rq *q) {
 #endif
 
 #define AOT_RQ_KERNEL(NAME, TI, TO, LO, HI, K, LD, LDP, ST, STP)                      \
-  AOT_INLINE int32_t NAME##_run(const aot_requant_params *p, const TI *in, TO *out) { \
+  AOT_INLINE int32_t NAME(const aot_requant_params *p, const TI *in, TO *out) {      \
     int32_t i;                                                                       \
     if (p->in_zp == INT32_MIN) return AOT_KERNEL_BAD_PARAM;                          \
     AOT_RQS_TRY_##K(TI, TO, LO, HI, LD, LDP, ST, STP)                                \
@@ -116,61 +116,61 @@ AOT_INLINE int aot_rqs_setup(const aot_requant_params *p, aot_ews_rq *q) {
 #define AOT_RQL_S32O AOT_RQS_ST32, AOT_RQS_ST32P
 #define AOT_RQL_U8 N, AOT_RQS_LDU8, AOT_RQS_LDU8P
 #define AOT_RQL_U8O AOT_RQS_STU8, AOT_RQS_STU8P
-/* NAME_run: the body of kernel NAME; expands the type lists above before
- * AOT_RQ_KERNEL takes its arguments */
+/* aot_rqk_<in>_<out>: the body of aot_requantize_<in>_<out>; expands the type
+ * lists above before AOT_RQ_KERNEL takes its arguments */
 #define AOT_RQL_DEF(...) AOT_RQ_KERNEL(__VA_ARGS__)
 
-AOT_RQL_DEF(aot_requantize_s8_s8, int8_t, int8_t, INT8_MIN, INT8_MAX, AOT_RQL_S8, AOT_RQL_S8O)
-AOT_RQL_DEF(aot_requantize_s8_u8, int8_t, uint8_t, 0, UINT8_MAX, AOT_RQL_S8, AOT_RQL_U8O)
-AOT_RQL_DEF(aot_requantize_s8_s16, int8_t, int16_t, INT16_MIN, INT16_MAX, AOT_RQL_S8, AOT_RQL_S16O)
-AOT_RQL_DEF(aot_requantize_s8_s32, int8_t, int32_t, INT32_MIN, INT32_MAX, AOT_RQL_S8, AOT_RQL_S32O)
-AOT_RQL_DEF(aot_requantize_u8_s8, uint8_t, int8_t, INT8_MIN, INT8_MAX, AOT_RQL_U8, AOT_RQL_S8O)
-AOT_RQL_DEF(aot_requantize_s16_s8, int16_t, int8_t, INT8_MIN, INT8_MAX, AOT_RQL_S16, AOT_RQL_S8O)
-AOT_RQL_DEF(aot_requantize_s16_s16, int16_t, int16_t, INT16_MIN, INT16_MAX, AOT_RQL_S16,
+AOT_RQL_DEF(aot_rqk_s8_s8, int8_t, int8_t, INT8_MIN, INT8_MAX, AOT_RQL_S8, AOT_RQL_S8O)
+AOT_RQL_DEF(aot_rqk_s8_u8, int8_t, uint8_t, 0, UINT8_MAX, AOT_RQL_S8, AOT_RQL_U8O)
+AOT_RQL_DEF(aot_rqk_s8_s16, int8_t, int16_t, INT16_MIN, INT16_MAX, AOT_RQL_S8, AOT_RQL_S16O)
+AOT_RQL_DEF(aot_rqk_s8_s32, int8_t, int32_t, INT32_MIN, INT32_MAX, AOT_RQL_S8, AOT_RQL_S32O)
+AOT_RQL_DEF(aot_rqk_u8_s8, uint8_t, int8_t, INT8_MIN, INT8_MAX, AOT_RQL_U8, AOT_RQL_S8O)
+AOT_RQL_DEF(aot_rqk_s16_s8, int16_t, int8_t, INT8_MIN, INT8_MAX, AOT_RQL_S16, AOT_RQL_S8O)
+AOT_RQL_DEF(aot_rqk_s16_s16, int16_t, int16_t, INT16_MIN, INT16_MAX, AOT_RQL_S16,
            AOT_RQL_S16O)
-AOT_RQL_DEF(aot_requantize_s16_s32, int16_t, int32_t, INT32_MIN, INT32_MAX, AOT_RQL_S16,
+AOT_RQL_DEF(aot_rqk_s16_s32, int16_t, int32_t, INT32_MIN, INT32_MAX, AOT_RQL_S16,
            AOT_RQL_S32O)
-AOT_RQL_DEF(aot_requantize_s32_s8, int32_t, int8_t, INT8_MIN, INT8_MAX, AOT_RQL_S32, AOT_RQL_S8O)
-AOT_RQL_DEF(aot_requantize_s32_s16, int32_t, int16_t, INT16_MIN, INT16_MAX, AOT_RQL_S32,
+AOT_RQL_DEF(aot_rqk_s32_s8, int32_t, int8_t, INT8_MIN, INT8_MAX, AOT_RQL_S32, AOT_RQL_S8O)
+AOT_RQL_DEF(aot_rqk_s32_s16, int32_t, int16_t, INT16_MIN, INT16_MAX, AOT_RQL_S32,
            AOT_RQL_S16O)
 
 /* the kernels (each named here, so that tools find its definition) */
 int32_t aot_requantize_s8_s8(const aot_requant_params *p, const int8_t *in, int8_t *out) {
-  return aot_requantize_s8_s8_run(p, in, out);
+  return aot_rqk_s8_s8(p, in, out);
 }
 
 int32_t aot_requantize_s8_u8(const aot_requant_params *p, const int8_t *in, uint8_t *out) {
-  return aot_requantize_s8_u8_run(p, in, out);
+  return aot_rqk_s8_u8(p, in, out);
 }
 
 int32_t aot_requantize_s8_s16(const aot_requant_params *p, const int8_t *in, int16_t *out) {
-  return aot_requantize_s8_s16_run(p, in, out);
+  return aot_rqk_s8_s16(p, in, out);
 }
 
 int32_t aot_requantize_s8_s32(const aot_requant_params *p, const int8_t *in, int32_t *out) {
-  return aot_requantize_s8_s32_run(p, in, out);
+  return aot_rqk_s8_s32(p, in, out);
 }
 
 int32_t aot_requantize_u8_s8(const aot_requant_params *p, const uint8_t *in, int8_t *out) {
-  return aot_requantize_u8_s8_run(p, in, out);
+  return aot_rqk_u8_s8(p, in, out);
 }
 
 int32_t aot_requantize_s16_s8(const aot_requant_params *p, const int16_t *in, int8_t *out) {
-  return aot_requantize_s16_s8_run(p, in, out);
+  return aot_rqk_s16_s8(p, in, out);
 }
 
 int32_t aot_requantize_s16_s16(const aot_requant_params *p, const int16_t *in, int16_t *out) {
-  return aot_requantize_s16_s16_run(p, in, out);
+  return aot_rqk_s16_s16(p, in, out);
 }
 
 int32_t aot_requantize_s16_s32(const aot_requant_params *p, const int16_t *in, int32_t *out) {
-  return aot_requantize_s16_s32_run(p, in, out);
+  return aot_rqk_s16_s32(p, in, out);
 }
 
 int32_t aot_requantize_s32_s8(const aot_requant_params *p, const int32_t *in, int8_t *out) {
-  return aot_requantize_s32_s8_run(p, in, out);
+  return aot_rqk_s32_s8(p, in, out);
 }
 
 int32_t aot_requantize_s32_s16(const aot_requant_params *p, const int32_t *in, int16_t *out) {
-  return aot_requantize_s32_s16_run(p, in, out);
+  return aot_rqk_s32_s16(p, in, out);
 }
