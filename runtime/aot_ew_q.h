@@ -84,8 +84,37 @@ AOT_EWS_NOINLINE void aot_ews_s16_row(const aot_ews_s16k *k, const int16_t *t, c
     y = aot_ews_ssat16(y >> e);                                                       \
     out[i] = (int16_t)((FULL) ? y : aot_ews_clamp(y, lo, hi));                        \
   }
-  if (lo == -32768 && hi == 32767) AOT_EWS_S16_LOOP(1)
-  else AOT_EWS_S16_LOOP(0)
+/* the common case (full range, qt.e > 0) with the factors ft, cl and the
+ * sign correction cm as constants: fewer live registers (no spills on Arm
+ * DSP); X(y, v) = y * ft + v * cl, C: cm (0 or -1) */
+#define AOT_EWS_S16_LOOPK(X, C)                                                       \
+  {                                                                                   \
+    const int32_t qm = qt.mult, qr = qt.rnd, qe = qt.e;                               \
+    for (i = 0; i < n; i++) {                                                         \
+      int32_t y = aot_ews_smmulr((int32_t)t[i] * 65536, qm), x;                       \
+      y = (y + qr + (y >> 31)) >> qe;                                                 \
+      x = X(y, (int32_t)l[i]);                                                        \
+      y = aot_ews_smmlar(x, mo, add) + ((C) ? (x >> 31) : 0);                         \
+      out[i] = (int16_t)aot_ews_ssat16(y >> e);                                       \
+    }                                                                                 \
+  }
+#define AOT_EWS_S16_XADD(Y, V) ((Y) * 2 + (V) * 32768)
+#define AOT_EWS_S16_XSUBT(Y, V) ((V) * 32768 - (Y) * 2)
+#define AOT_EWS_S16_XSUBL(Y, V) ((Y) * 2 - (V) * 32768)
+#define AOT_EWS_S16_LOOPX(C)                                                          \
+  {                                                                                   \
+    if (ft == 2 && cl == 32768) AOT_EWS_S16_LOOPK(AOT_EWS_S16_XADD, C)                \
+    else if (ft == -2 && cl == 32768) AOT_EWS_S16_LOOPK(AOT_EWS_S16_XSUBT, C)         \
+    else AOT_EWS_S16_LOOPK(AOT_EWS_S16_XSUBL, C)                                      \
+  }
+  if (lo == -32768 && hi == 32767 && qt.e > 0) {
+    if (cm) AOT_EWS_S16_LOOPX(1)
+    else AOT_EWS_S16_LOOPX(0)
+  } else if (lo == -32768 && hi == 32767) {
+    AOT_EWS_S16_LOOP(1)
+  } else {
+    AOT_EWS_S16_LOOP(0)
+  }
 }
 
 AOT_EWS_NOINLINE int aot_ews_s16_flat(const aot_addsub_q_params *p, int sub, const int16_t *in1,
