@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # test_simd_ew16.sh AOTC - the fast LEAKY_RELU (int8, int16), QUANTIZE
-# (requantize) and int16 ADD / SUB broadcast paths (runtime/aot_leaky_simd.h,
-# QuantizationFunctions/aot_requantize.c, aot_ew_q.h) against the portable
+# (requantize), int16 ADD / SUB broadcast and int8 MAX_POOL_2D paths
+# (runtime/aot_leaky_simd.h, QuantizationFunctions/aot_requantize.c,
+# aot_ew_q.h, PoolingFunctions/aot_maxpool_s8.c) against the portable
 # kernels: tests/target/ew16_kernels.c, with the same files built with
 # AOT_NO_SIMD as reference (tests/target/ew16_ref_kernels.c), on the host
 # (fast scalar paths, ASan/UBSan when available), Cortex-M4 (Arm DSP) and
 # Cortex-M55 (Helium) under QEMU. Then every seanet int16 model of those op
 # types ($AOTC_SHARED/models/tflm/seanet-int16/{leaky_relu,quantize,sub,add})
 # must pass its golden (tolerance 1) on the host, cortex-m4 and cortex-m55
-# with the same output hash. The targets are skipped when arm-none-eabi-gcc
+# with the same output hash, and three int8 MAX_POOL_2D models made by
+# aotc_make_quant_model give the host's outputs on both. The targets are skipped when arm-none-eabi-gcc
 # or qemu-system-arm is missing.
 set -u
 AOTC=$(realpath "$1")
@@ -17,7 +19,7 @@ S=${AOTC_SHARED:-$ROOT/../shared}
 W=$(mktemp -d /tmp/aotc-ew16-XXXXXX)
 trap 'rm -rf "$W"' EXIT
 fail=0
-SRCS="tests/target/ew16_ref_kernels.c runtime/ActivationFunctions/aot_leaky_relu_s8.c runtime/ActivationFunctions/aot_leaky_relu_s16.c runtime/BasicMathFunctions/aot_add_s16.c runtime/BasicMathFunctions/aot_sub_s16.c runtime/QuantizationFunctions/aot_requantize.c"
+SRCS="tests/target/ew16_ref_kernels.c runtime/ActivationFunctions/aot_leaky_relu_s8.c runtime/ActivationFunctions/aot_leaky_relu_s16.c runtime/BasicMathFunctions/aot_add_s16.c runtime/BasicMathFunctions/aot_sub_s16.c runtime/QuantizationFunctions/aot_requantize.c runtime/PoolingFunctions/aot_maxpool_s8.c"
 cd "$ROOT" || exit 1
 san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 echo 'int main(void){return 0;}' > "$W/t.c"
@@ -41,6 +43,21 @@ for t in cortex-m4 cortex-m55; do
   echo "$t: $(grep -E 'cases' "$W/$t.txt" | tr '\n' ';') $(tail -1 "$W/$t.txt")"
   if [ $rc != 0 ]; then echo "FAIL ew16_kernels $t: exit status $rc"; tail -20 "$W/$t.txt" "$W/$t.err"; fail=1; fi
   grep -q "EW16 kernels ($want)" "$W/$t.txt" || { echo "FAIL ew16_kernels $t: the $want path was not built"; fail=1; }
+done
+
+# int8 MAX_POOL_2D models (aotc_make_quant_model maxpool): host, M4, M55 equal
+GEN=$(dirname "$AOTC")/aotc_make_quant_model
+for spec in "16 16 32 3 2 same 0" "12 12 10 2 2 valid 1" "9 7 5 3 1 same 1"; do
+  f="$W/mp_${spec// /_}.tflite"
+  "$GEN" maxpool "$f" $spec || { echo "FAIL maxpool model $spec"; fail=1; continue; }
+  h=""
+  for t in host cortex-m4 cortex-m55; do
+    line=$("$AOTC" verify --model.path "$f" --target $t 2>&1 | grep -E '^(PASS|FAIL)')
+    c=$(echo "$line" | grep '^PASS' | grep -o 'hash=[0-9a-f]*')
+    [ $t = host ] && h=$c
+    if [ -z "$c" ] || [ "$c" != "$h" ]; then echo "FAIL maxpool $spec $t: $line (host $h)"; fail=1; fi
+  done
+  echo "maxpool $spec: host/cortex-m4/cortex-m55 ${h:-none}"
 done
 
 D="$S/models/tflm/seanet-int16"

@@ -1,7 +1,8 @@
 /* ew16_kernels.c - check of the fast LEAKY_RELU (int8, int16, runtime/
  * aot_leaky_simd.h), QUANTIZE (requantize, every integer type pair) and int16
- * ADD / SUB broadcast (aot_ews_s16_bcast of aot_ew_q.h) paths against the
- * portable kernels.
+ * ADD / SUB broadcast (aot_ews_s16_bcast of aot_ew_q.h) and int8
+ * MAX_POOL_2D (PoolingFunctions/aot_maxpool_s8.c) paths against the portable
+ * kernels.
  *
  * The kernels as built for this target (aot_*: Helium on Cortex-M55, Arm DSP
  * on Cortex-M4, the fast scalar paths on the host) are compared byte for
@@ -12,7 +13,9 @@
  * ratios 2^-20..2^17 (power-of-two ratios: rounding ties), alpha of zero or
  * negative (the portable fallback), outputs of the type's range and
  * narrower activation ranges, broadcasts [A, B, N] +- [N] / [B, N] / [A, 1,
- * N] in either order, and the bytes after the output (nothing written past
+ * N] in either order, pools of 1..4 x 1..4 with strides 1..3, paddings
+ * 0..2 (clipped and empty windows) over 1..40 channels, and the bytes after
+ * the output (nothing written past
  * it). Prints the case counts, one line per failure and "N passed, M
  * failed"; exit status 0 when everything passed. Built and run by
  * tests/integration/test_simd_ew16.sh on the host, Cortex-M4 and Cortex-M55. */
@@ -22,7 +25,9 @@
 
 #include "aot_ew_q.h"
 #include "aot_leaky_simd.h"
+#include "aot_conv.h"
 
+int32_t ref_maxpool_s8(const aot_pool_params *p, const int8_t *in, int8_t *out);
 int32_t ref_leaky_relu_s8(const aot_leaky_relu_q_params *p, const int8_t *in, int8_t *out);
 int32_t ref_leaky_relu_s16(const aot_leaky_relu_q_params *p, const int16_t *in, int16_t *out);
 int32_t ref_add_s16(const aot_addsub_q_params *p, const int16_t *a, const int16_t *b,
@@ -238,6 +243,41 @@ static void addsub_bcast_case(int c) {
   }
 }
 
+/* int8 MAX_POOL_2D */
+static int maxpool_cases;
+static int8_t mp_in[4096], mp_oa[2048 + GUARD], mp_ob[2048 + GUARD];
+static void maxpool_case(int c) {
+  aot_pool_params p;
+  int32_t k;
+  memset(&p, 0, sizeof p);
+  p.batches = rr(1, 2);
+  p.in_h = rr(1, 8);
+  p.in_w = rr(1, 10);
+  p.channels = rr(0, 3) == 0 ? rr(1, 40) : 4 * rr(1, 8) + (rr(0, 1) ? 0 : rr(1, 3));
+  if (p.batches * p.in_h * p.in_w * p.channels > 4096) return;
+  p.filter_h = rr(1, 4);
+  p.filter_w = rr(1, 4);
+  p.stride_h = rr(1, 3);
+  p.stride_w = rr(1, 3);
+  p.pad_h = rr(0, 2);
+  p.pad_w = rr(0, 2);
+  p.out_h = (p.in_h + 2 * p.pad_h - p.filter_h) / p.stride_h + 1 + rr(0, 1);
+  p.out_w = (p.in_w + 2 * p.pad_w - p.filter_w) / p.stride_w + 1 + rr(0, 1);
+  if (p.out_h < 1) p.out_h = 1;
+  if (p.out_w < 1) p.out_w = 1;
+  if (p.batches * p.out_h * p.out_w * p.channels > 2048) return;
+  k = rr(0, 9);
+  p.act_min = k < 5 ? -128 : k < 8 ? rr(-128, 20) : rr(-200, -100);
+  p.act_max = k < 5 ? 127 : k < 8 ? rr(p.act_min, 127) : rr(100, 200);
+  fill(mp_in, p.batches * p.in_h * p.in_w * p.channels, 8, 1);
+  memset(mp_oa, 0x5A, sizeof mp_oa);
+  memset(mp_ob, 0x5A, sizeof mp_ob);
+  check(aot_maxpool_s8(&p, mp_in, mp_oa) == ref_maxpool_s8(&p, mp_in, mp_ob), "maxpool_s8 status",
+        c);
+  check(memcmp(mp_oa, mp_ob, sizeof mp_oa) == 0, "maxpool_s8", c);
+  maxpool_cases++;
+}
+
 int main(void) {
   int c;
   const int nc = 0;
@@ -274,6 +314,9 @@ int main(void) {
 #if defined(AOT_EWS) && !defined(AOT_EWS_MVE)
   check(bcast_fast >= 300, "add/sub int16 broadcast cases through the row path", bcast_fast);
 #endif
+  for (c = 0; c < 800; c++) maxpool_case(c);
+  printf("maxpool_s8: %d cases\n", maxpool_cases);
+  check(maxpool_cases >= 400, "maxpool_s8 cases run", maxpool_cases);
   (void)nc;
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

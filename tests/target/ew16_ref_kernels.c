@@ -1,5 +1,6 @@
 /* ew16_ref_kernels.c - the LEAKY_RELU (int8, int16), QUANTIZE (requantize,
- * every integer type pair) and int16 ADD / SUB kernels compiled a second
+ * every integer type pair), int16 ADD / SUB and int8 MAX_POOL_2D kernels
+ * compiled a second
  * time with AOT_NO_SIMD (the portable C loops) and renamed ref_*, so that
  * ew16_kernels.c can compare them byte for byte with the build of the same
  * files for the target (Helium, Arm DSP, or the host's fast scalar paths). */
@@ -10,6 +11,7 @@
 #define aot_sub_s16 ref_sub_s16
 #define aot_add_s16_flat ref_add_s16_flat
 #define aot_sub_s16_flat ref_sub_s16_flat
+#define aot_maxpool_s8 ref_maxpool_s8
 #define aot_requantize_s8_s8 ref_requantize_s8_s8
 #define aot_requantize_s8_u8 ref_requantize_s8_u8
 #define aot_requantize_s8_s16 ref_requantize_s8_s16
@@ -26,3 +28,4 @@
 #include "BasicMathFunctions/aot_add_s16.c"
 #include "BasicMathFunctions/aot_sub_s16.c"
 #include "QuantizationFunctions/aot_requantize.c"
+#include "PoolingFunctions/aot_maxpool_s8.c"

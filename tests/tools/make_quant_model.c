@@ -24,6 +24,9 @@
  *     one layer over a column, input [1, 23, 1, C], filter KH x 1: a
  *     depthwise one (multiplier 1) or a CONV_2D to 2C channels
  *     (test_dw_as_conv.sh: the lowering runs it as a row).
+ *   make_quant_model maxpool OUT H W C K STRIDE same|valid ACT
+ *     one int8 MAX_POOL_2D K x K over [1, H, W, C] (ACT 1: fused RELU6)
+ *     (test_simd_ew16.sh).
  */
 #include <math.h>
 #include <stdio.h>
@@ -413,7 +416,35 @@ static int layer_model(const char *out, const char *dtn, int conv, int ih, int i
   return write_out(out);
 }
 
+/* ---- int8 MAX_POOL_2D (test_simd_ew16.sh) -------------------------------- */
+/* input [1, H, W, C], a K x K pool of stride S, SAME or VALID padding, a
+ * fused RELU6-like clamp when act is nonzero (the output keeps the input's
+ * quantization, as TFLite requires) */
+static int maxpool_model(const char *out, int h, int w, int c, int k, int stride, int same,
+                         int act) {
+  const int oh = same ? (h + stride - 1) / stride : (h - k) / stride + 1;
+  const int ow = same ? (w + stride - 1) / stride : (w - k) / stride + 1;
+  const int32_t sx[4] = {1, h, w, c}, sy[4] = {1, oh, ow, c};
+  M = litert_model_new();
+  litert_add_subgraph(M, "main");
+  int x = tensor("x", DT_INT8, 4, sx, NULL, 0, 0.05f, -3);
+  int y = tensor("y", DT_INT8, 4, sy, NULL, 0, 0.05f, -3);
+  litert_options o;
+  litert_options_default(&o);
+  o.type = litert_builtin_options_type(OP_MAX_POOL_2D);
+  o.padding = same ? PAD_SAME : PAD_VALID;
+  o.stride_h = o.stride_w = stride;
+  o.filter_h = o.filter_w = k;
+  if (act) o.fused_act = ACT_RELU6;
+  litert_add_op(M, 0, OP_MAX_POOL_2D, NULL, 1, (int32_t[]){x}, 1, (int32_t[]){y}, &o);
+  litert_set_io(M, 0, 1, (int32_t[]){x}, 1, (int32_t[]){y});
+  return write_out(out);
+}
+
 int main(int argc, char **argv) {
+  if (argc == 10 && strcmp(argv[1], "maxpool") == 0)
+    return maxpool_model(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]),
+                         atoi(argv[7]), strcmp(argv[8], "same") == 0, atoi(argv[9]));
   if (argc == 9 && strcmp(argv[1], "dwone") == 0)
     return layer_model(argv[2], argv[3], 0, 19, 14, 1, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]),
                        atoi(argv[7]), 1, strcmp(argv[8], "same") == 0, 0);
@@ -435,6 +466,7 @@ int main(int argc, char **argv) {
                   "       make_quant_model choice OUT dw|conv\n"
                   "       make_quant_model dwone OUT int8|int16|float32 KH KW M STRIDE same|valid\n"
                   "       make_quant_model column OUT dw|conv int8|int16|float32 KH C STRIDE DIL same|valid\n"
-                  "       make_quant_model window OUT int8|int16|float32 IH IW C OC per-channel|per-tensor\n");
+                  "       make_quant_model window OUT int8|int16|float32 IH IW C OC per-channel|per-tensor\n"
+                  "       make_quant_model maxpool OUT H W C K STRIDE same|valid ACT\n");
   return 2;
 }
