@@ -32,11 +32,15 @@
  * real multiplier being <= 1/2), and the output is the SMMLAR step of the
  * int8 table path, saturated to 16 bits. Returns 0 when it does not apply. */
 #ifndef AOT_EWS_MVE
-AOT_EWS_NOINLINE int aot_ews_s16_flat(const aot_addsub_q_params *p, int sub, const int16_t *in1,
-                                      const int16_t *in2, int16_t *out) {
-  aot_ews_rq q1, q2, qo, qt;
-  const int16_t *t, *l;
-  int32_t tin, ft, cl, mo, add, e, cm, lo, hi, i;
+/* the constants of aot_ews_s16_row */
+typedef struct aot_ews_s16k {
+  aot_ews_rq qt;                      /* the table input's rescale */
+  int32_t tin;                        /* 1: in2 is the table input */
+  int32_t ft, cl, mo, add, e, cm, lo, hi;
+} aot_ews_s16k;
+
+AOT_INLINE int aot_ews_s16_setup(const aot_addsub_q_params *p, int sub, aot_ews_s16k *k) {
+  aot_ews_rq q1, q2, qo;
   int64_t add64;
   if (p->left_shift != 15 || p->in1_offset != 0 || p->in2_offset != 0 ||
       p->act_min > p->act_max || p->act_min < -32768 || p->act_max > 32767)
@@ -45,26 +49,34 @@ AOT_EWS_NOINLINE int aot_ews_s16_flat(const aot_addsub_q_params *p, int sub, con
       !aot_ews_rq_make(p->in2_mult, p->in2_shift, &q2) ||
       !aot_ews_rq_make(p->out_mult, p->out_shift, &qo))
     return 0;
-  if (q2.e == 0 && q2.mult == (int32_t)1 << 30) tin = 0;
-  else if (q1.e == 0 && q1.mult == (int32_t)1 << 30) tin = 1;
+  if (q2.e == 0 && q2.mult == (int32_t)1 << 30) k->tin = 0;
+  else if (q1.e == 0 && q1.mult == (int32_t)1 << 30) k->tin = 1;
   else return 0;
-  qt = tin ? q2 : q1;
-  if (qt.e == 0 && qt.mult > (int32_t)1 << 30) return 0;
+  k->qt = k->tin ? q2 : q1;
+  if (k->qt.e == 0 && k->qt.mult > (int32_t)1 << 30) return 0;
   add64 = (int64_t)p->out_offset * ((int64_t)1 << qo.e) + qo.rnd;
   if (add64 >= ((int64_t)1 << 30) || add64 <= -((int64_t)1 << 30)) return 0;
-  cm = p->out_offset > p->act_min && qo.e > 0 ? -1 : 0;
-  if (cm && qo.mult <= (int32_t)1 << 30) return 0;
-  t = tin ? in2 : in1;
-  l = tin ? in1 : in2;
-  ft = sub && tin ? -2 : 2;
-  cl = sub && !tin ? -32768 : 32768;
-  mo = qo.mult;
-  add = (int32_t)add64;
-  e = qo.e;
-  lo = p->act_min;
-  hi = p->act_max;
+  k->cm = p->out_offset > p->act_min && qo.e > 0 ? -1 : 0;
+  if (k->cm && qo.mult <= (int32_t)1 << 30) return 0;
+  k->ft = sub && k->tin ? -2 : 2;
+  k->cl = sub && !k->tin ? -32768 : 32768;
+  k->mo = qo.mult;
+  k->add = (int32_t)add64;
+  k->e = qo.e;
+  k->lo = p->act_min;
+  k->hi = p->act_max;
+  return 1;
+}
+
+/* n elements of the table input t and the linear input l (both contiguous) */
+AOT_EWS_NOINLINE void aot_ews_s16_row(const aot_ews_s16k *k, const int16_t *t, const int16_t *l,
+                                      int16_t *out, int32_t n) {
+  const aot_ews_rq qt = k->qt;
+  const int32_t ft = k->ft, cl = k->cl, mo = k->mo, add = k->add, e = k->e, cm = k->cm;
+  const int32_t lo = k->lo, hi = k->hi;
+  int32_t i;
 #define AOT_EWS_S16_LOOP(FULL)                                                        \
-  for (i = 0; i < p->bc.size; i++) {                                                  \
+  for (i = 0; i < n; i++) {                                                           \
     int32_t y = aot_ews_smmulr((int32_t)t[i] * 65536, qt.mult), x;                    \
     y = (y + qt.rnd + ((y >> 31) & qt.mask)) >> qt.e;                                 \
     x = y * ft + (int32_t)l[i] * cl;                                                  \
@@ -72,13 +84,75 @@ AOT_EWS_NOINLINE int aot_ews_s16_flat(const aot_addsub_q_params *p, int sub, con
     y = aot_ews_ssat16(y >> e);                                                       \
     out[i] = (int16_t)((FULL) ? y : aot_ews_clamp(y, lo, hi));                        \
   }
-  if (lo == -32768 && hi == 32767) AOT_EWS_S16_LOOP(1)
-  else AOT_EWS_S16_LOOP(0)
+/* the common case (full range, qt.e > 0) with the factors ft, cl and the
+ * sign correction cm as constants: fewer live registers (no spills on Arm
+ * DSP); X(y, v) = y * ft + v * cl, C: cm (0 or -1) */
+#define AOT_EWS_S16_LOOPK(X, C)                                                       \
+  {                                                                                   \
+    const int32_t qm = qt.mult, qr = qt.rnd, qe = qt.e;                               \
+    for (i = 0; i < n; i++) {                                                         \
+      int32_t y = aot_ews_smmulr((int32_t)t[i] * 65536, qm), x;                       \
+      y = (y + qr + (y >> 31)) >> qe;                                                 \
+      x = X(y, (int32_t)l[i]);                                                        \
+      y = aot_ews_smmlar(x, mo, add) + ((C) ? (x >> 31) : 0);                         \
+      out[i] = (int16_t)aot_ews_ssat16(y >> e);                                       \
+    }                                                                                 \
+  }
+#define AOT_EWS_S16_XADD(Y, V) ((Y) * 2 + (V) * 32768)
+#define AOT_EWS_S16_XSUBT(Y, V) ((V) * 32768 - (Y) * 2)
+#define AOT_EWS_S16_XSUBL(Y, V) ((Y) * 2 - (V) * 32768)
+#define AOT_EWS_S16_LOOPX(C)                                                          \
+  {                                                                                   \
+    if (ft == 2 && cl == 32768) AOT_EWS_S16_LOOPK(AOT_EWS_S16_XADD, C)                \
+    else if (ft == -2 && cl == 32768) AOT_EWS_S16_LOOPK(AOT_EWS_S16_XSUBT, C)         \
+    else AOT_EWS_S16_LOOPK(AOT_EWS_S16_XSUBL, C)                                      \
+  }
+  if (lo == -32768 && hi == 32767 && qt.e > 0) {
+    if (cm) AOT_EWS_S16_LOOPX(1)
+    else AOT_EWS_S16_LOOPX(0)
+  } else if (lo == -32768 && hi == 32767) {
+    AOT_EWS_S16_LOOP(1)
+  } else {
+    AOT_EWS_S16_LOOP(0)
+  }
+}
+
+AOT_EWS_NOINLINE int aot_ews_s16_flat(const aot_addsub_q_params *p, int sub, const int16_t *in1,
+                                      const int16_t *in2, int16_t *out) {
+  aot_ews_s16k k;
+  if (!aot_ews_s16_setup(p, sub, &k)) return 0;
+  if (k.tin) aot_ews_s16_row(&k, in2, in1, out, p->bc.size);
+  else aot_ews_s16_row(&k, in1, in2, out, p->bc.size);
+  return 1;
+}
+
+/* The same arithmetic over a broadcast whose rows are contiguous in both
+ * inputs (inner strides 1: an input of the inner extents repeated over the
+ * outer ones, e.g. [1, H, W, C] - [C]); 0 when it does not apply. */
+AOT_EWS_NOINLINE int aot_ews_s16_bcast(const aot_addsub_q_params *p, int sub, const int16_t *in1,
+                                       const int16_t *in2, int16_t *out) {
+  const aot_bcast *bc = &p->bc;
+  aot_ews_s16k k;
+  aot_bcast_it it;
+  int32_t r, rows, n;
+  if (bc->ndims < 1 || bc->stride[0][bc->ndims - 1] != 1 || bc->stride[1][bc->ndims - 1] != 1)
+    return 0;
+  if (!aot_ews_s16_setup(p, sub, &k)) return 0;
+  n = bc->shape[bc->ndims - 1];
+  rows = aot_bcast_rows(bc);
+  aot_bcast_begin(&it);
+  for (r = 0; r < rows; r++, out += n) {
+    if (k.tin) aot_ews_s16_row(&k, in2 + it.off[1], in1 + it.off[0], out, n);
+    else aot_ews_s16_row(&k, in1 + it.off[0], in2 + it.off[1], out, n);
+    aot_bcast_next(bc, &it);
+  }
   return 1;
 }
 #define AOT_EWS_S16_FLAT(P, SUB, A, B, O) aot_ews_s16_flat((P), (SUB), (A), (B), (O))
+#define AOT_EWS_S16_BCAST(P, SUB, A, B, O) aot_ews_s16_bcast((P), (SUB), (A), (B), (O))
 #else
 #define AOT_EWS_S16_FLAT(P, SUB, A, B, O) 0
+#define AOT_EWS_S16_BCAST(P, SUB, A, B, O) 0
 #endif
 
 /* int8 MUL over contiguous inputs (q->c8): y = srdhm(x1 * x2 << lsh, mult)
@@ -140,7 +214,10 @@ AOT_EWS_NOINLINE void aot_ews_mul8_contig(const aot_ews_mul *q, const int8_t *a,
       return AOT_KERNEL_OK;                                                     \
     }                                                                           \
   }
-#define AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER)                           \
+#define AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER, TAB)                      \
+  if (!(TAB) && AOT_EWS_S16_BCAST(p, !(PREFER), (const int16_t *)in1,           \
+                                  (const int16_t *)in2, (int16_t *)out))        \
+    return AOT_KERNEL_OK;                                                       \
   AOT_EWQ_ADDSUB_WITH(RANGE, BITS, PREFER,                                      \
                       AOT_EWS_ROWS(&p->bc, in1, in2, out, NAME##_row, &q, NAME##_elem, p))
 /* the same for NAME_flat (equal shapes): the contiguous row alone; int8
@@ -178,7 +255,7 @@ AOT_EWS_NOINLINE void aot_ews_mul8_contig(const aot_ews_mul *q, const int8_t *a,
   }
 #else
 #define AOT_EWQ_ADDSUB_ROWS(NAME, T, OPR, VOP, LD, ST, BOUNDED)
-#define AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER)
+#define AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER, TAB)
 #define AOT_EWQ_ADDSUB_FLAT_TRY(NAME, RANGE, BITS, PREFER, TAB)
 /* the portable build: the flat loop of ELEM, the scratch unused */
 #define AOT_EWQ_ADDSUB_TAB_RUN(ELEM, PREFER)                                    \
@@ -217,7 +294,7 @@ AOT_EWS_NOINLINE void aot_ews_mul8_contig(const aot_ews_mul *q, const int8_t *a,
   AOT_EWQ_ADDSUB_ROWS(NAME, T, OPR, VOP, LD, ST, BOUNDED)                       \
   AOT_INLINE int32_t NAME##_run(const aot_addsub_q_params *p, const T *in1, const T *in2, \
                                  T *out) {                                      \
-    AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER)                               \
+    AOT_EWQ_ADDSUB_TRY(NAME, RANGE, BITS, PREFER, TAB)                          \
     AOT_EW_BINARY(&p->bc, in1, in2, out, NAME##_elem, p);                       \
     return AOT_KERNEL_OK;                                                       \
   }                                                                             \

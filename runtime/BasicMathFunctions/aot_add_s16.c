@@ -5,7 +5,8 @@
 #include "aot_ew_q.h"
 
 /* The variant this file builds (aot_ew_simd.h): Helium, Arm DSP (flat rows:
- * SMMULR / SMMLAR, aot_ews_s16_flat), or portable. */
+ * SMMULR / SMMLAR, aot_ews_s16_flat, and aot_ews_s16_bcast for broadcasts
+ * with contiguous rows), or portable. */
 #if defined(AOT_EWS_MVE)
 #define AOT_ADD_S16_MVE 1
 #elif defined(AOT_EWS_DSP)

@@ -29,6 +29,9 @@
  *   make_quant_model dw OUT.tflite int8|int16|float32 IH IW C KH KW M STRIDE DIL same|valid
  *     one DEPTHWISE_CONV_2D, input [1, IH, IW, C], depth multiplier M, fused
  *     RELU (test_simd_fc16.sh).
+ *   make_quant_model maxpool OUT H W C K STRIDE same|valid ACT
+ *     one int8 MAX_POOL_2D K x K over [1, H, W, C] (ACT 1: fused RELU6)
+ *     (test_simd_ew16.sh).
  */
 #include <math.h>
 #include <stdio.h>
@@ -458,6 +461,31 @@ static int fc16_model(const char *out, int batch, int k, int o, int per_tensor, 
   return write_out(out);
 }
 
+/* ---- int8 MAX_POOL_2D (test_simd_ew16.sh) -------------------------------- */
+/* input [1, H, W, C], a K x K pool of stride S, SAME or VALID padding, a
+ * fused RELU6-like clamp when act is nonzero (the output keeps the input's
+ * quantization, as TFLite requires) */
+static int maxpool_model(const char *out, int h, int w, int c, int k, int stride, int same,
+                         int act) {
+  const int oh = same ? (h + stride - 1) / stride : (h - k) / stride + 1;
+  const int ow = same ? (w + stride - 1) / stride : (w - k) / stride + 1;
+  const int32_t sx[4] = {1, h, w, c}, sy[4] = {1, oh, ow, c};
+  M = litert_model_new();
+  litert_add_subgraph(M, "main");
+  int x = tensor("x", DT_INT8, 4, sx, NULL, 0, 0.05f, -3);
+  int y = tensor("y", DT_INT8, 4, sy, NULL, 0, 0.05f, -3);
+  litert_options o;
+  litert_options_default(&o);
+  o.type = litert_builtin_options_type(OP_MAX_POOL_2D);
+  o.padding = same ? PAD_SAME : PAD_VALID;
+  o.stride_h = o.stride_w = stride;
+  o.filter_h = o.filter_w = k;
+  if (act) o.fused_act = ACT_RELU6;
+  litert_add_op(M, 0, OP_MAX_POOL_2D, NULL, 1, (int32_t[]){x}, 1, (int32_t[]){y}, &o);
+  litert_set_io(M, 0, 1, (int32_t[]){x}, 1, (int32_t[]){y});
+  return write_out(out);
+}
+
 int main(int argc, char **argv) {
   if (argc == 8 && strcmp(argv[1], "fc16") == 0)
     return fc16_model(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]),
@@ -466,6 +494,9 @@ int main(int argc, char **argv) {
     return layer_model(argv[2], argv[3], 0, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]),
                        atoi(argv[7]), atoi(argv[8]), atoi(argv[6]) * atoi(argv[9]), atoi(argv[10]),
                        atoi(argv[11]), strcmp(argv[12], "same") == 0, 0);
+  if (argc == 10 && strcmp(argv[1], "maxpool") == 0)
+    return maxpool_model(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]), atoi(argv[6]),
+                         atoi(argv[7]), strcmp(argv[8], "same") == 0, atoi(argv[9]));
   if (argc == 9 && strcmp(argv[1], "dwone") == 0)
     return layer_model(argv[2], argv[3], 0, 19, 14, 1, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]),
                        atoi(argv[7]), 1, strcmp(argv[8], "same") == 0, 0);
@@ -489,6 +520,7 @@ int main(int argc, char **argv) {
                   "       make_quant_model column OUT dw|conv int8|int16|float32 KH C STRIDE DIL same|valid\n"
                   "       make_quant_model window OUT int8|int16|float32 IH IW C OC per-channel|per-tensor\n"
                   "       make_quant_model fc16 OUT B K O per-channel|per-tensor relu|none\n"
-                  "       make_quant_model dw OUT int8|int16|float32 IH IW C KH KW M STRIDE DIL same|valid\n");
+                  "       make_quant_model dw OUT int8|int16|float32 IH IW C KH KW M STRIDE DIL same|valid\n"
+                  "       make_quant_model maxpool OUT H W C K STRIDE same|valid ACT\n");
   return 2;
 }
