@@ -3,15 +3,41 @@
  * aot_mbqm64, zero padding by skipping taps outside the image, grouped
  * convolution when filter_in_c < in_c. Zero points are 0.
  *
- * Per output position the valid filter window is computed once. Two output
- * channels are accumulated together, so each input value is loaded once per
- * two multiply-accumulates. When the filter covers all input channels and
+ * Portable path (aot_conv2d_s16_port, the reference): per output position
+ * the valid filter window is computed once. Two output channels are
+ * accumulated together, so each input value is loaded once per two
+ * multiply-accumulates. When the filter covers all input channels and
  * dilation_w is 1, the taps of one filter row are contiguous in both the
- * input and the filter and are walked as one run. */
+ * input and the filter and are walked as one run.
+ *
+ * SIMD paths (aot_s16_simd.h; AOT_CONV2D_S16_MVE / AOT_CONV2D_S16_DSP name
+ * the variant built); the sums are the portable int64 sums exactly (integer
+ * sums in another order, int32 partial sums within the limit
+ * aot_s16_simd.h proves):
+ *  - Helium: per output position and four output channels, the window's
+ *    runs (the portable loop's) through aot_s16_win4, read in place;
+ *  - Arm DSP: two output positions at a time (consecutive in NHWC order) are
+ *    gathered into the scratch column (aot_s16_dsp_col layout; taps outside
+ *    the image are zeros, which add nothing), then every pair of output
+ *    channels runs aot_s16_dsp_dot2x2 over it, in blocks of at most
+ *    AOT_S16_RUN products per int32 sum; a last odd position, and layers
+ *    without the scratch (windows over AOT_S16_DSP_COL_K taps), take the
+ *    one-position path of the Helium build on aot_s16_dot4_s32.
+ * Every path requantizes the int64 sum plus bias with aot_mbqm64 and clamps,
+ * as the portable loop. */
 #include "aot_conv.h"
+#include "aot_s16_simd.h"
 
-int32_t aot_conv2d_s16(const aot_conv_params *p, const int16_t *input,
-                       const int8_t *filter, const int64_t *bias, int16_t *output) {
+#if defined(AOT_S16_MVE)
+#define AOT_CONV2D_S16_MVE 1
+#elif defined(AOT_S16_DSP)
+#define AOT_CONV2D_S16_DSP 1
+#endif
+
+#if !defined(AOT_S16_MVE) && !defined(AOT_S16_DSP)
+static int32_t aot_conv2d_s16_port(const aot_conv_params *p, const int16_t *input,
+                                   const int8_t *filter, const int64_t *bias,
+                                   int16_t *output) {
   const int32_t in_h = p->in_h, in_w = p->in_w, in_c = p->in_c;
   const int32_t out_c = p->out_c, fh = p->filter_h, fw = p->filter_w;
   const int32_t fic = p->filter_in_c;
@@ -111,4 +137,183 @@ int32_t aot_conv2d_s16(const aot_conv_params *p, const int16_t *input,
     }
   }
   return AOT_KERNEL_OK;
+}
+#endif
+
+#if defined(AOT_S16_MVE) || defined(AOT_S16_DSP)
+/* the output of channel oc for the int64 sum acc (bias not yet added):
+ * aot_mbqm64 through the channel's constants rq[oc] (computed per call when
+ * rq is NULL) */
+AOT_INLINE int16_t aot_c16_out(const aot_conv_params *p, const int64_t *bias,
+                               const aot_s16_rq *rq, int32_t oc, int64_t acc) {
+  const aot_s16_rq q = rq ? rq[oc] : aot_s16_rq_of(p->out_mult[oc], p->out_shift[oc]);
+  if (bias) acc += bias[oc];
+  return (int16_t)aot_clamp_i32(aot_s16_rq_do(acc, q), p->act_min, p->act_max);
+}
+
+/* The outputs of one position (oy, ox) of image in_b into out (out_c
+ * values): the portable loop's window as an aot_s16_win, four channels of a
+ * group at a time. */
+static void aot_c16_one(const aot_conv_params *p, const int16_t *in_b, int32_t oy, int32_t ox,
+                        const int8_t *filter, const int64_t *bias, const aot_s16_rq *rq,
+                        int16_t *out) {
+  const int32_t in_w = p->in_w, in_c = p->in_c, fw = p->filter_w, fic = p->filter_in_c;
+  const int32_t dh = p->dilation_h, dw = p->dilation_w, groups = in_c / fic;
+  const int32_t per_group = p->out_c / groups, fsize = p->filter_h * fw * fic;
+  const int32_t iy0 = oy * p->stride_h - p->pad_h, ix0 = ox * p->stride_w - p->pad_w;
+  int32_t fy0, fy1, fx0, fx1, g, j, oc = 0;
+  aot_s16_win v;
+  aot_conv_window(iy0, dh, p->in_h, p->filter_h, &fy0, &fy1);
+  aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+  /* filter rows (outer) x segments of a row (inner), as the portable loop */
+  if (dw == 1 && groups == 1) {
+    v.n1 = 1;
+    v.n = (fx1 - fx0) * fic;
+  } else {
+    v.n1 = fx1 - fx0;
+    v.n = fic;
+  }
+  v.n2 = fy1 - fy0;
+  v.x1 = dw * in_c;
+  v.w1 = v.n;
+  v.x2 = dh * in_w * in_c;
+  v.w2 = fw * fic;
+  if (fy1 <= fy0 || fx1 <= fx0) v.n2 = 0;
+  for (g = 0; g < groups; g++) {
+    const int16_t *xg =
+        v.n2 == 0 ? in_b
+                  : in_b + ((size_t)(iy0 + fy0 * dh) * in_w + (size_t)(ix0 + fx0 * dw)) * in_c +
+                        (size_t)g * fic;
+    for (j = 0; j < per_group; j += 4) {
+      const int32_t rows = aot_min_i32(4, per_group - j);
+      int64_t a[4] = {0, 0, 0, 0};
+      int32_t r;
+      v.x = xg;
+      v.w = filter + (size_t)(oc + j) * fsize + (fy0 * fw + fx0) * fic;
+      aot_s16_win4(&v, fsize, rows, a);
+      for (r = 0; r < rows; r++) out[oc + j + r] = aot_c16_out(p, bias, rq, oc + j + r, a[r]);
+    }
+    oc += per_group;
+  }
+}
+#endif
+
+#if defined(AOT_S16_DSP)
+/* Position q's taps of group g into the column (which: 0 for A, 1 for B;
+ * q < 0: zeros), in filter order: per filter row, the taps left of the
+ * image, the run inside it, the taps right of it (zeros outside). */
+static void aot_c16_gather(const aot_conv_params *p, const int16_t *input, int32_t q,
+                           int32_t g, int16_t *col, int32_t which) {
+  const int32_t in_w = p->in_w, in_c = p->in_c, fh = p->filter_h, fw = p->filter_w;
+  const int32_t fic = p->filter_in_c, dh = p->dilation_h, dw = p->dilation_w;
+  const int32_t hw = p->out_h * p->out_w;
+  const int32_t b = q / hw, oy = (q % hw) / p->out_w, ox = q % p->out_w;
+  const int32_t iy0 = oy * p->stride_h - p->pad_h, ix0 = ox * p->stride_w - p->pad_w;
+  const int16_t *in_b = input + (size_t)b * p->in_h * in_w * in_c + (size_t)g * fic;
+  int32_t fy0, fy1, fx0, fx1, fy, fx, k = 0;
+  if (q < 0) {
+    aot_s16_dsp_colp(col, which, 0, NULL, fh * fw * fic);
+    return;
+  }
+  aot_conv_window(iy0, dh, p->in_h, fh, &fy0, &fy1);
+  aot_conv_window(ix0, dw, in_w, fw, &fx0, &fx1);
+  for (fy = 0; fy < fh; fy++, k += fw * fic) {
+    const int16_t *row;
+    if (fy < fy0 || fy >= fy1 || fx0 >= fx1) {
+      aot_s16_dsp_colp(col, which, k, NULL, fw * fic);
+      continue;
+    }
+    row = in_b + ((size_t)(iy0 + fy * dh) * in_w + (size_t)(ix0 + fx0 * dw)) * in_c;
+    aot_s16_dsp_colp(col, which, k, NULL, fx0 * fic);
+    if (dw == 1 && fic == in_c) {   /* the row's taps are one run of the input */
+      aot_s16_dsp_colp(col, which, k + fx0 * fic, row, (fx1 - fx0) * fic);
+    } else {
+      for (fx = fx0; fx < fx1; fx++, row += (size_t)dw * in_c)
+        aot_s16_dsp_colp(col, which, k + fx * fic, row, fic);
+    }
+    aot_s16_dsp_colp(col, which, k + fx1 * fic, NULL, (fw - fx1) * fic);
+  }
+}
+
+/* Positions q0 and q1 (q1 < 0: none) of every group: gather, then two
+ * channels at a time over the column. */
+static void aot_c16_pair(const aot_conv_params *p, const int16_t *input, int32_t q0, int32_t q1,
+                         const int8_t *filter, const int64_t *bias, const aot_s16_rq *rq,
+                         int16_t *col, int16_t *out0, int16_t *out1) {
+  const int32_t fic = p->filter_in_c, groups = p->in_c / fic, per_group = p->out_c / groups;
+  const int32_t K = p->filter_h * p->filter_w * fic, k4 = K & ~3;
+  int32_t g, j, oc = 0;
+  for (g = 0; g < groups; g++) {
+    aot_c16_gather(p, input, q0, g, col, 0);
+    aot_c16_gather(p, input, q1, g, col, 1);
+    for (j = 0; j < per_group; j += 2) {
+      const int32_t c = oc + j, two = j + 1 < per_group;
+      const int8_t *w0 = filter + (size_t)c * K, *w1 = two ? w0 + K : w0;
+      int64_t a[4] = {0, 0, 0, 0};
+      int32_t k, r;
+      /* full groups in blocks of AOT_S16_RUN products per int32 sum */
+      for (k = 0; k < k4; k += AOT_S16_RUN) {
+        int32_t s[4] = {0, 0, 0, 0};
+        const int32_t n = aot_min_i32(AOT_S16_RUN, k4 - k);
+        aot_s16_dsp_dot2x2((const uint32_t *)(const void *)(col + 2 * k), w0 + k, w1 + k, n >> 2,
+                           s);
+        for (r = 0; r < 4; r++) a[r] += s[r];
+      }
+      for (k = k4; k < K; k++) {   /* the last K % 4 taps */
+        const int32_t xa = aot_s16_dsp_colv(col, 0, k), xb = aot_s16_dsp_colv(col, 1, k);
+        a[0] += (int32_t)w0[k] * xa;
+        a[1] += (int32_t)w1[k] * xa;
+        a[2] += (int32_t)w0[k] * xb;
+        a[3] += (int32_t)w1[k] * xb;
+      }
+      out0[c] = aot_c16_out(p, bias, rq, c, a[0]);
+      if (two) out0[c + 1] = aot_c16_out(p, bias, rq, c + 1, a[1]);
+      if (q1 >= 0) {
+        out1[c] = aot_c16_out(p, bias, rq, c, a[2]);
+        if (two) out1[c + 1] = aot_c16_out(p, bias, rq, c + 1, a[3]);
+      }
+    }
+    oc += per_group;
+  }
+}
+#endif
+
+#if defined(AOT_S16_MVE) || defined(AOT_S16_DSP)
+static int32_t aot_conv2d_s16_simd(const aot_conv_params *p, const int16_t *input,
+                                   const int8_t *filter, const int64_t *bias,
+                                   int16_t *output, void *scratch) {
+  const int32_t hw = p->out_h * p->out_w, npos = p->batches * hw, out_c = p->out_c;
+  const size_t in_img = (size_t)p->in_h * p->in_w * p->in_c;
+  aot_s16_rq *rq = (aot_s16_rq *)scratch;
+  int32_t q = 0, c;
+  if (p->filter_in_c <= 0 || p->in_c % p->filter_in_c != 0 ||
+      p->out_c % (p->in_c / p->filter_in_c) != 0)
+    return AOT_KERNEL_BAD_PARAM;
+  if (rq)
+    for (c = 0; c < out_c; c++) rq[c] = aot_s16_rq_of(p->out_mult[c], p->out_shift[c]);
+#if defined(AOT_S16_DSP)
+  if (scratch && aot_conv2d_s16_scratch_size(p) > aot_s16_rq_bytes(p)) {
+    int16_t *col = (int16_t *)(void *)((char *)scratch + aot_s16_rq_bytes(p));
+    for (; q + 2 <= npos; q += 2)
+      aot_c16_pair(p, input, q, q + 1, filter, bias, rq, col, output + (size_t)q * out_c,
+                   output + (size_t)(q + 1) * out_c);
+  }
+#endif
+  for (; q < npos; q++) {
+    const int32_t b = q / hw, oy = (q % hw) / p->out_w, ox = q % p->out_w;
+    aot_c16_one(p, input + (size_t)b * in_img, oy, ox, filter, bias, rq,
+                output + (size_t)q * out_c);
+  }
+  return AOT_KERNEL_OK;
+}
+#endif
+
+int32_t aot_conv2d_s16(const aot_conv_params *p, const int16_t *input, const int8_t *filter,
+                       const int64_t *bias, int16_t *output, void *scratch) {
+#if defined(AOT_S16_MVE) || defined(AOT_S16_DSP)
+  return aot_conv2d_s16_simd(p, input, filter, bias, output, scratch);
+#else
+  (void)scratch;
+  return aot_conv2d_s16_port(p, input, filter, bias, output);
+#endif
 }
