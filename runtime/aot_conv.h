@@ -214,7 +214,7 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_size(const aot_conv_params *p) {
   return a > c ? a : c;
 }
 /* int16x8 CONV_2D / TRANSPOSE_CONV (aot_conv2d_s16.c, aot_tconv2d_s16.c):
- * the SIMD builds' requantization constants (8 bytes per output channel),
+ * the SIMD builds' requantization constants (16 bytes per output channel),
  * then the Cortex-M4 DSP build's column of two output positions, 4 bytes per
  * tap of a window (rounded up to 4 taps), for windows of at most
  * AOT_S16_DSP_COL_K taps (a TRANSPOSE_CONV's: the taps of one output phase,
@@ -226,7 +226,7 @@ AOT_INLINE size_t aot_s16_col_bytes(int64_t k) {
   return k <= 0 || k > AOT_S16_DSP_COL_K ? 0 : aot_conv_scratch_round(4u * (size_t)((k + 3) & ~3));
 }
 AOT_INLINE size_t aot_s16_rq_bytes(const aot_conv_params *p) {
-  return p->out_c > 0 ? aot_conv_scratch_round(8u * (size_t)p->out_c) : 0;
+  return p->out_c > 0 ? aot_conv_scratch_round(16u * (size_t)p->out_c) : 0;
 }
 AOT_INLINE size_t aot_conv2d_s16_scratch_size(const aot_conv_params *p) {
   return aot_s16_rq_bytes(p) +

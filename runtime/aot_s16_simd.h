@@ -60,7 +60,7 @@ AOT_INLINE void aot_s16_dot4_ref(const int16_t *x, const int8_t *w, int32_t ws, 
  * accumulator registers (s0..s3: r6, r8, r10, r12), the widening VLDRB.S16
  * low base registers. */
 #define AOT_S16_MVE_RUN(x, w0, w1, w2, w3, n)                                                   \
-  __asm__ volatile("dlstp.16 lr, %[n]\n"                                                       \
+  __asm__ volatile("dlstp.16 lr, %[len]\n"                                                       \
                    "1:\n\t"                                                                    \
                    "vldrh.16 q0, [%[x]], #16\n\t"                                              \
                    "vldrb.s16 q1, [%[w0]], #8\n\t"                                             \
@@ -74,7 +74,7 @@ AOT_INLINE void aot_s16_dot4_ref(const int16_t *x, const int8_t *w, int32_t ws, 
                    "letp lr, 1b\n"                                                             \
                    : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(x), \
                      [w0] "+l"(w0), [w1] "+l"(w1), [w2] "+l"(w2), [w3] "+l"(w3)               \
-                   : [n] "r"(n)                                                                \
+                   : [len] "r"(n)                                                                \
                    : "lr", "d0", "d1", "d2", "d3", "memory")
 
 AOT_INLINE void aot_s16_dot4_s32(const int16_t *x, const int8_t *w, int32_t ws, int32_t n,
@@ -160,25 +160,52 @@ static __attribute__((noinline, unused)) void aot_s16_dot4_s32(const int16_t *x,
 #define aot_s16_dot4_s32 aot_s16_dot4_ref
 #endif
 
-/* aot_mbqm64 (aot_common.h) in two steps, the same expressions: the
- * constants of a channel (the reduced multiplier and the total right
- * shift, computed once per channel), then the value of a sum. */
+/* aot_mbqm64 (aot_common.h) of acc + bias in two steps: per channel the
+ * reduced multiplier red, the total right shift ts and c0 = bias * red +
+ * 2^(ts - 1), then per sum (acc * red + c0) >> ts. aot_mbqm64 computes
+ * (acc + bias) * red + 2^(ts - 1) in uint64 (modular) arithmetic, which is
+ * the same number, its other expressions are the same. A sum that fits
+ * int32 (the common case) takes one 32 x 32 -> 64 multiply. */
 typedef struct aot_s16_rq {
+  int64_t c0;
   int32_t red, ts;
 } aot_s16_rq;
 
-AOT_INLINE aot_s16_rq aot_s16_rq_of(int32_t qm, int32_t shift) {
+AOT_INLINE int64_t aot_s16_u2s(uint64_t u) {
+  return u <= (uint64_t)INT64_MAX ? (int64_t)u : (int64_t)(u - 9223372036854775808u) + INT64_MIN;
+}
+
+AOT_INLINE aot_s16_rq aot_s16_rq_of(int32_t qm, int32_t shift, int64_t bias) {
   aot_s16_rq q;
   q.red = (qm < 0x7FFF0000) ? ((qm + (1 << 15)) >> 16) : 0x7FFF;
   q.ts = 15 - (shift > 14 ? 14 : (shift < -47 ? -47 : shift));
+  q.c0 = aot_s16_u2s((uint64_t)bias * (uint64_t)(int64_t)q.red + ((uint64_t)1 << (q.ts - 1)));
   return q;
 }
 
-AOT_INLINE int32_t aot_s16_rq_do(int64_t x, aot_s16_rq q) {
-  const uint64_t u = (uint64_t)x * (uint64_t)(int64_t)q.red + ((uint64_t)1 << (q.ts - 1));
-  const int64_t r =
-      u <= (uint64_t)INT64_MAX ? (int64_t)u : (int64_t)(u - 9223372036854775808u) + INT64_MIN;
-  return (int32_t)(r >> q.ts);
+/* aot_s16_out for a sum that fits int32, through the channel's constants */
+AOT_INLINE int16_t aot_s16_out32(int32_t acc, const aot_s16_rq *q, int32_t lo, int32_t hi) {
+  const uint64_t u = (uint64_t)((int64_t)acc * q->red) + (uint64_t)q->c0;
+  return (int16_t)aot_clamp_i32((int32_t)(aot_s16_u2s(u) >> q->ts), lo, hi);
+}
+
+/* the int16 output of sum acc of channel oc: clamp(aot_mbqm64(acc +
+ * bias[oc], mult[oc], shift[oc]), lo, hi), through rq[oc] (rq NULL: the
+ * constants are made here) */
+AOT_INLINE int16_t aot_s16_out(int64_t acc, const aot_s16_rq *rq, int32_t oc,
+                               const int32_t *mult, const int32_t *shift, const int64_t *bias,
+                               int32_t lo, int32_t hi) {
+  aot_s16_rq t;
+  uint64_t u;
+  if (!rq) {
+    t = aot_s16_rq_of(mult[oc], shift[oc], bias ? bias[oc] : 0);
+    rq = &t;
+  } else {
+    rq += oc;
+  }
+  if (acc >= INT32_MIN && acc <= INT32_MAX) return aot_s16_out32((int32_t)acc, rq, lo, hi);
+  u = (uint64_t)acc * (uint64_t)(int64_t)rq->red + (uint64_t)rq->c0;
+  return (int16_t)aot_clamp_i32((int32_t)(aot_s16_u2s(u) >> rq->ts), lo, hi);
 }
 
 /* The int32 partial sums s of four rows and the products they hold (*cnt),
@@ -286,13 +313,74 @@ AOT_INLINE void aot_s16_win4(const aot_s16_win *v, int32_t ws, int32_t rows, int
   }
 }
 
-#if defined(AOT_S16_DSP)
-/* ---- Cortex-M4: two output positions x two output channels -------------
- * The column of two positions A, B (int16, 8-byte aligned): for each group
- * of four taps k..k+3 four words, A (xk, xk+2), A (xk+1, xk+3),
- * B (xk, xk+2), B (xk+1, xk+3). aot_s16_dsp_colp writes one position's
- * taps, zeros for a NULL source (taps outside the image: zero point 0, so
- * they add nothing). */
+/* ---- two output positions x AOT_S16_PR output channels ------------------
+ * The convolutions' main path. A column holds the taps of a window for two
+ * output positions A and B (aot_s16_colp; zeros where a position's input is
+ * outside the image: zero point 0, so they add nothing):
+ *  - Helium: A's tap k at col[k], B's at col[kb + k];
+ *  - Arm DSP: per group of four taps k..k+3 four words, A (xk, xk+2),
+ *    A (xk+1, xk+3), B (xk, xk+2), B (xk+1, xk+3) (kb unused): the pairs
+ *    SXTB16 makes of a weight word.
+ * aot_s16_pair sums a window of blocks (aot_s16_pwin) against AOT_S16_PR
+ * rows of weights: each weight load serves both positions, each input load
+ * every row. */
+#if defined(AOT_S16_MVE) || defined(AOT_S16_DSP)
+#if defined(AOT_S16_MVE)
+#define AOT_S16_PR 3
+#else
+#define AOT_S16_PR 2
+#endif
+
+/* n2 x n1 blocks of bn taps; block (i2, i1) reads A's taps from tap
+ * i2 * x2 + i1 * x1 of x (a column; on Helium also the input itself), B's
+ * kb taps further (Helium), and the weights of row 0 at w + i2 * w2 +
+ * i1 * w1 (steps may be negative) */
+typedef struct aot_s16_pwin {
+  int32_t bn, n1, n2, x1, x2, w1, w2;
+} aot_s16_pwin;
+#endif
+
+#if defined(AOT_S16_MVE)
+/* taps k..k+n-1 of position which (0: A, 1: B) from src (NULL: zeros) */
+AOT_INLINE void aot_s16_colp(int16_t *col, int32_t kb, int32_t which, int32_t k,
+                             const int16_t *src, int32_t n) {
+  int16_t *d = col + (which ? kb : 0) + k;
+  if (src) {
+    for (; n > 0; n -= 8, d += 8, src += 8) {
+      const mve_pred16_t p = vctp16q((uint32_t)n);
+      vstrhq_p_s16(d, vldrhq_z_s16(src, p), p);
+    }
+  } else {
+    const int16x8_t z = vdupq_n_s16(0);
+    for (; n > 0; n -= 8, d += 8) vstrhq_p_s16(d, z, vctp16q((uint32_t)n));
+  }
+}
+
+/* One run of n taps of A (xa) and B (xb) against rows w0..w2, added to the
+ * register variables a0..a2 (A) and b0..b2 (B) of the scope (even
+ * registers: VMLADAVA): per eight taps two VLDRH, three VLDRB.S16, six
+ * VMLADAVA.S16 (48 products), tail-predicated. */
+#define AOT_S16_MVE_RUN2(xa, xb, w0, w1, w2, n)                                              \
+  __asm__ volatile("dlstp.16 lr, %[len]\n"                                                    \
+                   "1:\n\t"                                                                  \
+                   "vldrh.16 q0, [%[xa]], #16\n\t"                                           \
+                   "vldrh.16 q1, [%[xb]], #16\n\t"                                           \
+                   "vldrb.s16 q2, [%[w0]], #8\n\t"                                           \
+                   "vmladava.s16 %[a0], q0, q2\n\t"                                          \
+                   "vmladava.s16 %[b0], q1, q2\n\t"                                          \
+                   "vldrb.s16 q2, [%[w1]], #8\n\t"                                           \
+                   "vmladava.s16 %[a1], q0, q2\n\t"                                          \
+                   "vmladava.s16 %[b1], q1, q2\n\t"                                          \
+                   "vldrb.s16 q2, [%[w2]], #8\n\t"                                           \
+                   "vmladava.s16 %[a2], q0, q2\n\t"                                          \
+                   "vmladava.s16 %[b2], q1, q2\n\t"                                          \
+                   "letp lr, 1b\n"                                                          \
+                   : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [b0] "+r"(b0),            \
+                     [b1] "+r"(b1), [b2] "+r"(b2), [xa] "+r"(xa), [xb] "+r"(xb),            \
+                     [w0] "+l"(w0), [w1] "+l"(w1), [w2] "+l"(w2)                            \
+                   : [len] "r"(n)                                                             \
+                   : "lr", "d0", "d1", "d2", "d3", "d4", "d5", "memory")
+#elif defined(AOT_S16_DSP)
 AOT_INLINE uint32_t aot_s16_ld32(const int16_t *p) {
   uint32_t v;
   memcpy(&v, p, 4);
@@ -302,11 +390,6 @@ AOT_INLINE uint32_t aot_s16_ld32(const int16_t *p) {
 /* the column index of tap k of position which (0: A, 1: B) */
 AOT_INLINE int32_t aot_s16_dsp_coli(int32_t which, int32_t k) {
   return (k >> 2) * 8 + which * 4 + ((k & 1) << 1) + ((k >> 1) & 1);
-}
-
-/* tap k of position which */
-AOT_INLINE int32_t aot_s16_dsp_colv(const int16_t *col, int32_t which, int32_t k) {
-  return col[aot_s16_dsp_coli(which, k)];
 }
 
 /* (lo16(a), lo16(b)) and (hi16(a), hi16(b)) of two words */
@@ -321,10 +404,11 @@ AOT_INLINE uint32_t aot_s16_pkhtb(uint32_t a, uint32_t b) {
   return r;
 }
 
-/* taps k..k+n-1 of position which from src (NULL: zeros) */
-AOT_INLINE void aot_s16_dsp_colp(int16_t *col, int32_t which, int32_t k, const int16_t *src,
-                                 int32_t n) {
+/* taps k..k+n-1 of position which (0: A, 1: B) from src (NULL: zeros) */
+AOT_INLINE void aot_s16_colp(int16_t *col, int32_t kb, int32_t which, int32_t k,
+                             const int16_t *src, int32_t n) {
   int16_t *d;
+  (void)kb;
   for (; n > 0 && (k & 3) != 0; n--, k++) col[aot_s16_dsp_coli(which, k)] = src ? *src++ : 0;
   d = col + (k >> 2) * 8 + which * 4;
   k += n & ~3;
@@ -389,6 +473,186 @@ AOT_INLINE void aot_s16_dsp_dot2x2(const uint32_t *col, const int8_t *w0, const 
   s[1] = a1;
   s[2] = b0;
   s[3] = b1;
+}
+#endif
+
+#if defined(AOT_S16_DSP)
+/* s += the products of the last m % 4 taps of a piece of m taps at tap k0
+ * of the column x, weights w0, w1 (from the piece's start) */
+AOT_INLINE void aot_s16_dsp_tail(const int16_t *x, int32_t k0, int32_t m, const int8_t *w0,
+                                 const int8_t *w1, int32_t *s) {
+  int32_t t;
+  for (t = m & ~3; t < m; t++) {
+    const int32_t xa = x[aot_s16_dsp_coli(0, k0 + t)], xb = x[aot_s16_dsp_coli(1, k0 + t)];
+    s[0] += xa * w0[t];
+    s[1] += xa * w1[t];
+    s[2] += xb * w0[t];
+    s[3] += xb * w1[t];
+  }
+}
+#endif
+
+#if defined(AOT_S16_MVE) || defined(AOT_S16_DSP)
+/* a[r] = A's sum, a[AOT_S16_PR + r] = B's sum of weight row r (at w +
+ * r * ws), r < rows (1 to AOT_S16_PR; the other sums may change), over the
+ * window v of x (B's taps at kb on Helium). The int32 sums move into int64
+ * after at most AOT_S16_RUN products; a block longer than that runs in
+ * pieces of AOT_S16_RUN taps (a multiple of 8: the DSP's groups stay whole;
+ * only the window's last piece may end inside a group, its last taps are
+ * summed in C). */
+AOT_INLINE void aot_s16_pair_sums(const int16_t *x, int32_t kb, const int8_t *w, int32_t ws,
+                                  int32_t rows, const aot_s16_pwin *v, int64_t *a) {
+  const int32_t bn = v->bn, d1 = rows > 1 ? ws : 0;
+  int64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+  int32_t i1, i2, cnt = 0;
+#if defined(AOT_S16_MVE)
+  /* (with r12 among them GCC 12 finds no registers for the rest) */
+  register int32_t a0 __asm__("r0") = 0;
+  register int32_t a1 __asm__("r2") = 0;
+  register int32_t a2 __asm__("r4") = 0;
+  register int32_t b0 __asm__("r6") = 0;
+  register int32_t b1 __asm__("r8") = 0;
+  register int32_t b2 __asm__("r10") = 0;
+  const int32_t d2 = rows > 2 ? ws : 0;
+  int64_t t4 = 0, t5 = 0;
+#define AOT_S16_PAIR_FLUSH()          \
+  do {                                \
+    t0 += a0;                         \
+    t1 += a1;                         \
+    t2 += a2;                         \
+    t3 += b0;                         \
+    t4 += b1;                         \
+    t5 += b2;                         \
+    a0 = a1 = a2 = b0 = b1 = b2 = 0;  \
+  } while (0)
+#else
+  int32_t s[4] = {0, 0, 0, 0};
+  (void)kb;
+#define AOT_S16_PAIR_FLUSH()          \
+  do {                                \
+    t0 += s[0];                       \
+    t1 += s[1];                       \
+    t2 += s[2];                       \
+    t3 += s[3];                       \
+    s[0] = s[1] = s[2] = s[3] = 0;    \
+  } while (0)
+#endif
+  if ((int64_t)bn * v->n1 * v->n2 <= AOT_S16_RUN) {   /* one int32 sum: no counting */
+    const int32_t n1 = v->n1, n2 = v->n2;
+    const int16_t *xr = x;
+    const int8_t *wr = w;
+    for (i2 = 0; i2 < n2; i2++, xr += v->x2, wr += v->w2) {
+      const int16_t *xq = xr;
+      const int8_t *wq = wr;
+      for (i1 = 0; i1 < n1; i1++, xq += v->x1, wq += v->w1) {
+#if defined(AOT_S16_MVE)
+        register const int16_t *xa __asm__("r9") = xq;
+        register const int16_t *xb __asm__("r11") = xq + kb;
+        register const int8_t *w0 __asm__("r1") = wq;
+        register const int8_t *w1 __asm__("r3") = wq + d1;
+        register const int8_t *w2 __asm__("r5") = wq + d1 + d2;
+        register int32_t len __asm__("r12") = bn;
+        AOT_S16_MVE_RUN2(xa, xb, w0, w1, w2, len);
+#else
+        const int32_t k0 = (int32_t)(xq - x);
+        aot_s16_dsp_dot2x2((const uint32_t *)(const void *)(x + 2 * k0), wq, wq + d1, bn >> 2, s);
+        if (bn & 3) aot_s16_dsp_tail(x, k0, bn, wq, wq + d1, s);
+#endif
+      }
+    }
+#if defined(AOT_S16_MVE)
+    a[0] = a0;
+    a[1] = a1;
+    a[2] = a2;
+    a[3] = b0;
+    a[4] = b1;
+    a[5] = b2;
+#else
+    a[0] = s[0];
+    a[1] = s[1];
+    a[2] = s[2];
+    a[3] = s[3];
+#endif
+    return;
+  }
+  for (i2 = 0; i2 < v->n2; i2++) {
+    for (i1 = 0; i1 < v->n1; i1++) {
+      const int32_t k = i2 * v->x2 + i1 * v->x1;
+      const int8_t *wb = w + (ptrdiff_t)i2 * v->w2 + (ptrdiff_t)i1 * v->w1;
+      int32_t off = 0;
+      while (off < bn) {
+        int32_t m = AOT_S16_RUN - cnt;
+        if (m <= 0) {
+          AOT_S16_PAIR_FLUSH();
+          cnt = 0;
+          continue;
+        }
+        if (m > bn - off) m = bn - off;
+        {
+#if defined(AOT_S16_MVE)
+          /* every operand in a register of its own choosing (GCC 12
+           * finds none for some otherwise); r7 is left to a frame pointer */
+          register const int16_t *xa __asm__("r9") = x + k + off;
+          register const int16_t *xb __asm__("r11") = x + k + off + kb;
+          register const int8_t *w0 __asm__("r1") = wb + off;
+          register const int8_t *w1 __asm__("r3") = wb + off + d1;
+          register const int8_t *w2 __asm__("r5") = wb + off + d1 + d2;
+          register int32_t len __asm__("r12") = m;
+          AOT_S16_MVE_RUN2(xa, xb, w0, w1, w2, len);
+#else
+          const int8_t *w0 = wb + off, *w1 = w0 + d1;
+          const int32_t k0 = k + off;
+          aot_s16_dsp_dot2x2((const uint32_t *)(const void *)(x + 2 * k0), w0, w1, m >> 2, s);
+          if (m & 3) aot_s16_dsp_tail(x, k0, m, w0, w1, s);
+#endif
+        }
+        off += m;
+        cnt += m;
+      }
+    }
+  }
+  AOT_S16_PAIR_FLUSH();
+#undef AOT_S16_PAIR_FLUSH
+  a[0] = t0;
+  a[1] = t1;
+  a[2] = t2;
+  a[3] = t3;
+#if defined(AOT_S16_MVE)
+  a[4] = t4;
+  a[5] = t5;
+#endif
+}
+
+/* The outputs of rows 0..nr-1 (weights at w + r * ws, channel oc0 + r) for
+ * positions A (out0) and B (out1, NULL: none): aot_s16_pair_sums over
+ * AOT_S16_PR rows at a time, then aot_s16_out through rq (bias included),
+ * clamped to [lo, hi]. Not inlined: the loop gets the registers. */
+static __attribute__((noinline, unused)) void aot_s16_pair(const int16_t *x, int32_t kb,
+                                                           const int8_t *w, int32_t ws,
+                                                           int32_t nr, const aot_s16_pwin *v,
+                                                           const aot_s16_rq *rq, int32_t oc0,
+                                                           int32_t lo, int32_t hi,
+                                                           int16_t *out0, int16_t *out1) {
+  /* sums of one int32 each (aot_s16_pair_sums' first path) */
+  const int small = (int64_t)v->bn * v->n1 * v->n2 <= AOT_S16_RUN;
+  int32_t j, r;
+  for (j = 0; j < nr; j += AOT_S16_PR, w += AOT_S16_PR * ws) {
+    const int32_t rows = aot_min_i32(AOT_S16_PR, nr - j), c = oc0 + j;
+    int64_t a[2 * AOT_S16_PR];
+    aot_s16_pair_sums(x, kb, w, ws, rows, v, a);
+    if (small) {
+      for (r = 0; r < rows; r++) {
+        out0[c + r] = aot_s16_out32((int32_t)a[r], rq + c + r, lo, hi);
+        if (out1) out1[c + r] = aot_s16_out32((int32_t)a[AOT_S16_PR + r], rq + c + r, lo, hi);
+      }
+    } else {
+      for (r = 0; r < rows; r++) {
+        out0[c + r] = aot_s16_out(a[r], rq, c + r, NULL, NULL, NULL, lo, hi);
+        if (out1)
+          out1[c + r] = aot_s16_out(a[AOT_S16_PR + r], rq, c + r, NULL, NULL, NULL, lo, hi);
+      }
+    }
+  }
 }
 #endif
 

@@ -141,15 +141,9 @@ static int32_t aot_conv2d_s16_port(const aot_conv_params *p, const int16_t *inpu
 #endif
 
 #if defined(AOT_S16_MVE) || defined(AOT_S16_DSP)
-/* the output of channel oc for the int64 sum acc (bias not yet added):
- * aot_mbqm64 through the channel's constants rq[oc] (computed per call when
- * rq is NULL) */
-AOT_INLINE int16_t aot_c16_out(const aot_conv_params *p, const int64_t *bias,
-                               const aot_s16_rq *rq, int32_t oc, int64_t acc) {
-  const aot_s16_rq q = rq ? rq[oc] : aot_s16_rq_of(p->out_mult[oc], p->out_shift[oc]);
-  if (bias) acc += bias[oc];
-  return (int16_t)aot_clamp_i32(aot_s16_rq_do(acc, q), p->act_min, p->act_max);
-}
+/* the output of channel oc for the int64 sum acc (aot_s16_out) */
+#define AOT_C16_OUT(oc, acc) \
+  aot_s16_out(acc, rq, oc, p->out_mult, p->out_shift, bias, p->act_min, p->act_max)
 
 /* The outputs of one position (oy, ox) of image in_b into out (out_c
  * values): the portable loop's window as an aot_s16_win, four channels of a
@@ -191,19 +185,20 @@ static void aot_c16_one(const aot_conv_params *p, const int16_t *in_b, int32_t o
       v.x = xg;
       v.w = filter + (size_t)(oc + j) * fsize + (fy0 * fw + fx0) * fic;
       aot_s16_win4(&v, fsize, rows, a);
-      for (r = 0; r < rows; r++) out[oc + j + r] = aot_c16_out(p, bias, rq, oc + j + r, a[r]);
+      for (r = 0; r < rows; r++) out[oc + j + r] = AOT_C16_OUT(oc + j + r, a[r]);
     }
     oc += per_group;
   }
 }
 #endif
 
-#if defined(AOT_S16_DSP)
+#if defined(AOT_S16_MVE) || defined(AOT_S16_DSP)
 /* Position q's taps of group g into the column (which: 0 for A, 1 for B;
- * q < 0: zeros), in filter order: per filter row, the taps left of the
- * image, the run inside it, the taps right of it (zeros outside). */
+ * kb: B's offset; q < 0: zeros), in filter order: per filter row, the taps
+ * left of the image, the run inside it, the taps right of it (zeros
+ * outside). */
 static void aot_c16_gather(const aot_conv_params *p, const int16_t *input, int32_t q,
-                           int32_t g, int16_t *col, int32_t which) {
+                           int32_t g, int16_t *col, int32_t kb, int32_t which) {
   const int32_t in_w = p->in_w, in_c = p->in_c, fh = p->filter_h, fw = p->filter_w;
   const int32_t fic = p->filter_in_c, dh = p->dilation_h, dw = p->dilation_w;
   const int32_t hw = p->out_h * p->out_w;
@@ -212,7 +207,7 @@ static void aot_c16_gather(const aot_conv_params *p, const int16_t *input, int32
   const int16_t *in_b = input + (size_t)b * p->in_h * in_w * in_c + (size_t)g * fic;
   int32_t fy0, fy1, fx0, fx1, fy, fx, k = 0;
   if (q < 0) {
-    aot_s16_dsp_colp(col, which, 0, NULL, fh * fw * fic);
+    aot_s16_colp(col, kb, which, 0, NULL, fh * fw * fic);
     return;
   }
   aot_conv_window(iy0, dh, p->in_h, fh, &fy0, &fy1);
@@ -220,60 +215,79 @@ static void aot_c16_gather(const aot_conv_params *p, const int16_t *input, int32
   for (fy = 0; fy < fh; fy++, k += fw * fic) {
     const int16_t *row;
     if (fy < fy0 || fy >= fy1 || fx0 >= fx1) {
-      aot_s16_dsp_colp(col, which, k, NULL, fw * fic);
+      aot_s16_colp(col, kb, which, k, NULL, fw * fic);
       continue;
     }
     row = in_b + ((size_t)(iy0 + fy * dh) * in_w + (size_t)(ix0 + fx0 * dw)) * in_c;
-    aot_s16_dsp_colp(col, which, k, NULL, fx0 * fic);
+    aot_s16_colp(col, kb, which, k, NULL, fx0 * fic);
     if (dw == 1 && fic == in_c) {   /* the row's taps are one run of the input */
-      aot_s16_dsp_colp(col, which, k + fx0 * fic, row, (fx1 - fx0) * fic);
+      aot_s16_colp(col, kb, which, k + fx0 * fic, row, (fx1 - fx0) * fic);
     } else {
       for (fx = fx0; fx < fx1; fx++, row += (size_t)dw * in_c)
-        aot_s16_dsp_colp(col, which, k + fx * fic, row, fic);
+        aot_s16_colp(col, kb, which, k + fx * fic, row, fic);
     }
-    aot_s16_dsp_colp(col, which, k + fx1 * fic, NULL, (fw - fx1) * fic);
+    aot_s16_colp(col, kb, which, k + fx1 * fic, NULL, (fw - fx1) * fic);
   }
 }
 
-/* Positions q0 and q1 (q1 < 0: none) of every group: gather, then two
- * channels at a time over the column. */
+#if defined(AOT_S16_MVE)
+/* Helium: 1 when positions q0 and q1 are in one output row and neither
+ * window leaves the image; *x0 = q0's first tap (group 0). Their taps are
+ * then read in place, q1's stride_w * in_c after q0's. */
+static int aot_c16_inside(const aot_conv_params *p, const int16_t *input, int32_t q0,
+                          int32_t q1, const int16_t **x0) {
+  const int32_t hw = p->out_h * p->out_w, ow = p->out_w;
+  const int32_t oy = (q0 % hw) / ow, ox = q0 % ow;
+  const int32_t iy0 = oy * p->stride_h - p->pad_h, ix0 = ox * p->stride_w - p->pad_w;
+  if (q1 != q0 + 1 || q1 % ow == 0 || iy0 < 0 || ix0 < 0 ||
+      iy0 + (p->filter_h - 1) * p->dilation_h >= p->in_h ||
+      ix0 + p->stride_w + (p->filter_w - 1) * p->dilation_w >= p->in_w)
+    return 0;
+  *x0 = input + (size_t)(q0 / hw) * p->in_h * p->in_w * p->in_c +
+        ((size_t)iy0 * p->in_w + (size_t)ix0) * p->in_c;
+  return 1;
+}
+#endif
+
+/* Positions q0 and q1 (q1 < 0: none) of every group: gather (Helium: or
+ * read in place), then AOT_S16_PR channels at a time. */
 static void aot_c16_pair(const aot_conv_params *p, const int16_t *input, int32_t q0, int32_t q1,
-                         const int8_t *filter, const int64_t *bias, const aot_s16_rq *rq,
-                         int16_t *col, int16_t *out0, int16_t *out1) {
+                         const int8_t *filter, const aot_s16_rq *rq, int16_t *col,
+                         int16_t *out0, int16_t *out1) {
   const int32_t fic = p->filter_in_c, groups = p->in_c / fic, per_group = p->out_c / groups;
-  const int32_t K = p->filter_h * p->filter_w * fic, k4 = K & ~3;
-  int32_t g, j, oc = 0;
-  for (g = 0; g < groups; g++) {
-    aot_c16_gather(p, input, q0, g, col, 0);
-    aot_c16_gather(p, input, q1, g, col, 1);
-    for (j = 0; j < per_group; j += 2) {
-      const int32_t c = oc + j, two = j + 1 < per_group;
-      const int8_t *w0 = filter + (size_t)c * K, *w1 = two ? w0 + K : w0;
-      int64_t a[4] = {0, 0, 0, 0};
-      int32_t k, r;
-      /* full groups in blocks of AOT_S16_RUN products per int32 sum */
-      for (k = 0; k < k4; k += AOT_S16_RUN) {
-        int32_t s[4] = {0, 0, 0, 0};
-        const int32_t n = aot_min_i32(AOT_S16_RUN, k4 - k);
-        aot_s16_dsp_dot2x2((const uint32_t *)(const void *)(col + 2 * k), w0 + k, w1 + k, n >> 2,
-                           s);
-        for (r = 0; r < 4; r++) a[r] += s[r];
-      }
-      for (k = k4; k < K; k++) {   /* the last K % 4 taps */
-        const int32_t xa = aot_s16_dsp_colv(col, 0, k), xb = aot_s16_dsp_colv(col, 1, k);
-        a[0] += (int32_t)w0[k] * xa;
-        a[1] += (int32_t)w1[k] * xa;
-        a[2] += (int32_t)w0[k] * xb;
-        a[3] += (int32_t)w1[k] * xb;
-      }
-      out0[c] = aot_c16_out(p, bias, rq, c, a[0]);
-      if (two) out0[c + 1] = aot_c16_out(p, bias, rq, c + 1, a[1]);
-      if (q1 >= 0) {
-        out1[c] = aot_c16_out(p, bias, rq, c, a[2]);
-        if (two) out1[c + 1] = aot_c16_out(p, bias, rq, c + 1, a[3]);
-      }
+  const int32_t K = p->filter_h * p->filter_w * fic;
+  const int16_t *x = col;
+  aot_s16_pwin v;
+  int32_t g, oc = 0, kb = K, inside = 0;
+  v.bn = K;
+  v.n1 = v.n2 = 1;
+  v.x1 = v.x2 = v.w1 = v.w2 = 0;
+#if defined(AOT_S16_MVE)
+  inside = aot_c16_inside(p, input, q0, q1, &x);
+  if (inside) {   /* the portable loop's runs */
+    const int32_t dw = p->dilation_w, in_c = p->in_c;
+    if (dw == 1 && groups == 1) {
+      v.bn = p->filter_w * fic;
+    } else {
+      v.bn = fic;
+      v.n1 = p->filter_w;
+      v.x1 = dw * in_c;
+      v.w1 = fic;
     }
-    oc += per_group;
+    v.n2 = p->filter_h;
+    v.x2 = p->dilation_h * p->in_w * in_c;
+    v.w2 = p->filter_w * fic;
+    kb = p->stride_w * in_c;
+  }
+#endif
+  for (g = 0; g < groups; g++, oc += per_group) {
+    const int16_t *xg = inside ? x + (size_t)g * fic : col;
+    if (!inside) {
+      aot_c16_gather(p, input, q0, g, col, K, 0);
+      aot_c16_gather(p, input, q1, g, col, K, 1);
+    }
+    aot_s16_pair(xg, kb, filter + (size_t)oc * K, K, per_group, &v, rq, oc, p->act_min,
+                 p->act_max, out0, q1 >= 0 ? out1 : NULL);
   }
 }
 #endif
@@ -290,15 +304,13 @@ static int32_t aot_conv2d_s16_simd(const aot_conv_params *p, const int16_t *inpu
       p->out_c % (p->in_c / p->filter_in_c) != 0)
     return AOT_KERNEL_BAD_PARAM;
   if (rq)
-    for (c = 0; c < out_c; c++) rq[c] = aot_s16_rq_of(p->out_mult[c], p->out_shift[c]);
-#if defined(AOT_S16_DSP)
+    for (c = 0; c < out_c; c++) rq[c] = aot_s16_rq_of(p->out_mult[c], p->out_shift[c], bias ? bias[c] : 0);
   if (scratch && aot_conv2d_s16_scratch_size(p) > aot_s16_rq_bytes(p)) {
     int16_t *col = (int16_t *)(void *)((char *)scratch + aot_s16_rq_bytes(p));
     for (; q + 2 <= npos; q += 2)
-      aot_c16_pair(p, input, q, q + 1, filter, bias, rq, col, output + (size_t)q * out_c,
+      aot_c16_pair(p, input, q, q + 1, filter, rq, col, output + (size_t)q * out_c,
                    output + (size_t)(q + 1) * out_c);
   }
-#endif
   for (; q < npos; q++) {
     const int32_t b = q / hw, oy = (q % hw) / p->out_w, ox = q % p->out_w;
     aot_c16_one(p, input + (size_t)b * in_img, oy, ox, filter, bias, rq,

@@ -51,15 +51,9 @@ int32_t aot_tconv2d_s16(const aot_conv_params *p, const int16_t *input, const in
 }
 
 #else
-/* the output of channel oc for the int64 sum acc (bias not yet added):
- * aot_mbqm64 through the channel's constants rq[oc] (computed per call when
- * rq is NULL) */
-AOT_INLINE int16_t aot_tc16_out(const aot_conv_params *p, const int64_t *bias,
-                                const aot_s16_rq *rq, int32_t oc, int64_t acc) {
-  const aot_s16_rq q = rq ? rq[oc] : aot_s16_rq_of(p->out_mult[oc], p->out_shift[oc]);
-  if (bias) acc += bias[oc];
-  return (int16_t)aot_clamp_i32(aot_s16_rq_do(acc, q), p->act_min, p->act_max);
-}
+/* the output of channel oc for the int64 sum acc (aot_s16_out) */
+#define AOT_TC16_OUT(oc, acc) \
+  aot_s16_out(acc, rq, oc, p->out_mult, p->out_shift, bias, p->act_min, p->act_max)
 
 /* first and last input index reaching output coordinate t (stride s, filter
  * size f, input size n); *lo > *hi when none */
@@ -98,25 +92,26 @@ static void aot_tc16_one(const aot_conv_params *p, const int16_t *in_b, int32_t 
       v.w = filter + (size_t)j * fsize + ((ty - iy0 * sh) * fw + (tx - ix0 * sw)) * in_c;
       aot_s16_win4(&v, fsize, rows, a);
     }
-    for (r = 0; r < rows; r++) out[j + r] = aot_tc16_out(p, bias, rq, j + r, a[r]);
+    for (r = 0; r < rows; r++) out[j + r] = AOT_TC16_OUT(j + r, a[r]);
   }
 }
 #endif
 
-#if defined(AOT_S16_DSP)
+#if defined(AOT_S16_MVE) || defined(AOT_S16_DSP)
 /* Outputs ox and ox + sw of row oy of image in_b (out0, out1): the filter
  * taps fy = fys + i2 * sh (i2 < ny: the rows whose input row exists) and
  * fx = fxs + i1 * sw (i1 < nx: the columns where either output's input
  * column exists, ix for ox and ix + 1 for ox + sw), block (i2, i1) of in_c
  * taps at k = (i2 * nx + i1) * in_c of the column. */
 static void aot_tc16_pair(const aot_conv_params *p, const int16_t *in_b, int32_t oy,
-                          int32_t ox, const int8_t *filter, const int64_t *bias,
-                          const aot_s16_rq *rq, int16_t *col, int16_t *out0, int16_t *out1) {
+                          int32_t ox, const int8_t *filter, const aot_s16_rq *rq,
+                          int16_t *col, int16_t *out0, int16_t *out1) {
   const int32_t in_w = p->in_w, in_c = p->in_c, fw = p->filter_w, out_c = p->out_c;
   const int32_t sh = p->stride_h, sw = p->stride_w, fsize = p->filter_h * fw * in_c;
-  const int32_t ty = oy + p->pad_h, tx = ox + p->pad_w, n4 = in_c >> 2;
+  const int32_t ty = oy + p->pad_h, tx = ox + p->pad_w;
   const int32_t nlo = tx - fw + 1;
-  int32_t iy0, iy1, ilo, ihi, ny, nx, fys, fxs, i1, i2, j;
+  int32_t iy0, iy1, ilo, ihi, ny, nx, fys, fxs, kb, i1, i2;
+  aot_s16_pwin v;
   aot_tc16_range(ty, sh, p->filter_h, p->in_h, &iy0, &iy1);
   /* filter column fx = tx - i * sw, 0 <= fx < fw, reads input column i for
    * ox and i + 1 for ox + sw: i from ceil((tx - fw + 1) / sw) (C division
@@ -128,46 +123,26 @@ static void aot_tc16_pair(const aot_conv_params *p, const int16_t *in_b, int32_t
   fys = ty - iy1 * sh;
   fxs = tx - ihi * sw;
   if (ny <= 0 || nx <= 0) ny = nx = 0;
+  kb = ny * nx * in_c;
   /* gather: block (i2, i1) reads input row iy1 - i2, columns ihi - i1 (ox)
    * and ihi - i1 + 1 (ox + sw) */
   for (i2 = 0; i2 < ny; i2++) {
     const int16_t *row = in_b + (size_t)(iy1 - i2) * in_w * in_c;
     for (i1 = 0; i1 < nx; i1++) {
       const int32_t ix = ihi - i1, k = (i2 * nx + i1) * in_c;
-      aot_s16_dsp_colp(col, 0, k, ix >= 0 && ix < in_w ? row + (size_t)ix * in_c : NULL, in_c);
-      aot_s16_dsp_colp(col, 1, k, ix + 1 >= 0 && ix + 1 < in_w ? row + (size_t)(ix + 1) * in_c
-                                                                : NULL, in_c);
+      aot_s16_colp(col, kb, 0, k, ix >= 0 ? row + (size_t)ix * in_c : NULL, in_c);
+      aot_s16_colp(col, kb, 1, k, ix + 1 < in_w ? row + (size_t)(ix + 1) * in_c : NULL, in_c);
     }
   }
-  for (j = 0; j < out_c; j += 2) {
-    const int32_t two = j + 1 < out_c;
-    const int8_t *w0 = filter + (size_t)j * fsize + (fys * fw + fxs) * in_c;
-    const int8_t *w1 = two ? w0 + fsize : w0;
-    int64_t a[4] = {0, 0, 0, 0};
-    int32_t s[4] = {0, 0, 0, 0}, cnt = 0, r;
-    for (i2 = 0; i2 < ny; i2++) {
-      for (i1 = 0; i1 < nx; i1++) {
-        const int32_t k = (i2 * nx + i1) * in_c, off = (i2 * sh * fw + i1 * sw) * in_c;
-        if (cnt + in_c > AOT_S16_RUN) {   /* move the int32 sums into int64 */
-          for (r = 0; r < 4; r++) {
-            a[r] += s[r];
-            s[r] = 0;
-          }
-          cnt = 0;
-        }
-        aot_s16_dsp_dot2x2((const uint32_t *)(const void *)(col + 2 * k), w0 + off, w1 + off, n4,
-                           s);
-        cnt += in_c;
-      }
-    }
-    for (r = 0; r < 4; r++) a[r] += s[r];
-    out0[j] = aot_tc16_out(p, bias, rq, j, a[0]);
-    out1[j] = aot_tc16_out(p, bias, rq, j, a[2]);
-    if (two) {
-      out0[j + 1] = aot_tc16_out(p, bias, rq, j + 1, a[1]);
-      out1[j + 1] = aot_tc16_out(p, bias, rq, j + 1, a[3]);
-    }
-  }
+  v.bn = in_c;
+  v.n1 = nx;
+  v.n2 = ny;
+  v.x1 = in_c;
+  v.x2 = nx * in_c;
+  v.w1 = sw * in_c;
+  v.w2 = sh * fw * in_c;
+  aot_s16_pair(col, kb, filter + (fys * fw + fxs) * in_c, fsize, out_c, &v, rq, 0, p->act_min,
+               p->act_max, out0, out1);
 }
 #endif
 
@@ -178,29 +153,25 @@ int32_t aot_tconv2d_s16(const aot_conv_params *p, const int16_t *input, const in
   const size_t in_img = (size_t)p->in_h * p->in_w * p->in_c;
   aot_s16_rq *rq = (aot_s16_rq *)scratch;
   int32_t b, oy, ox, c;
-#if defined(AOT_S16_DSP)
   int16_t *col = scratch && aot_tconv2d_s16_scratch_size(p) > aot_s16_rq_bytes(p)
                      ? (int16_t *)(void *)((char *)scratch + aot_s16_rq_bytes(p))
                      : NULL;
-#endif
   if (p->stride_h <= 0 || sw <= 0 || p->pad_h < 0 || p->pad_w < 0 || p->filter_in_c != p->in_c)
     return AOT_KERNEL_BAD_PARAM;
   if (rq)
-    for (c = 0; c < out_c; c++) rq[c] = aot_s16_rq_of(p->out_mult[c], p->out_shift[c]);
+    for (c = 0; c < out_c; c++) rq[c] = aot_s16_rq_of(p->out_mult[c], p->out_shift[c], bias ? bias[c] : 0);
   for (b = 0; b < p->batches; b++) {
     const int16_t *in_b = input + (size_t)b * in_img;
     for (oy = 0; oy < p->out_h; oy++) {
       int16_t *orow = output + ((size_t)b * p->out_h + oy) * out_w * out_c;
       ox = 0;
-#if defined(AOT_S16_DSP)
       /* pairs ox, ox + sw in runs of 2 sw outputs; the rest one by one */
       for (; col && ox + 2 * sw <= out_w; ox += 2 * sw) {
         int32_t ph;
         for (ph = 0; ph < sw; ph++)
-          aot_tc16_pair(p, in_b, oy, ox + ph, filter, bias, rq, col,
+          aot_tc16_pair(p, in_b, oy, ox + ph, filter, rq, col,
                         orow + (size_t)(ox + ph) * out_c, orow + (size_t)(ox + ph + sw) * out_c);
       }
-#endif
       for (; ox < out_w; ox++)
         aot_tc16_one(p, in_b, oy, ox, filter, bias, rq, orow + (size_t)ox * out_c);
     }
