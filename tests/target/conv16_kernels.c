@@ -44,29 +44,34 @@ static int16_t out[MAXOUT + GUARD], ref[MAXOUT + GUARD];
 static uint64_t scr[MAXSCR / 8];
 static int conv_cases, tconv_cases, long_cases, nocol_cases, col_cases;
 
-/* inputs and weights: mode 0 random, 1 extremes (largest products), 2 small */
+/* inputs and weights: mode 0 random, 1 extremes (largest products), 2
+ * small inputs, 3 tiny inputs and weights (sums that requantize about one
+ * to one: an error of one in a sum shows in the output) */
 static void fill(int32_t nin, int32_t nf, int mode) {
   int32_t i;
   for (i = 0; i < nin; i++)
-    in16[i] = (int16_t)(mode == 1 ? (rnd() & 1 ? -32768 : 32767)
-                        : mode == 2 ? rr(-300, 300) : rr(-32768, 32767));
+    in16[i] = (int16_t)(mode == 1   ? (rnd() & 1 ? -32768 : 32767)
+                        : mode == 2 ? rr(-300, 300)
+                        : mode == 3 ? rr(-6, 6)
+                                    : rr(-32768, 32767));
   for (i = 0; i < nf; i++)
-    filt[i] = (int8_t)(mode == 1 ? (rnd() & 1 ? -128 : 127) : rr(-128, 127));
+    filt[i] = (int8_t)(mode == 1 ? (rnd() & 1 ? -128 : 127) : mode == 3 ? rr(-6, 6) : rr(-128, 127));
   if (mode == 1 && (rnd() & 1)) {   /* all products of one sign: the largest sums */
     for (i = 0; i < nin; i++) in16[i] = -32768;
     for (i = 0; i < nf; i++) filt[i] = -128;
   }
 }
 
-/* per-channel requantization, bias and activation range */
-static void quant(aot_conv_params *p, int use_bias) {
+/* per-channel requantization, bias and activation range; fine: shifts
+ * of about one to one, small biases, the whole int16 range (mode 3) */
+static void quant(aot_conv_params *p, int use_bias, int fine) {
   int32_t c;
   for (c = 0; c < p->out_c; c++) {
     mult[c] = (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu));
-    shift[c] = rr(-40, 2);
-    bias[c] = use_bias ? (int64_t)(int32_t)rnd() * rr(-4096, 4096) : 0;
+    shift[c] = fine ? rr(0, 2) : rr(-40, 2);
+    bias[c] = !use_bias ? 0 : fine ? rr(-500, 500) : (int64_t)(int32_t)rnd() * rr(-4096, 4096);
   }
-  if (rnd() & 1) {
+  if (fine || (rnd() & 1)) {
     p->act_min = -32768;
     p->act_max = 32767;
   } else {
@@ -105,7 +110,7 @@ static void compare(int tconv, const aot_conv_params *p, int use_bias, int use_s
 static void conv_case(int idx) {
   aot_conv_params p;
   int32_t groups, fsize, nin, nf, nout, ktot;
-  int tries = 0, use_bias = (rnd() % 4) != 0;
+  int tries = 0, use_bias = (rnd() % 4) != 0, mode;
   memset(&p, 0, sizeof p);
   do {
     const int kind = (int)(rnd() % 8);
@@ -115,8 +120,8 @@ static void conv_case(int idx) {
     if (kind == 3) p.filter_in_c = 4 * rr(1, 16);
     p.in_c = p.filter_in_c * groups;
     p.out_c = groups * (kind == 2 ? rr(1, 3) : rr(1, MAXC / groups > 12 ? 12 : MAXC / groups));
-    p.filter_h = rr(1, kind == 2 ? 3 : 5);
-    p.filter_w = rr(1, kind == 2 ? 3 : 5);
+    p.filter_h = kind == 2 ? 3 : rr(1, 5);
+    p.filter_w = kind == 2 ? 3 : rr(1, 5);
     if (kind == 4) {   /* temporal filters: one wide, tall */
       p.filter_w = 1;
       p.filter_h = rr(4, 12);
@@ -143,8 +148,9 @@ static void conv_case(int idx) {
   ktot = fsize;
   if (ktot > AOT_S16_RUN) long_cases++;
   if (ktot > AOT_S16_DSP_COL_K) nocol_cases++;
-  fill(nin, nf, (int)(rnd() % 3));
-  quant(&p, use_bias);
+  mode = (int)(rnd() % 4);
+  fill(nin, nf, mode);
+  quant(&p, use_bias, mode == 3);
   conv_cases++;
   compare(0, &p, use_bias, (rnd() % 8) != 0, "conv2d_s16", idx);
 }
@@ -152,7 +158,7 @@ static void conv_case(int idx) {
 static void tconv_case(int idx) {
   aot_conv_params p;
   int32_t nin, nf, nout, th, tw;
-  int tries = 0, use_bias = (rnd() % 4) != 0;
+  int tries = 0, use_bias = (rnd() % 4) != 0, mode;
   memset(&p, 0, sizeof p);
   do {
     const int kind = (int)(rnd() % 6);
@@ -181,8 +187,9 @@ static void tconv_case(int idx) {
            tries > 1000);
   if (tries > 1000) return;
   if (p.in_c > AOT_S16_RUN) long_cases++;
-  fill(nin, nf, (int)(rnd() % 3));
-  quant(&p, use_bias);
+  mode = (int)(rnd() % 4);
+  fill(nin, nf, mode);
+  quant(&p, use_bias, mode == 3);
   tconv_cases++;
   compare(1, &p, use_bias, (rnd() % 8) != 0, "tconv2d_s16", idx);
 }
