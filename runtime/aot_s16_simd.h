@@ -501,7 +501,8 @@ AOT_INLINE void aot_s16_dsp_tail(const int16_t *x, int32_t k0, int32_t m, const 
  * only the window's last piece may end inside a group, its last taps are
  * summed in C). */
 AOT_INLINE void aot_s16_pair_sums(const int16_t *x, int32_t kb, const int8_t *w, int32_t ws,
-                                  int32_t rows, const aot_s16_pwin *v, int64_t *a) {
+                                  int32_t rows, const aot_s16_pwin *v, int small, int32_t *s32,
+                                  int64_t *a) {
   const int32_t bn = v->bn, d1 = rows > 1 ? ws : 0;
   int64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0;
   int32_t i1, i2, cnt = 0;
@@ -537,41 +538,82 @@ AOT_INLINE void aot_s16_pair_sums(const int16_t *x, int32_t kb, const int8_t *w,
     s[0] = s[1] = s[2] = s[3] = 0;    \
   } while (0)
 #endif
-  if ((int64_t)bn * v->n1 * v->n2 <= AOT_S16_RUN) {   /* one int32 sum: no counting */
+  if (small) {   /* at most AOT_S16_RUN products: one int32 sum each, into s32 */
     const int32_t n1 = v->n1, n2 = v->n2;
     const int16_t *xr = x;
     const int8_t *wr = w;
+#if defined(AOT_S16_MVE)
+    /* the runs of a row of blocks in one asm statement: after each run
+     * the pointers step by the rest of x1 / w1 (the run advanced them by
+     * bn); pb: bn, the steps in bytes, the runs left */
+    int32_t pb[4];
+    pb[0] = bn;
+    pb[1] = 2 * (v->x1 - bn);
+    pb[2] = v->w1 - bn;
+    for (i2 = 0; i2 < n2; i2++, xr += v->x2, wr += v->w2) {
+      register const int16_t *xa __asm__("r9") = xr;
+      register const int16_t *xb __asm__("r11") = xr + kb;
+      register const int8_t *w0 __asm__("r1") = wr;
+      register const int8_t *w1 __asm__("r3") = wr + d1;
+      register const int8_t *w2 __asm__("r5") = wr + d1 + d2;
+      pb[3] = n1;
+      __asm__ volatile("1:\n\t"
+                       "ldr r12, [%[pb]]\n\t"
+                       "dlstp.16 lr, r12\n"
+                       "2:\n\t"
+                       "vldrh.16 q0, [%[xa]], #16\n\t"
+                       "vldrh.16 q1, [%[xb]], #16\n\t"
+                       "vldrb.s16 q2, [%[w0]], #8\n\t"
+                       "vmladava.s16 %[a0], q0, q2\n\t"
+                       "vmladava.s16 %[b0], q1, q2\n\t"
+                       "vldrb.s16 q2, [%[w1]], #8\n\t"
+                       "vmladava.s16 %[a1], q0, q2\n\t"
+                       "vmladava.s16 %[b1], q1, q2\n\t"
+                       "vldrb.s16 q2, [%[w2]], #8\n\t"
+                       "vmladava.s16 %[a2], q0, q2\n\t"
+                       "vmladava.s16 %[b2], q1, q2\n\t"
+                       "letp lr, 2b\n\t"
+                       "ldr r12, [%[pb], #4]\n\t"
+                       "add %[xa], %[xa], r12\n\t"
+                       "add %[xb], %[xb], r12\n\t"
+                       "ldr r12, [%[pb], #8]\n\t"
+                       "add %[w0], %[w0], r12\n\t"
+                       "add %[w1], %[w1], r12\n\t"
+                       "add %[w2], %[w2], r12\n\t"
+                       "ldr r12, [%[pb], #12]\n\t"
+                       "subs r12, r12, #1\n\t"
+                       "str r12, [%[pb], #12]\n\t"
+                       "bne 1b\n"
+                       : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [b0] "+r"(b0),
+                         [b1] "+r"(b1), [b2] "+r"(b2), [xa] "+r"(xa), [xb] "+r"(xb),
+                         [w0] "+l"(w0), [w1] "+l"(w1), [w2] "+l"(w2)
+                       : [pb] "r"(pb)
+                       : "r12", "lr", "d0", "d1", "d2", "d3", "d4", "d5", "cc", "memory");
+    }
+    (void)i1;
+#else
     for (i2 = 0; i2 < n2; i2++, xr += v->x2, wr += v->w2) {
       const int16_t *xq = xr;
       const int8_t *wq = wr;
       for (i1 = 0; i1 < n1; i1++, xq += v->x1, wq += v->w1) {
-#if defined(AOT_S16_MVE)
-        register const int16_t *xa __asm__("r9") = xq;
-        register const int16_t *xb __asm__("r11") = xq + kb;
-        register const int8_t *w0 __asm__("r1") = wq;
-        register const int8_t *w1 __asm__("r3") = wq + d1;
-        register const int8_t *w2 __asm__("r5") = wq + d1 + d2;
-        register int32_t len __asm__("r12") = bn;
-        AOT_S16_MVE_RUN2(xa, xb, w0, w1, w2, len);
-#else
         const int32_t k0 = (int32_t)(xq - x);
         aot_s16_dsp_dot2x2((const uint32_t *)(const void *)(x + 2 * k0), wq, wq + d1, bn >> 2, s);
         if (bn & 3) aot_s16_dsp_tail(x, k0, bn, wq, wq + d1, s);
-#endif
       }
     }
+#endif
 #if defined(AOT_S16_MVE)
-    a[0] = a0;
-    a[1] = a1;
-    a[2] = a2;
-    a[3] = b0;
-    a[4] = b1;
-    a[5] = b2;
+    s32[0] = a0;
+    s32[1] = a1;
+    s32[2] = a2;
+    s32[3] = b0;
+    s32[4] = b1;
+    s32[5] = b2;
 #else
-    a[0] = s[0];
-    a[1] = s[1];
-    a[2] = s[2];
-    a[3] = s[3];
+    s32[0] = s[0];
+    s32[1] = s[1];
+    s32[2] = s[2];
+    s32[3] = s[3];
 #endif
     return;
   }
@@ -633,17 +675,19 @@ static __attribute__((noinline, unused)) void aot_s16_pair(const int16_t *x, int
                                                            const aot_s16_rq *rq, int32_t oc0,
                                                            int32_t lo, int32_t hi,
                                                            int16_t *out0, int16_t *out1) {
-  /* sums of one int32 each (aot_s16_pair_sums' first path) */
-  const int small = (int64_t)v->bn * v->n1 * v->n2 <= AOT_S16_RUN;
+  /* sums of one int32 each (aot_s16_pair_sums' first path; its asm needs
+   * bn and n1 positive) */
+  const int small = (int64_t)v->bn * v->n1 * v->n2 <= AOT_S16_RUN && v->bn > 0 && v->n1 > 0;
   int32_t j, r;
   for (j = 0; j < nr; j += AOT_S16_PR, w += AOT_S16_PR * ws) {
     const int32_t rows = aot_min_i32(AOT_S16_PR, nr - j), c = oc0 + j;
     int64_t a[2 * AOT_S16_PR];
-    aot_s16_pair_sums(x, kb, w, ws, rows, v, a);
+    int32_t s32[2 * AOT_S16_PR];
+    aot_s16_pair_sums(x, kb, w, ws, rows, v, small, s32, a);
     if (small) {
       for (r = 0; r < rows; r++) {
-        out0[c + r] = aot_s16_out32((int32_t)a[r], rq + c + r, lo, hi);
-        if (out1) out1[c + r] = aot_s16_out32((int32_t)a[AOT_S16_PR + r], rq + c + r, lo, hi);
+        out0[c + r] = aot_s16_out32(s32[r], rq + c + r, lo, hi);
+        if (out1) out1[c + r] = aot_s16_out32(s32[AOT_S16_PR + r], rq + c + r, lo, hi);
       }
     } else {
       for (r = 0; r < rows; r++) {

@@ -266,17 +266,21 @@ static void aot_c16_pair(const aot_conv_params *p, const int16_t *input, int32_t
   inside = aot_c16_inside(p, input, q0, q1, &x);
   if (inside) {   /* the portable loop's runs */
     const int32_t dw = p->dilation_w, in_c = p->in_c;
-    if (dw == 1 && groups == 1) {
-      v.bn = p->filter_w * fic;
+    const int32_t xrow = p->dilation_h * p->in_w * in_c, wrow = p->filter_w * fic;
+    if (dw == 1 && groups == 1) {   /* a filter row is a run: the rows inner */
+      v.bn = wrow;
+      v.n1 = p->filter_h;
+      v.x1 = xrow;
+      v.w1 = wrow;
     } else {
       v.bn = fic;
       v.n1 = p->filter_w;
       v.x1 = dw * in_c;
       v.w1 = fic;
+      v.n2 = p->filter_h;
+      v.x2 = xrow;
+      v.w2 = wrow;
     }
-    v.n2 = p->filter_h;
-    v.x2 = p->dilation_h * p->in_w * in_c;
-    v.w2 = p->filter_w * fic;
     kb = p->stride_w * in_c;
   }
 #endif
