@@ -545,11 +545,13 @@ AOT_INLINE void aot_s16_pair_sums(const int16_t *x, int32_t kb, const int8_t *w,
 #if defined(AOT_S16_MVE)
     /* the runs of a row of blocks in one asm statement: after each run
      * the pointers step by the rest of x1 / w1 (the run advanced them by
-     * bn); pb: bn, the steps in bytes, the runs left */
+     * bn rounded up to 8: the post-increments of the tail-predicated last
+     * iteration are whole); pb: bn, the steps in bytes, the runs left */
+    const int32_t b8 = (bn + 7) & ~7;
     int32_t pb[4];
     pb[0] = bn;
-    pb[1] = 2 * (v->x1 - bn);
-    pb[2] = v->w1 - bn;
+    pb[1] = 2 * (v->x1 - b8);
+    pb[2] = v->w1 - b8;
     for (i2 = 0; i2 < n2; i2++, xr += v->x2, wr += v->w2) {
       register const int16_t *xa __asm__("r9") = xr;
       register const int16_t *xb __asm__("r11") = xr + kb;
