@@ -82,8 +82,10 @@ AOT_INLINE int aot_conv_clips(const aot_conv_params *p) {
 int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
                       const int8_t *filter, const int32_t *bias, int8_t *output,
                       void *scratch);
+/* scratch: aot_conv2d_s16_scratch_size(p) bytes, 8-byte aligned (NULL when 0) */
 int32_t aot_conv2d_s16(const aot_conv_params *p, const int16_t *input,
-                       const int8_t *filter, const int64_t *bias, int16_t *output);
+                       const int8_t *filter, const int64_t *bias, int16_t *output,
+                       void *scratch);
 int32_t aot_conv2d_f32(const aot_conv_params *p, const float *input,
                        const float *filter, const float *bias, float *output);
 
@@ -217,6 +219,32 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_size(const aot_conv_params *p) {
   a = a > b ? a : b;
   return a > c ? a : c;
 }
+/* int16x8 CONV_2D / TRANSPOSE_CONV (aot_conv2d_s16.c, aot_tconv2d_s16.c):
+ * the SIMD builds' requantization constants (16 bytes per output channel),
+ * then the Cortex-M4 DSP build's column of two output positions, 4 bytes per
+ * tap of a window (rounded up to 4 taps), for windows of at most
+ * AOT_S16_DSP_COL_K taps (a TRANSPOSE_CONV's: the taps of one output phase,
+ * ceil(fh / sh) x ceil(fw / sw) x in_c, in_c a multiple of 4); no column for
+ * other layers, which the DSP build runs one position at a time. The
+ * portable build uses none of it. */
+#define AOT_S16_DSP_COL_K 2048
+AOT_INLINE size_t aot_s16_col_bytes(int64_t k) {
+  return k <= 0 || k > AOT_S16_DSP_COL_K ? 0 : aot_conv_scratch_round(4u * (size_t)((k + 3) & ~3));
+}
+AOT_INLINE size_t aot_s16_rq_bytes(const aot_conv_params *p) {
+  return p->out_c > 0 ? aot_conv_scratch_round(16u * (size_t)p->out_c) : 0;
+}
+AOT_INLINE size_t aot_conv2d_s16_scratch_size(const aot_conv_params *p) {
+  return aot_s16_rq_bytes(p) +
+         aot_s16_col_bytes((int64_t)p->filter_h * p->filter_w * p->filter_in_c);
+}
+AOT_INLINE size_t aot_tconv2d_s16_scratch_size(const aot_conv_params *p) {
+  /* in_c a multiple of 4 and at most 504 (AOT_S16_RUN): whole blocks */
+  if (p->stride_h <= 0 || p->stride_w <= 0 || p->in_c % 4 != 0 || p->in_c > 504)
+    return aot_s16_rq_bytes(p);
+  return aot_s16_rq_bytes(p) + aot_s16_col_bytes((int64_t)((p->filter_h + p->stride_h - 1) / p->stride_h) *
+                           ((p->filter_w + p->stride_w - 1) / p->stride_w) * p->in_c);
+}
 /* Cortex-M4 DSP depthwise, depth multiplier 1 (aot_dwconv_dsp.h):
  *  - 3x3, stride_w 1 or 2, no dilation (aot_dwconv2d_s8_dsp_is3): per
  *    block of up to AOT_DW3_CB channels 40 bytes of constants per channel
@@ -336,8 +364,10 @@ AOT_INLINE size_t aot_dwconv2d_s8_scratch_size(const aot_conv_params *p) {
  * each output (same integer sums as the reference scatter, no scratch). */
 int32_t aot_tconv2d_s8(const aot_conv_params *p, const int8_t *input,
                        const int8_t *filter, const int32_t *bias, int8_t *output);
+/* scratch: aot_tconv2d_s16_scratch_size(p) bytes, 8-byte aligned (NULL when 0) */
 int32_t aot_tconv2d_s16(const aot_conv_params *p, const int16_t *input,
-                        const int8_t *filter, const int64_t *bias, int16_t *output);
+                        const int8_t *filter, const int64_t *bias, int16_t *output,
+                        void *scratch);
 int32_t aot_tconv2d_f32(const aot_conv_params *p, const float *input,
                         const float *filter, const float *bias, float *output);
 

@@ -479,6 +479,9 @@ static size_t call_scratch(const lower_call *c) {
     return aot_conv2d_s8_scratch_size(&p);
   }
   if (k == lower_kernel_get(LK(aot_dwconv2d_s8))) return aot_dwconv2d_s8_scratch_size(&c->u.conv.p);
+  if (k == lower_kernel_get(LK(aot_conv2d_s16))) return aot_conv2d_s16_scratch_size(&c->u.conv.p);
+  if (k == lower_kernel_get(LK(aot_tconv2d_s16)))
+    return aot_tconv2d_s16_scratch_size(&c->u.conv.p);
   if (k == lower_kernel_get(LK(aot_conv2d_hybrid)))
     return aot_conv2d_hybrid_buffer_size(&c->u.conv.p);
   if (k == lower_kernel_get(LK(aot_dwconv2d_hybrid)))

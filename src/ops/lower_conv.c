@@ -145,7 +145,8 @@ int lower_conv_emit(emit_ctx *e, lower_call *c, const char *pname) {
     const char *sc = emit_scratch_ptr(e);
     emit_call(e, "%s(&%s, &%s_h, %s, %s, %s, %s, %s)", c->k->name, pname, emit_opname(e), in, f,
               b, out, sc);
-  } else if (c->k->nin == 5) {   /* int8 CONV_2D / DEPTHWISE_CONV_2D: a scratch buffer */
+  } else if (c->k->nin == 5) {   /* int8 CONV_2D / DEPTHWISE_CONV_2D, int16 CONV_2D /
+                                   TRANSPOSE_CONV: a scratch buffer */
     const char *sc = emit_scratch_bytes(e) > 0 ? emit_scratch_ptr(e) : "NULL";
     emit_call(e, "%s(&%s, %s, %s, %s, %s, %s)", c->k->name, pname, in, f, b, out, sc);
   } else {

@@ -253,7 +253,7 @@ static void run_conv_case(const cfg *c, int kind) {
   } else if (kind == 2) {
     p.act_min = -30000; p.act_max = 32767;
     for (size_t i = 0; i < nin; i++) ((int16_t *)in)[i] = (int16_t)rnd_range(-32768, 32767);
-    assert_int_equal(aot_conv2d_s16(&p, in, f8, b64, out), AOT_KERNEL_OK);
+    assert_int_equal(aot_conv2d_s16(&p, in, f8, b64, out, NULL), AOT_KERNEL_OK);
   } else {
     p.act_min_f = -6.0f; p.act_max_f = 50.0f;
     for (size_t i = 0; i < nin; i++) ((float *)in)[i] = rnd_f();
@@ -481,7 +481,7 @@ static void run_tconv_case(const cfg *c, int kind) {
   } else if (kind == 2) {
     p.act_min = -32768; p.act_max = 32767;
     for (size_t i = 0; i < nin; i++) ((int16_t *)in)[i] = (int16_t)rnd_range(-32768, 32767);
-    assert_int_equal(aot_tconv2d_s16(&p, in, f8, b64, out), AOT_KERNEL_OK);
+    assert_int_equal(aot_tconv2d_s16(&p, in, f8, b64, out, NULL), AOT_KERNEL_OK);
   } else {
     p.act_min_f = -INFINITY; p.act_max_f = INFINITY;
     for (size_t i = 0; i < nin; i++) ((float *)in)[i] = rnd_f();
