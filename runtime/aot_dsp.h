@@ -34,6 +34,20 @@
 
 #define AOT_DSP 1
 
+/* The 16-bit halves of two words: aot_dsp_pkhbt (a, b) = (lo16(a),
+ * lo16(b)), aot_dsp_pkhtb (a, b) = (hi16(a), hi16(b)) (PKHBT a, b, LSL #16;
+ * PKHTB b, a, ASR #16), low half first. */
+AOT_INLINE uint32_t aot_dsp_pkhbt(uint32_t a, uint32_t b) {
+  uint32_t r;
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+AOT_INLINE uint32_t aot_dsp_pkhtb(uint32_t a, uint32_t b) {
+  uint32_t r;
+  __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(r) : "r"(b), "r"(a));
+  return r;
+}
+
 /* Whether an output position's window reaches outside the image (padding
  * or a last window past the edge): the layer needs its clipped paths. */
 AOT_INLINE int aot_dsp_clips(const aot_conv_params *p) {

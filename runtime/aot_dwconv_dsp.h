@@ -46,19 +46,9 @@ AOT_INLINE int16x2_t aot_dw_dsp_hi(uint32_t v) {
   return r;
 }
 
-/* PKHBT lo, a, b, LSL #16: bytes (a0, a1, b0, b1); PKHTB hi, b, a, ASR #16:
- * bytes (a2, a3, b2, b3). SXTB16 of these (plain and ROR #8) gives the
- * 16-bit pairs (a_i, b_i) of each channel i of two taps' words a, b. */
-AOT_INLINE uint32_t aot_dw_dsp_pklo(uint32_t a, uint32_t b) {
-  uint32_t r;
-  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-AOT_INLINE uint32_t aot_dw_dsp_pkhi(uint32_t a, uint32_t b) {
-  uint32_t r;
-  __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(r) : "r"(b), "r"(a));
-  return r;
-}
+/* aot_dsp_pkhbt (a, b) gives bytes (a0, a1, b0, b1), aot_dsp_pkhtb (a, b)
+ * bytes (a2, a3, b2, b3) (aot_dsp.h): SXTB16 of these (plain and ROR #8)
+ * gives the 16-bit pairs (a_i, b_i) of each channel i of two taps' words. */
 
 #if AOT_F_DW_S8_GEN   /* a layer aot_dw3_dsp does not take (aot_features.h) */
 /* the block-wide constants of one call */
@@ -245,10 +235,10 @@ static void aot_dw_s8_dsp_dm1(const aot_conv_params *p, const int8_t *input,
           d[2 * np2 + 1] = (uint32_t)aot_dw_dsp_hi(v);
         } else if (t & 1) {
           memcpy(&u, filter + (size_t)(t - 1) * ch + c0 + c, 4);
-          d[2 * t - 2] = (uint32_t)__sxtb16((int8x4_t)aot_dw_dsp_pklo(u, v));
-          d[2 * t - 1] = (uint32_t)aot_dw_dsp_hi(aot_dw_dsp_pklo(u, v));
-          d[2 * t] = (uint32_t)__sxtb16((int8x4_t)aot_dw_dsp_pkhi(u, v));
-          d[2 * t + 1] = (uint32_t)aot_dw_dsp_hi(aot_dw_dsp_pkhi(u, v));
+          d[2 * t - 2] = (uint32_t)__sxtb16((int8x4_t)aot_dsp_pkhbt(u, v));
+          d[2 * t - 1] = (uint32_t)aot_dw_dsp_hi(aot_dsp_pkhbt(u, v));
+          d[2 * t] = (uint32_t)__sxtb16((int8x4_t)aot_dsp_pkhtb(u, v));
+          d[2 * t + 1] = (uint32_t)aot_dw_dsp_hi(aot_dsp_pkhtb(u, v));
         }
         s02 = __sxtab16(s02, (int8x4_t)v);
         __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(s13) : "r"(s13), "r"(v));
@@ -670,8 +660,8 @@ static __attribute__((noinline)) void aot_dw3_widen(const int8_t *src, int16_t *
       uint32_t a, b, lo, hi, v;
       memcpy(&a, sp, 4);
       memcpy(&b, sp + xs, 4);
-      lo = aot_dw_dsp_pklo(a, b);
-      hi = aot_dw_dsp_pkhi(a, b);
+      lo = aot_dsp_pkhbt(a, b);
+      hi = aot_dsp_pkhtb(a, b);
       v = (uint32_t)__sxtb16((int8x4_t)lo);
       memcpy(d0, &v, 4);
       v = (uint32_t)aot_dw_dsp_hi(lo);

@@ -35,6 +35,7 @@
 #define AOT_S16_MVE 1
 #elif !defined(AOT_NO_SIMD) && defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32)
 #include <arm_acle.h>
+#include "aot_dsp.h"   /* aot_dsp_pkhbt / aot_dsp_pkhtb */
 #define AOT_S16_DSP 1
 #endif
 
@@ -392,17 +393,6 @@ AOT_INLINE int32_t aot_s16_dsp_coli(int32_t which, int32_t k) {
   return (k >> 2) * 8 + which * 4 + ((k & 1) << 1) + ((k >> 1) & 1);
 }
 
-/* (lo16(a), lo16(b)) and (hi16(a), hi16(b)) of two words */
-AOT_INLINE uint32_t aot_s16_pkhbt(uint32_t a, uint32_t b) {
-  uint32_t r;
-  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
-AOT_INLINE uint32_t aot_s16_pkhtb(uint32_t a, uint32_t b) {
-  uint32_t r;
-  __asm__("pkhtb %0, %2, %1, asr #16" : "=r"(r) : "r"(a), "r"(b));
-  return r;
-}
 
 /* taps k..k+n-1 of position which (0: A, 1: B) from src (NULL: zeros) */
 AOT_INLINE void aot_s16_colp(int16_t *col, int32_t kb, int32_t which, int32_t k,
@@ -415,7 +405,7 @@ AOT_INLINE void aot_s16_colp(int16_t *col, int32_t kb, int32_t which, int32_t k,
   if (src) {
     for (; n >= 4; n -= 4, src += 4, d += 8) {
       const uint32_t x01 = aot_s16_ld32(src), x23 = aot_s16_ld32(src + 2);
-      const uint32_t v0 = aot_s16_pkhbt(x01, x23), v1 = aot_s16_pkhtb(x01, x23);
+      const uint32_t v0 = aot_dsp_pkhbt(x01, x23), v1 = aot_dsp_pkhtb(x01, x23);
       memcpy(d, &v0, 4);
       memcpy(d + 2, &v1, 4);
     }
