@@ -1,7 +1,7 @@
 /* aot_fc16_simd.h - primitives of the int16x8 FULLY_CONNECTED and
  * DEPTHWISE_CONV_2D kernels (aot_fc_s16.c, aot_dwconv2d_s16.c): int16
- * activations times int8 weights, summed exactly, and the int64
- * requantization of TFLite's reference (aot_mbqm64) in a cheaper exact form.
+ * activations times int8 weights, summed exactly (the outputs go through
+ * aot_s16_rq.h's exact form of TFLite's int64 requantization).
  *
  * Nothing here is used with AOT_NO_SIMD: the portable kernels stay the
  * reference. Unless AOT_NO_SIMD is defined:
@@ -25,6 +25,7 @@
 #define AOT_FC16_SIMD_H
 
 #include "aot_common.h"
+#include "aot_s16_rq.h"
 
 #if !defined(AOT_NO_SIMD) && defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include <arm_mve.h>
@@ -48,71 +49,6 @@
 
 #if defined(AOT_FC16_MVE) || defined(AOT_FC16_DSP)
 
-/* aot_mbqm64(acc, qm, shift) of one output channel, prepared once:
- * reduced multiplier rm (with its sign word rmh), total shift ts in [1, 62]
- * and the rounding constant 2^(ts-1) as two words. */
-typedef struct {
-  uint32_t rm, rmh, rlo, rhi;
-  int32_t ts;
-} aot_fc16_q;
-
-AOT_INLINE void aot_fc16_q_set(aot_fc16_q *q, int32_t qm, int32_t shift) {
-  /* the same expressions as aot_mbqm64 */
-  const int32_t reduced = (qm < 0x7FFF0000) ? ((qm + (1 << 15)) >> 16) : 0x7FFF;
-  const int32_t ts = 15 - (shift > 14 ? 14 : (shift < -47 ? -47 : shift));
-  q->rm = (uint32_t)reduced;
-  q->rmh = reduced < 0 ? 0xFFFFFFFFu : 0u;
-  q->rlo = ts <= 32 ? 1u << (ts - 1) : 0u;   /* 2^(ts-1) as two words */
-  q->rhi = ts > 32 ? 1u << (ts - 33) : 0u;
-  q->ts = ts;
-}
-
-/* aot_mbqm64(acc, qm, shift) bit for bit. aot_mbqm64 takes the 64-bit
- * wrapping u = acc * reduced + round and returns the low word of u >> ts
- * (arithmetic). With acc = ah * 2^32 + al and reduced = rmh * 2^32 + rm
- * (mod 2^64), u = al * rm + 2^32 * (ah * rm + al * rmh) + round mod 2^64
- * (ah * rmh * 2^64 vanishes): one UMLAL and two MLA. The low word of
- * u >> ts is (lo >> ts) | (hi << (32 - ts)) for ts < 32 and hi >> (ts - 32)
- * (arithmetic, hi carries the sign) otherwise. */
-AOT_INLINE int32_t aot_fc16_rq(uint64_t acc, const aot_fc16_q *q) {
-  const uint32_t al = (uint32_t)acc, ah = (uint32_t)(acc >> 32);
-  const uint64_t u = ((uint64_t)q->rhi << 32 | q->rlo) + (uint64_t)al * q->rm;
-  const uint32_t lo = (uint32_t)u, hi = (uint32_t)(u >> 32) + ah * q->rm + al * q->rmh;
-  if (q->ts < 32) return (int32_t)((lo >> q->ts) | (hi << (32 - q->ts)));
-  return (int32_t)hi >> (q->ts - 32);
-}
-
-/* clamp(aot_mbqm64(s + bias)) of one depthwise output channel with an int32
- * sum s, prepared once per channel: aot_mbqm64's wrapping u = (s + bias) *
- * reduced + round equals s * reduced + k mod 2^64 with k = bias * reduced +
- * round (ring arithmetic), and s * reduced is an exact signed 32 x 32
- * product: one SMLAL on k, then the shift of aot_fc16_rq. */
-typedef struct {
-  uint32_t klo, khi;
-  int32_t rm, ts;
-} aot_fc16_dq;
-
-AOT_INLINE void aot_fc16_dq_set(aot_fc16_dq *d, int32_t qm, int32_t shift, const int64_t *bias,
-                                int32_t oc) {
-  aot_fc16_q q;
-  uint64_t k;
-  aot_fc16_q_set(&q, qm, shift);
-  k = ((uint64_t)q.rhi << 32 | q.rlo) +
-      (bias ? (uint64_t)bias[oc] * ((uint64_t)q.rmh << 32 | q.rm) : 0u);
-  d->klo = (uint32_t)k;
-  d->khi = (uint32_t)(k >> 32);
-  d->rm = (int32_t)q.rm;
-  d->ts = q.ts;
-}
-
-AOT_INLINE int16_t aot_fc16_dq_out(int32_t s, const aot_fc16_dq *d, int32_t lo, int32_t hi) {
-  const uint64_t u = ((uint64_t)d->khi << 32 | d->klo) + (uint64_t)((int64_t)s * d->rm);
-  const uint32_t ul = (uint32_t)u, uh = (uint32_t)(u >> 32);
-  const int32_t r = d->ts < 32 ? (int32_t)((ul >> d->ts) | (uh << (32 - d->ts)))
-                               : (int32_t)uh >> (d->ts - 32);
-  return (int16_t)aot_clamp_i32(r, lo, hi);
-}
-
 /* one depthwise window: nfy rows of nfx taps; inputs x_row / x_step int16
  * apart (a row of the window / a tap), filter taps f_row / f_step apart;
  * Helium: the gather indices of depth multipliers > 1 (aot_fc16_dw_idx) */
@@ -124,12 +60,6 @@ typedef struct {
 #endif
 } aot_fc16_win;
 
-/* clamp(aot_mbqm64(sum + bias)) as int16: sum is an exact int32 sum */
-AOT_INLINE int16_t aot_fc16_out(int64_t sum, const int64_t *bias, int32_t oc,
-                                const aot_fc16_q *q, int32_t lo, int32_t hi) {
-  const uint64_t acc = (uint64_t)sum + (bias ? (uint64_t)bias[oc] : 0u);
-  return (int16_t)aot_clamp_i32(aot_fc16_rq(acc, q), lo, hi);
-}
 #endif
 
 #if defined(AOT_FC16_DSP)

@@ -12,7 +12,7 @@
  * block of AOT_FC16_DW_B output channels (16 Helium, 32 Arm DSP), the
  * requantization constants once, then every output position's sums
  * (aot_fc16_dw_sums) requantized with an exact form of aot_mbqm64 that
- * folds the bias into the rounding constant (aot_fc16_dq_out). */
+ * folds the bias into the rounding constant (aot_s16_out32, aot_s16_rq.h). */
 #include "aot_conv.h"
 #include "aot_fc16_simd.h"
 
@@ -29,7 +29,7 @@ static void aot_dw_s16_simd(const aot_conv_params *p, const int16_t *input,
   const int32_t fw = p->filter_w, dm = p->depth_multiplier;
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
   const size_t in_row = (size_t)in_w * in_c;
-  aot_fc16_dq q[AOT_FC16_DW_B];
+  aot_s16_rq q[AOT_FC16_DW_B];
   int32_t s[AOT_FC16_DW_B];
   aot_fc16_win g;
   int32_t c0;
@@ -43,7 +43,7 @@ static void aot_dw_s16_simd(const aot_conv_params *p, const int16_t *input,
     int16_t *out = output + c0;
     int32_t j, b, oy, ox;
     for (j = 0; j < nc; j++)
-      aot_fc16_dq_set(&q[j], p->out_mult[c0 + j], p->out_shift[c0 + j], bias, c0 + j);
+      q[j] = aot_s16_rq_of(p->out_mult[c0 + j], p->out_shift[c0 + j], bias ? bias[c0 + j] : 0);
 #if defined(AOT_FC16_MVE)
     if (dm > 1) aot_fc16_dw_idx(c0, dm, g.idx);
 #endif
@@ -65,7 +65,7 @@ static void aot_dw_s16_simd(const aot_conv_params *p, const int16_t *input,
           else
             for (j = 0; j < nc; j++) s[j] = 0;
           for (j = 0; j < nc; j++)
-            out[j] = aot_fc16_dq_out(s[j], &q[j], p->act_min, p->act_max);
+            out[j] = aot_s16_out32(s[j], &q[j], p->act_min, p->act_max);
         }
       }
     }

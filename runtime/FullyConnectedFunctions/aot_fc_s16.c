@@ -6,8 +6,8 @@
  * Helium and Arm DSP builds take aot_fc_s16_simd instead: four weight rows
  * per pass over the input row (aot_fc16_dot4, aot_fc16_simd.h: exact int32
  * partial sums added into int64), then one row at a time, and the exact
- * equivalent of aot_mbqm64 (aot_fc16_rq); rows shorter than 8 inputs take
- * a plain int32 loop. */
+ * two-step form of aot_mbqm64 with the bias folded in (aot_s16_out,
+ * aot_s16_rq.h); rows shorter than 8 inputs take a plain int32 loop. */
 #include "aot_conv.h"
 #include "aot_fc16_simd.h"
 
@@ -23,10 +23,9 @@ static int32_t aot_fc_s16_simd(const aot_fc_params *p, const int16_t *input,
   const int32_t depth = p->in_depth, out_depth = p->out_depth;
   const int32_t lo = p->act_min, hi = p->act_max;
   const int32_t ms = p->per_channel ? 1 : 0;
-  aot_fc16_q q;
+  aot_s16_rq q;
   int32_t b;
 
-  aot_fc16_q_set(&q, p->out_mult[0], p->out_shift[0]);
   for (b = 0; b < p->batches; b++) {
     const int16_t *in_row = input + (size_t)b * depth;
     const int8_t *w = weights;
@@ -34,20 +33,21 @@ static int32_t aot_fc_s16_simd(const aot_fc_params *p, const int16_t *input,
     for (; depth < 8 && oc < out_depth; oc++) {   /* short rows: no call per row */
       int32_t sum = 0, k;
       for (k = 0; k < depth; k++) sum += *w++ * in_row[k];   /* exact: depth < 511 */
-      if (ms) aot_fc16_q_set(&q, p->out_mult[oc], p->out_shift[oc]);
-      *output++ = aot_fc16_out(sum, bias, oc, &q, lo, hi);
+      q = aot_s16_rq_of(p->out_mult[oc * ms], p->out_shift[oc * ms], bias ? bias[oc] : 0);
+      *output++ = aot_s16_out32(sum, &q, lo, hi);
     }
     for (; oc + 4 <= out_depth; oc += 4, w += 4 * (size_t)depth) {
       int64_t acc[4];
       aot_fc16_dot4(in_row, w, depth, depth, acc);
       for (r = 0; r < 4; r++) {
-        if (ms) aot_fc16_q_set(&q, p->out_mult[oc + r], p->out_shift[oc + r]);
-        *output++ = aot_fc16_out(acc[r], bias, oc + r, &q, lo, hi);
+        const int32_t c = oc + r;
+        q = aot_s16_rq_of(p->out_mult[c * ms], p->out_shift[c * ms], bias ? bias[c] : 0);
+        *output++ = aot_s16_out(acc[r], &q, 0, NULL, NULL, NULL, lo, hi);
       }
     }
     for (; oc < out_depth; oc++, w += depth) {
-      if (ms) aot_fc16_q_set(&q, p->out_mult[oc], p->out_shift[oc]);
-      *output++ = aot_fc16_out(aot_fc16_dot1(in_row, w, depth), bias, oc, &q, lo, hi);
+      q = aot_s16_rq_of(p->out_mult[oc * ms], p->out_shift[oc * ms], bias ? bias[oc] : 0);
+      *output++ = aot_s16_out(aot_fc16_dot1(in_row, w, depth), &q, 0, NULL, NULL, NULL, lo, hi);
     }
   }
   return AOT_KERNEL_OK;

@@ -188,27 +188,36 @@ static void dw_case(int c) {
   if (p.filter_h * p.filter_w > AOT_FC16_DW_TAPS) cases_dw_big++;
 }
 
-#if defined(AOT_FC16_MVE) || defined(AOT_FC16_DSP)
-/* aot_fc16_rq against aot_mbqm64 on random and edge accumulators */
+/* aot_s16_out / aot_s16_out32 (aot_s16_rq.h, the bias folded into the
+ * channel's constants) against clamp(aot_mbqm64(acc + bias)) on random and
+ * edge accumulators and biases (acc + bias taken modulo 2^64, as the
+ * constants fold it) */
 static void rq_cases(void) {
   static const int64_t edge[] = {0, 1, -1, 2147483647, -2147483647 - 1, 4294967296LL,
                                  -4294967296LL, 140737488355327LL, -140737488355328LL,
                                  9223372036854775807LL, -9223372036854775807LL - 1};
+  const int ne = (int)(sizeof edge / sizeof edge[0]);
   int c;
   for (c = 0; c < 4000; c++) {
-    aot_fc16_q q;
+    aot_s16_rq q;
     int32_t m = (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu)), s = rr(-60, 20);
-    int64_t a;
+    int32_t lo = -32768, hi = 32767, want;
+    int64_t a, bias = (int64_t)(((uint64_t)rnd() << 32) | rnd()) >> rr(20, 63);
     if (c % 7 == 0) m = 0x7FFF0000 + (int32_t)(rnd() & 0xFFFF);
     if (c % 11 == 0) m = -m;
     if (c % 13 == 0) m = rr(-70000, 70000);
+    if (c % 3 == 0) { lo = rr(-32768, 0); hi = rr(0, 32767); }
+    if (c % 17 == 0) bias = edge[c / 17 % ne];
     a = (int64_t)(((uint64_t)rnd() << 32) | rnd()) >> rr(0, 63);
-    if (c % 5 == 0) a = edge[c / 5 % (int)(sizeof edge / sizeof edge[0])];
-    aot_fc16_q_set(&q, m, s);
-    check(aot_fc16_rq((uint64_t)a, &q) == aot_mbqm64(a, m, s), "aot_fc16_rq", c);
+    if (c % 5 == 0) a = edge[c / 5 % ne];
+    q = aot_s16_rq_of(m, s, bias);
+    want = aot_clamp_i32(aot_mbqm64(aot_s16_u2s((uint64_t)a + (uint64_t)bias), m, s), lo, hi);
+    check(aot_s16_out(a, &q, 0, NULL, NULL, NULL, lo, hi) == want, "aot_s16_out", c);
+    check(aot_s16_out(a, NULL, 0, &m, &s, &bias, lo, hi) == want, "aot_s16_out (no rq)", c);
+    if (a >= INT32_MIN && a <= INT32_MAX)
+      check(aot_s16_out32((int32_t)a, &q, lo, hi) == want, "aot_s16_out32", c);
   }
 }
-#endif
 
 int main(void) {
   int c;
@@ -219,9 +228,7 @@ int main(void) {
 #else
   printf("FC16 kernels (portable)\n");
 #endif
-#if defined(AOT_FC16_MVE) || defined(AOT_FC16_DSP)
   rq_cases();
-#endif
   for (c = 0; c < 500; c++) fc_case(c);
   for (c = 0; c < 1500; c++) dw_case(c);
   printf("compared: %d FULLY_CONNECTED (%d with depth > %d), %d DEPTHWISE_CONV_2D (%d above %d taps)\n",
