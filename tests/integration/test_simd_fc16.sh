@@ -15,40 +15,11 @@
 # here.) The targets are skipped when arm-none-eabi-gcc or qemu-system-arm is
 # missing. About 3 minutes (the QEMU kernel checks take half a minute).
 set -u
-AOTC=$(realpath "$1")
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/simd_lib.sh"
+simd_init fc16 "$1"
 MK="$(dirname "$AOTC")/aotc_make_quant_model"
-W=$(mktemp -d /tmp/aotc-fc16-XXXXXX)
-trap 'rm -rf "$W"' EXIT
-fail=0
-SRCS="tests/target/fc16_ref_kernels.c runtime/FullyConnectedFunctions/aot_fc_s16.c runtime/ConvolutionFunctions/aot_dwconv2d_s16.c"
-cd "$ROOT" || exit 1
-san="-fsanitize=address,undefined -fno-sanitize-recover=all"
-echo 'int main(void){return 0;}' > "$W/t.c"
-cc $san "$W/t.c" -o "$W/t" 2>/dev/null || san=""
-if cc -std=c99 -pedantic -Wall -Wextra -Werror -O1 -g $san -Iruntime tests/target/fc16_kernels.c $SRCS -lm \
-     -o "$W/host" && "$W/host" > "$W/host.txt"; then
-  echo "host: $(tail -2 "$W/host.txt" | tr '\n' ' ')"
-else
-  tail -20 "$W/host.txt" 2>/dev/null; echo "FAIL fc16_kernels host"; fail=1
-fi
-targets=1
-if ! command -v arm-none-eabi-gcc >/dev/null || ! command -v qemu-system-arm >/dev/null; then
-  echo "SKIP test_simd_fc16 targets: arm-none-eabi-gcc or qemu-system-arm missing (make deps)"
-  targets=0
-fi
-if [ $targets = 1 ]; then
-  args=""; for f in $SRCS; do args="$args --src $f"; done
-  for t in cortex-m4 cortex-m55; do
-    want="Arm DSP"; [ $t = cortex-m55 ] && want="Helium"
-    bash targets/build-run.sh --target $t -q -I runtime --main tests/target/fc16_kernels.c $args \
-      --timeout 600 > "$W/$t.txt" 2> "$W/$t.err"
-    rc=$?
-    echo "$t: $(tail -2 "$W/$t.txt" | tr '\n' ' ')"
-    if [ $rc != 0 ]; then echo "FAIL fc16_kernels $t: exit status $rc"; tail -20 "$W/$t.txt" "$W/$t.err"; fail=1; fi
-    grep -q "FC16 kernels ($want)" "$W/$t.txt" || { echo "FAIL fc16_kernels $t: the $want path was not built"; fail=1; }
-  done
-fi
+simd_kernels tests/target/fc16_kernels.c "FC16 kernels" tests/target/fc16_ref_kernels.c \
+  runtime/FullyConnectedFunctions/aot_fc_s16.c runtime/ConvolutionFunctions/aot_dwconv2d_s16.c
 
 # the models: name and generator arguments
 MODELS="fc_k2000_o32:fc16 1 2000 32 per-channel relu
@@ -57,25 +28,9 @@ dw3x3_dm2_s2:dw int16 11 9 13 3 3 2 2 1 valid
 dw5x1_column:dw int16 40 1 24 5 1 1 1 1 same
 dw3x3_dil2:dw int16 16 16 12 3 3 1 1 2 same"
 if [ ! -x "$MK" ]; then echo "SKIP models: $MK not built (AOTC_TESTS=ON)"; exit $fail; fi
-tl=host; [ $targets = 1 ] && tl="host cortex-m4 cortex-m55"
 while IFS=: read -r name gen; do
   # shellcheck disable=SC2086
   "$MK" ${gen%% *} "$W/$name.tflite" ${gen#* } || { echo "FAIL $name: generator"; fail=1; continue; }
-  h=""
-  for t in $tl; do
-    if [ $t = host ]; then out=$("$AOTC" verify --model.path "$W/$name.tflite" --target host 2>&1)
-    else out=$("$AOTC" verify --model.path "$W/$name.tflite" --target $t --count-instructions --profile 2>&1); fi
-    line=$(echo "$out" | grep -E '^(PASS|FAIL)')
-    c=$(echo "$line" | grep '^PASS' | grep -o 'hash=[0-9a-f]*')
-    [ $t = host ] && h=$c
-    ins=$(echo "$line" | grep -o 'instructions=[0-9]*')
-    var=$(echo "$out" | grep -oE '(fc_s16|dwconv2d_s16)\([a-z]+\)' | head -1)
-    echo "$name $t: ${c:-none} ${ins} ${var}"
-    if [ -z "$c" ] || [ "$c" != "$h" ]; then echo "FAIL $name $t: $line"; fail=1; fi
-    case $t in
-      cortex-m4) [[ $var == *"(dsp)" ]] || { echo "FAIL $name $t: variant $var, not dsp"; fail=1; } ;;
-      cortex-m55) [[ $var == *"(mve)" ]] || { echo "FAIL $name $t: variant $var, not mve"; fail=1; } ;;
-    esac
-  done
+  SIMD_KERNEL='fc_s16|dwconv2d_s16' simd_hash3 "$name" "$W/$name.tflite"
 done <<< "$MODELS"
 exit $fail

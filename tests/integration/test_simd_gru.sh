@@ -5,20 +5,15 @@
 # firmware per core under QEMU (tests/target/gru_kernels.c). Fails when a
 # variant differs (M4: any bit; M55: beyond the bound printed), when the
 # SIMD path was not built, or when the firmware fails. Skips when
-# arm-none-eabi-gcc or qemu-system-arm is missing.
+# arm-none-eabi-gcc or qemu-system-arm is missing. (Float kernels: no host
+# run, whose portable build is the reference; so not simd_kernels.)
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-if ! command -v arm-none-eabi-gcc >/dev/null || ! command -v qemu-system-arm >/dev/null; then
-  echo "SKIP test_simd_gru: arm-none-eabi-gcc or qemu-system-arm missing (make deps)"
-  exit 0
-fi
-W=$(mktemp -d /tmp/aotc-simdgru-XXXXXX)
-trap 'rm -rf "$W"' EXIT
-fail=0
+. "$(dirname "$0")/simd_lib.sh"
+simd_init simdgru "$1"
+[ "$SIMD_TARGETS" = 1 ] || exit 0
 for t in cortex-m4 cortex-m55; do
-  bash "$ROOT/targets/build-run.sh" --target $t -q -I "$ROOT/runtime" \
-    --main "$ROOT/tests/target/gru_kernels.c" --src "$ROOT/tests/target/gru_ref_kernels.c" \
-    --src "$ROOT/runtime/RecurrentFunctions/aot_gru_f32.c" \
+  bash targets/build-run.sh --target $t -q -I runtime --main tests/target/gru_kernels.c \
+    --src tests/target/gru_ref_kernels.c --src runtime/RecurrentFunctions/aot_gru_f32.c \
     --timeout 600 >"$W/$t.txt" 2>"$W/$t.err"
   rc=$?
   sed "s/^/$t: /" "$W/$t.txt"
