@@ -682,6 +682,12 @@ typedef struct aot_softmax_params {
   /* int8 input (gemmlowp exp, Q5.26 diffs) */
   int32_t input_mult, input_left_shift;
   int32_t diff_min;
+  /* int8 SOFTMAX: exp_tab[d] = the Q0.31 exp of the difference -d to the row
+   * maximum, d < exp_tab_n (the differences at or above diff_min; below, the
+   * output is the type minimum), made at compile time by
+   * aot_softmax_s8_exp_table; NULL: computed per element */
+  const int32_t *exp_tab;
+  int32_t exp_tab_n;
   /* LOG_SOFTMAX int8 */
   int32_t reverse_scaling_divisor, reverse_scaling_right_shift;
   /* float */

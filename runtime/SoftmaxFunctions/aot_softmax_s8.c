@@ -2,7 +2,14 @@
  * (reference_ops Softmax, TFLM): per row, differences to the row maximum are
  * rescaled to Q5.26, exponentiated with gemmlowp exp_on_negative_values,
  * summed in Q12.19, and multiplied by the fixed-point reciprocal of the sum.
- * Output zero point is the type minimum (-128 / -32768). */
+ * Output zero point is the type minimum (-128 / -32768).
+ *
+ * With p->exp_tab (made by the compiler for large rows: the exponential of
+ * each of the at most 256 differences an int8 row can have, by the same
+ * expression as aot_softmax_s8_exp), both passes read the exponential from
+ * the table: the same values, so the same outputs. A difference the table
+ * does not hold is below diff_min: exponential 0 there, which adds nothing to
+ * the sum and gives the type minimum, as the reference's branch does. */
 #include "aot_softmax_q.h"
 
 /* exp of one difference to the row maximum (Q0.31), out of line: both
@@ -13,6 +20,12 @@ __attribute__((noinline))
 #endif
 static int32_t aot_softmax_s8_exp(const aot_softmax_params *p, int32_t diff) {
   return aot_fx_exp_neg(aot_mbqm_gt1(diff, p->input_mult, p->input_left_shift), 5);
+}
+
+/* the exponential of diff = x - max (<= 0), 0 below diff_min */
+AOT_INLINE int32_t aot_softmax_s8_e(const aot_softmax_params *p, int32_t diff) {
+  if (p->exp_tab) return -diff < p->exp_tab_n ? p->exp_tab[-diff] : 0;
+  return diff >= p->diff_min ? aot_softmax_s8_exp(p, diff) : 0;
 }
 
 static int32_t aot_softmax_s8_core(const aot_softmax_params *p, const int8_t *in, int8_t *out8,
@@ -27,23 +40,15 @@ static int32_t aot_softmax_s8_core(const aot_softmax_params *p, const int8_t *in
     const size_t base = (size_t)r * (size_t)depth;
     int32_t max_in_row = aot_row_max_s8(x, depth), sum = 0, shifted_scale;
     int nbits, exponent;
-    for (c = 0; c < depth; c++) {
-      const int32_t diff = (int32_t)x[c] - max_in_row;
-      if (diff >= p->diff_min) {
-        sum = aot_wrap_add_i32(sum, aot_sat_mul_pot(aot_softmax_s8_exp(p, diff), -12));
-      }
-    }
+    for (c = 0; c < depth; c++)
+      sum = aot_wrap_add_i32(sum, aot_sat_mul_pot(aot_softmax_s8_e(p, (int32_t)x[c] - max_in_row), -12));
     shifted_scale = aot_fx_reciprocal(sum, 12, &nbits);
     exponent = nbits + 31 - out_bits;
     if (exponent < 0 || exponent > 31) return AOT_KERNEL_BAD_PARAM;
     for (c = 0; c < depth; c++) {
-      const int32_t diff = (int32_t)x[c] - max_in_row;
-      int32_t v = out_min;
-      if (diff >= p->diff_min) {
-        const int32_t e = aot_softmax_s8_exp(p, diff);
-        v = aot_rdbpot(aot_srdhm(shifted_scale, e), exponent) + out_min;
-        v = aot_clamp_i32(v, out_min, out_max);
-      }
+      const int32_t e = aot_softmax_s8_e(p, (int32_t)x[c] - max_in_row);
+      const int32_t v =
+          aot_clamp_i32(aot_rdbpot(aot_srdhm(shifted_scale, e), exponent) + out_min, out_min, out_max);
       if (out8) out8[base + (size_t)c] = (int8_t)v;
       else out16[base + (size_t)c] = (int16_t)v;
     }

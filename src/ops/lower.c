@@ -258,7 +258,12 @@ static void print_params(strbuf *sb, emit_ctx *e, const lower_call *pl,
         fi(sb, "reverse_scaling_right_shift", p->reverse_scaling_right_shift);
       }
       if (p->beta != 0.0f) ff(sb, e, "beta", p->beta);
-      if (lut_a) sb_printf(sb, "  .exp_lut = %s,\n", lut_a);
+      if (lut_a && pl->nlut32) {
+        sb_printf(sb, "  .exp_tab = %s,\n", lut_a);
+        fi(sb, "exp_tab_n", pl->nlut32);
+      } else if (lut_a) {
+        sb_printf(sb, "  .exp_lut = %s,\n", lut_a);
+      }
       if (lut_b) sb_printf(sb, "  .one_over_one_plus_x_lut = %s,\n", lut_b);
       break;
     }
@@ -336,6 +341,7 @@ static int emit_one(emit_ctx *e, lower_call *pl, const char *pname) {
   if (pl->nlut16 >= 1) lut_a = emit_array_i16(e, "exp_lut", pl->lut16[0], 513);
   if (pl->nlut16 >= 2) lut_b = emit_array_i16(e, "recip_lut", pl->lut16[1], 513);
   if (pl->nlut8) lut_a = emit_array_i8(e, "lut", pl->lut8, 256);
+  if (pl->nlut32) lut_a = emit_array_i32(e, "exp_tab", pl->lut32, (size_t)pl->nlut32);
   if (pl->nchan) {
     lut_a = emit_array_f32(e, "scales", pl->chan_scale, (size_t)pl->nchan);
     lut_b = emit_array_i32(e, "zero_points", pl->chan_zp, (size_t)pl->nchan);
@@ -404,6 +410,10 @@ static int eval_one(lower_call *pl, void *const *data, void *scratch) {
   if (pl->k->kind == LP_SOFTMAX && pl->nlut16 >= 2) {
     pl->u.sm.exp_lut = pl->lut16[0];
     pl->u.sm.one_over_one_plus_x_lut = pl->lut16[1];
+  }
+  if (pl->k->kind == LP_SOFTMAX && pl->nlut32) {
+    pl->u.sm.exp_tab = pl->lut32;
+    pl->u.sm.exp_tab_n = pl->nlut32;
   }
   const void *a = arg_data(data, scratch, pl->in[0]);
   const void *b = arg_data(data, scratch, pl->in[1]);

@@ -170,6 +170,8 @@ typedef struct lower_call {
   int16_t lut16[2][513];
   int nlut8;
   int8_t lut8[256];
+  int nlut32;            /* int8 SOFTMAX's exponential table */
+  int32_t lut32[256];
   /* int32 arrays the params point to, in the order of their pointer
    * members (reduction counts and strides), emitted as arrays of the op
    * named after the member */

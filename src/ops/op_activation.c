@@ -344,6 +344,28 @@ static int elu_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
 static float lut_exp(float v) { return expf(v); }
 static float lut_one_over_one_plus_x(float v) { return 1.0f / (1.0f + v); }
 
+/* int8 SOFTMAX: an int8 row's differences to its maximum are the at most 256
+ * integers 0, -1, ..., -255, so the exponential of each (gemmlowp
+ * exp_on_negative_values of the rescaled difference: the kernel's own
+ * expression, aot_softmax_s8.c) can be made here, once, as a table of
+ * n = min(256, 1 - diff_min) int32 (below diff_min the kernel takes 0, which
+ * gives the same outputs). Each element then reads its exponential twice
+ * instead of computing it twice: 339 -> 74 instructions per element on
+ * Cortex-M4 (test_softmax_table.sh prints the figures). The table costs 4 n
+ * constant bytes, so it is made only when the op saves at least 64
+ * instructions per table byte per inference, the rule kernel_choice charges
+ * for code: counting 250 saved per element, elements >= 64 * 4 n / 250,
+ * about n (256 elements for a full table: a 1000-class head or an attention
+ * block, not a 12-class one). */
+static void softmax_s8_table(lower_call *pl, int64_t elements) {
+  const aot_softmax_params *p = &pl->u.sm;
+  const int32_t n = p->diff_min <= -255 ? 256 : 1 - p->diff_min;
+  if (elements * 250 < (int64_t)64 * 4 * n) return;
+  for (int32_t d = 0; d < n; d++)
+    pl->lut32[d] = aot_fx_exp_neg(aot_mbqm_gt1(-d, p->input_mult, p->input_left_shift), 5);
+  pl->nlut32 = n;
+}
+
 static int softmax_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   if (op->nin < 1 || op->nout < 1 || op->in[0] < 0)
     return ew_fail(why, n, "needs 1 input and 1 output");
@@ -416,6 +438,7 @@ static int softmax_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY)
                            &p->input_left_shift))
       return ew_fail(why, n, "beta x input scale too small");
     p->diff_min = -ew_input_radius(5, p->input_left_shift);
+    softmax_s8_table(pl, (int64_t)outer * depth);
   } else {
     const double rescale = (double)x->scale[0] * (double)beta / (10.0 / 65535.0);
     ew_qm(rescale, &p->input_mult, &p->input_left_shift);

@@ -32,6 +32,10 @@
  *   make_quant_model maxpool OUT H W C K STRIDE same|valid ACT
  *     one int8 MAX_POOL_2D K x K over [1, H, W, C] (ACT 1: fused RELU6)
  *     (test_simd_ew16.sh).
+ *   make_quant_model softmax OUT ROWS DEPTH SCALE int8|int16
+ *     one int8 SOFTMAX (beta 1) over [ROWS, DEPTH], input scale SCALE and
+ *     zero point -3, output int8 (1/256, -128) or int16 (1/65536, -32768)
+ *     (test_softmax_table.sh).
  */
 #include <math.h>
 #include <stdio.h>
@@ -486,6 +490,23 @@ static int maxpool_model(const char *out, int h, int w, int c, int k, int stride
   return write_out(out);
 }
 
+/* ---- int8 SOFTMAX (test_softmax_table.sh) ------------------------------- */
+static int softmax_model(const char *out, int rows, int depth, float scale, int out16) {
+  const int32_t sh[2] = {rows, depth};
+  M = litert_model_new();
+  litert_add_subgraph(M, "main");
+  int x = tensor("x", DT_INT8, 2, sh, NULL, 0, scale, -3);
+  int y = out16 ? tensor("y", DT_INT16, 2, sh, NULL, 0, 1.0f / 65536.0f, -32768)
+                : tensor("y", DT_INT8, 2, sh, NULL, 0, 1.0f / 256.0f, -128);
+  litert_options o;
+  litert_options_default(&o);
+  o.type = litert_builtin_options_type(OP_SOFTMAX);
+  o.beta = 1.0f;
+  litert_add_op(M, 0, OP_SOFTMAX, NULL, 1, (int32_t[]){x}, 1, (int32_t[]){y}, &o);
+  litert_set_io(M, 0, 1, (int32_t[]){x}, 1, (int32_t[]){y});
+  return write_out(out);
+}
+
 int main(int argc, char **argv) {
   if (argc == 8 && strcmp(argv[1], "fc16") == 0)
     return fc16_model(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]),
@@ -509,6 +530,9 @@ int main(int argc, char **argv) {
     return layer_model(argv[2], argv[3], 1, atoi(argv[4]), atoi(argv[5]), atoi(argv[6]),
                        atoi(argv[4]), atoi(argv[5]), atoi(argv[7]), 1, 1, 0,
                        strcmp(argv[8], "per-tensor") == 0);
+  if (argc == 7 && strcmp(argv[1], "softmax") == 0)
+    return softmax_model(argv[2], atoi(argv[3]), atoi(argv[4]), strtof(argv[5], NULL),
+                         strcmp(argv[6], "int16") == 0);
   if (argc == 4 && strcmp(argv[1], "choice") == 0) return choice_model(argv[2], argv[3]);
   if (argc == 7 && strcmp(argv[1], "sigmoid") == 0)
     return sigmoid_model(argv[2], argv[3], argv[4], strtof(argv[5], NULL), strtol(argv[6], NULL, 10));
@@ -521,6 +545,7 @@ int main(int argc, char **argv) {
                   "       make_quant_model window OUT int8|int16|float32 IH IW C OC per-channel|per-tensor\n"
                   "       make_quant_model fc16 OUT B K O per-channel|per-tensor relu|none\n"
                   "       make_quant_model dw OUT int8|int16|float32 IH IW C KH KW M STRIDE DIL same|valid\n"
-                  "       make_quant_model maxpool OUT H W C K STRIDE same|valid ACT\n");
+                  "       make_quant_model maxpool OUT H W C K STRIDE same|valid ACT\n"
+                  "       make_quant_model softmax OUT ROWS DEPTH SCALE int8|int16\n");
   return 2;
 }

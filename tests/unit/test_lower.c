@@ -14,7 +14,11 @@
  *     portable kernel whose parameters are computed here from the TFLite
  *     formulas (QuantizeMultiplier written again with frexp); printed with
  *     lower_emit, which names the kernel, its arrays, its runtime file and
- *     the variant paths (features) the lowering chose. */
+ *     the variant paths (features) the lowering chose;
+ *   - int8 SOFTMAX: the exponential table is made for large ops only, and
+ *     the kernel gives with it exactly the outputs it computes without it
+ *     (int8 and int16 outputs, rows with repeated maxima and wide ranges);
+ *     lower_emit prints the table and its length. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -490,6 +494,62 @@ static void test_lower_fc_hybrid(void **state) {
   tg_free(&t);
 }
 
+/* int8 SOFTMAX: lowered with the exponential table when the op has at
+ * least about n elements (op_activation.c), without it for a 12-class head;
+ * the kernel's outputs with the table equal those it computes without it. */
+static void test_lower_softmax_table(void **state) {
+  (void)state;
+  static const float scales[] = {0.02f, 0.1f, 0.25f, 0.5f, 1.5f};
+  for (size_t si = 0; si < sizeof scales / sizeof scales[0]; si++) {
+    for (int big = 0; big < 2; big++) {
+      for (int out16 = 0; out16 < 2; out16++) {
+        const int32_t rows = big ? 24 : 1, depth = big ? 100 : 12, n = rows * depth;
+        tg t;
+        tg_init(&t);
+        int x = tg_tensor(&t, DT_INT8, 2, (const int32_t[]){rows, depth}, scales[si], -3);
+        int y = out16 ? tg_tensor(&t, DT_INT16, 2, (const int32_t[]){rows, depth}, 1.0f / 65536.0f, -32768)
+                      : tg_tensor(&t, DT_INT8, 2, (const int32_t[]){rows, depth}, 1.0f / 256.0f, -128);
+        for (int r = 0; r < rows; r++)   /* row kinds: full range, narrow, mostly at the maximum */
+          for (int c = 0; c < depth; c++)
+            ((int8_t *)t.data[x])[r * depth + c] =
+                (int8_t)(r % 3 == 0 ? rr(-128, 127) : r % 3 == 1 ? rr(90, 127) : (rr(0, 9) ? 127 : rr(-128, 127)));
+        ir_op *op = tg_op(&t, OP_SOFTMAX, 1, (int[]){x}, y);
+        op->opts.beta = 1.0f;
+        char why[256] = "";
+        lower_list *L = calloc(1, sizeof *L);
+        assert_int_equal(lower_op(ops_find(t.g, op), t.g, op, L, why, sizeof why), 0);
+        const lower_call *c = &L->call[0];
+        const int32_t tn = c->u.sm.diff_min <= -255 ? 256 : 1 - c->u.sm.diff_min;
+        assert_int_equal(c->nlut32, big ? tn : 0);
+        aot_softmax_params p = c->u.sm;
+        int16_t with[24 * 100], without[24 * 100];
+        p.exp_tab = c->nlut32 ? c->lut32 : NULL;
+        p.exp_tab_n = c->nlut32;
+        int32_t st1 = out16 ? aot_softmax_s8_s16(&p, t.data[x], with)
+                            : aot_softmax_s8(&p, t.data[x], (int8_t *)with);
+        p.exp_tab = NULL;
+        int32_t st2 = out16 ? aot_softmax_s8_s16(&p, t.data[x], without)
+                            : aot_softmax_s8(&p, t.data[x], (int8_t *)without);
+        assert_int_equal(st1, 0);   /* rows of 100: the sum of exponentials stays below 256 */
+        assert_int_equal(st2, 0);
+        assert_memory_equal(with, without, (size_t)n * (out16 ? 2 : 1));
+        if (big && !out16 && si == 1) {   /* the emitted table */
+          emit_ctx e;
+          char *cu[1];
+          emit_list(&t, op, L, &e, cu);
+          assert_non_null(strstr(e.decls.s, "static const int32_t op_exp_tab["));
+          assert_non_null(strstr(e.decls.s, ".exp_tab = op_exp_tab"));
+          assert_non_null(strstr(e.decls.s, ".exp_tab_n = "));
+          emit_done(&e);
+        }
+        lower_release(L);
+        free(L);
+        tg_free(&t);
+      }
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kernel_table),
@@ -499,6 +559,7 @@ int main(void) {
       cmocka_unit_test(test_lower_conv_s8),
       cmocka_unit_test(test_lower_fc_s8),
       cmocka_unit_test(test_lower_fc_hybrid),
+      cmocka_unit_test(test_lower_softmax_table),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
