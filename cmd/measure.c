@@ -183,7 +183,11 @@ static int defines_function(const char *text, const char *name) {
 /* The SIMD variant kernel `name` compiles for the target: the module source
  * file that defines it names the variant it builds with a macro
  * <FILE>_MVE / <FILE>_DSP (runtime convention, e.g. AOT_SVDF_S8P_MVE in
- * aot_svdf_s8p.c, renamed to the module prefix); "portable" otherwise. */
+ * aot_svdf_s8p.c, renamed to the module prefix), and an entry point of that
+ * file that keeps the portable loop in that build with <FUNCTION>_NO_MVE /
+ * <FUNCTION>_NO_DSP (e.g. AOT_REQUANTIZE_S32_S8_NO_DSP); "portable"
+ * otherwise. (The file's text is read, not preprocessed: the macros are
+ * told apart by name.) */
 static const char *kernel_variant(const char *moddir, const char *name, const char *target) {
   const int mve = strcmp(target, "cortex-m55") == 0;
   const char *var = "portable";
@@ -206,6 +210,10 @@ static const char *kernel_variant(const char *moddir, const char *name, const ch
         char *mac = xasprintf("#define %.*s_%s 1", (int)(l - 2), de->d_name, mve ? "MVE" : "DSP");
         upper(mac + 8);
         if (strstr(kt, mac)) var = mve ? "mve" : "dsp";
+        free(mac);
+        mac = xasprintf("#define %s_NO_%s 1", name, mve ? "MVE" : "DSP");
+        upper(mac + 8);
+        if (strstr(kt, mac)) var = "portable";
         free(mac);
       }
       free(kt);

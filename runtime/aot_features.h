@@ -87,4 +87,10 @@
  * when no other layer needs that) */
 #define AOT_F_FC_S8_ROWS3 1
 
+/* int8 SOFTMAX reading the exponential table the compiler made
+ * (aot_softmax_params.exp_tab, op_activation.c softmax_s8_table); without
+ * it the kernel computes every exponential and has no table test per
+ * element */
+#define AOT_F_SOFTMAX_S8_TAB 1
+
 #endif

@@ -26,6 +26,10 @@
 #define AOT_REQUANTIZE_MVE 1
 #elif defined(AOT_EWS_DSP)
 #define AOT_REQUANTIZE_DSP 1
+/* entry points that keep the portable loop in this build (int32 inputs;
+ * `aotc verify --profile` reads these) */
+#define AOT_REQUANTIZE_S32_S8_NO_DSP 1
+#define AOT_REQUANTIZE_S32_S16_NO_DSP 1
 #endif
 
 #ifdef AOT_EWS

@@ -86,4 +86,18 @@ if [ -f "$SM" ] && [ -f "$SG" ]; then
 else
   echo "SKIP svdf profile: $SM not found"
 fi
+# 5. an entry point that keeps the portable loop in a SIMD build is labelled
+# so (<FUNCTION>_NO_DSP): QUANTIZE int32 -> int16 on cortex-m4 runs the
+# portable loop, int16 -> int32 the DSP one; on cortex-m55 both run Helium
+QD="$SHARED/models/tflm/seanet-int16/quantize"
+if [ -f "$QD/quantize0.tflite" ]; then
+  for spec in "quantize0 cortex-m4 requantize_s32_s16(portable)" "quantize1 cortex-m4 requantize_s16_s32(dsp)" \
+              "quantize0 cortex-m55 requantize_s32_s16(mve)"; do
+    set -- $spec
+    row=$("$AOTC" verify --model.path "$QD/$1.tflite" --target $2 --profile 2>&1 | awk '$2 == "QUANTIZE"')
+    case "$row" in *" $3") ok "$1 $2 profile: $3" ;; *) bad "$1 $2 profile row: '$row' (want $3)" ;; esac
+  done
+else
+  echo "SKIP quantize profile: $QD not found"
+fi
 exit $fail
