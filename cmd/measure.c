@@ -294,13 +294,17 @@ static void find_kernels(measure_info *mi, const char *moddir, const char *prefi
       name[e - p] = 0;
       p = e;
       if (strstr(name, "_fail") || (k.s && strstr(k.s, name))) continue;
-      const char *var = kernel_variant(moddir, name, target);
       if (k.len) sb_putc(&k, ',');
+      if (strncmp(name + pl, "_subgraph_", 10) == 0) {   /* a control-flow op's subgraph body */
+        sb_printf(&k, "%s(call)", name + pl + 1);
+        continue;
+      }
+      const char *var = kernel_variant(moddir, name, target);
       /* the DSP path chosen by counted cost, in the builds that run it */
       const char *path = strcmp(var, "dsp") == 0 ? dsp_path(text, prefix, r->id) : "";
       sb_printf(&k, "%s(%s%s)", name + pl + 1, var, path);
     }
-    r->kernel = k.s ? k.s : xstrdup("-");
+    r->kernel = k.s ? k.s : xstrdup("inline");   /* no kernel call: the op's code is in the model */
   }
   free(up);
   free(text);
