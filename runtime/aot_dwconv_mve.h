@@ -373,7 +373,8 @@ static __attribute__((noinline)) int aot_dw_mve_setup(const aot_conv_params *p,
  * a ring; the zero-point row span for rows outside the image) in off. */
 AOT_INLINE void aot_dw_mve_rows(const aot_conv_params *p, const aot_dw_mve_lay *l,
                                 int8_t *ring, const int8_t *in_b, const int32_t *cb,
-                                int32_t nb, int32_t iy0, int32_t *next, uint32_t *off) {
+                                int32_t nb, int32_t iy0, int32_t *next, int32_t fh,
+                                uint32_t *off) {
   const int32_t span = l->span, in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
   const int32_t hi = aot_min_i32(iy0 + span - 1, in_h - 1);
   const size_t prow = (size_t)l->pw * 8, rsz = l->rsz, rowb = (size_t)in_w * ch;
@@ -388,7 +389,7 @@ AOT_INLINE void aot_dw_mve_rows(const aot_conv_params *p, const aot_dw_mve_lay *
     }
   }
   if (hi + 1 > *next) *next = hi + 1;
-  for (fy = 0; fy < p->filter_h; fy++) {
+  for (fy = 0; fy < fh; fy++) {
     const int32_t iy = iy0 + fy * p->dilation_h;
     off[fy] = (uint32_t)(((uint32_t)iy >= (uint32_t)in_h ? span : iy % span) * (int32_t)prow);
   }
@@ -409,12 +410,15 @@ AOT_INLINE void aot_dw_mve_blk(const aot_conv_params *p, const int8_t *input, co
   uint32_t *const off = (uint32_t *)(void *)(s + l->off);
   int8_t *const ring = s + l->ring;
   const size_t rsz = l->rsz, usz = l->usz;
+  uint32_t o3[3];   /* kind 1 / 2: the 3 row offsets kept in registers */
+  uint32_t *const ro = kind ? o3 : off;
   int32_t b, oy, ox, fy, k, g;
   for (b = 0; b < p->batches; b++) {
     const int8_t *in_b = input + (size_t)b * p->in_h * p->in_w * ch;
     int32_t next = 0;
     for (oy = 0; oy < p->out_h; oy++, output += (size_t)out_w * ch) {
-      aot_dw_mve_rows(p, l, ring, in_b, cb, nb, oy * p->stride_h - p->pad_h, &next, off);
+      aot_dw_mve_rows(p, l, ring, in_b, cb, nb, oy * p->stride_h - p->pad_h, &next,
+                      kind ? 3 : fh, ro);
       for (g = 0; g < nb; g++) {
         const int8_t *const rg = ring + (size_t)g * rsz;
         const int8_t *const wpk = s + (size_t)g * usz + l->wpk;
@@ -422,7 +426,7 @@ AOT_INLINE void aot_dw_mve_blk(const aot_conv_params *p, const int8_t *input, co
         int8_t *out = output + cb[g];
         int32x4_t a[4];
         if (kind) {
-          const int8_t *x0 = rg + off[0], *x1 = rg + off[1], *x2 = rg + off[2];
+          const int8_t *x0 = rg + o3[0], *x1 = rg + o3[1], *x2 = rg + o3[2];
           const int32_t oo = p->output_offset;
           for (ox = 0; ox + 2 <= out_w; ox += 2)
             aot_dw_mve_pair3(&x0, &x1, &x2, wpk, &out, ch, oo, kind);
