@@ -371,10 +371,11 @@ static __attribute__((noinline)) int aot_dw_mve_setup(const aot_conv_params *p,
  * batch's input in_b) into their slots (row r: r % span of ring g), then
  * stores the filter_h row offsets of the output row's windows (relative to
  * a ring; the zero-point row span for rows outside the image) in off. */
-AOT_INLINE void aot_dw_mve_rows(const aot_conv_params *p, const aot_dw_mve_lay *l,
-                                int8_t *ring, const int8_t *in_b, const int32_t *cb,
-                                int32_t nb, int32_t iy0, int32_t *next, int32_t fh,
-                                uint32_t *off) {
+static __attribute__((noinline)) void aot_dw_mve_rows(const aot_conv_params *p,
+                                                      const aot_dw_mve_lay *l, int8_t *ring,
+                                                      const int8_t *in_b, const int32_t *cb,
+                                                      int32_t nb, int32_t iy0, int32_t *next,
+                                                      int32_t fh, uint32_t *off) {
   const int32_t span = l->span, in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
   const int32_t hi = aot_min_i32(iy0 + span - 1, in_h - 1);
   const size_t prow = (size_t)l->pw * 8, rsz = l->rsz, rowb = (size_t)in_w * ch;
@@ -419,19 +420,26 @@ AOT_INLINE void aot_dw_mve_blk(const aot_conv_params *p, const int8_t *input, co
     for (oy = 0; oy < p->out_h; oy++, output += (size_t)out_w * ch) {
       aot_dw_mve_rows(p, l, ring, in_b, cb, nb, oy * p->stride_h - p->pad_h, &next,
                       kind ? 3 : fh, ro);
+      if (kind) {   /* the blocks' rows: the ring and unit pointers moved on per block */
+        const int8_t *r0 = ring + o3[0], *r1 = ring + o3[1], *r2 = ring + o3[2];
+        const int8_t *wpk = s + l->wpk;
+        const int32_t oo = p->output_offset;
+        for (g = 0; g < nb; g++, r0 += rsz, r1 += rsz, r2 += rsz, wpk += usz) {
+          const int8_t *x0 = r0, *x1 = r1, *x2 = r2;
+          int8_t *out = output + cb[g];
+          for (ox = 0; ox + 2 <= out_w; ox += 2)
+            aot_dw_mve_pair3(&x0, &x1, &x2, wpk, &out, ch, oo, kind);
+          if (ox < out_w) aot_dw_mve_one3(x0, x1, x2, wpk, out, oo);
+        }
+        continue;
+      }
       for (g = 0; g < nb; g++) {
         const int8_t *const rg = ring + (size_t)g * rsz;
         const int8_t *const wpk = s + (size_t)g * usz + l->wpk;
         const int32_t *const cst = (const int32_t *)(const void *)(s + (size_t)g * usz + l->cst);
         int8_t *out = output + cb[g];
         int32x4_t a[4];
-        if (kind) {
-          const int8_t *x0 = rg + o3[0], *x1 = rg + o3[1], *x2 = rg + o3[2];
-          const int32_t oo = p->output_offset;
-          for (ox = 0; ox + 2 <= out_w; ox += 2)
-            aot_dw_mve_pair3(&x0, &x1, &x2, wpk, &out, ch, oo, kind);
-          if (ox < out_w) aot_dw_mve_one3(x0, x1, x2, wpk, out, oo);
-        } else {
+        {
           size_t col = 0;
           for (ox = 0; ox + 2 <= out_w; ox += 2, out += 2 * ch, col += 2 * pos) {
             a[0] = a[2] = vldrwq_s32(cst);
