@@ -29,7 +29,8 @@
  * PKHBT / PKHTB, four SXTB16 and four SMLAD (exact products, two taps per
  * SMLAD; 15 instructions per 8 products, one asm block per four pairs, the
  * one to three pairs left one block each), then the last tap of an odd
- * count with SMLABB / SMLATT. */
+ * count with SMLABB / SMLATT. tests/target/dw8_kernels.c (and
+ * mve_kernels.c's DSP cases) compare both with the portable kernel. */
 #ifndef AOT_DWCONV_DSP_H
 #define AOT_DWCONV_DSP_H
 

@@ -10,8 +10,10 @@
  * layer: one more block of the last 8, the few recomputed channels get the
  * same bytes again). Input and filter are loaded sign-extended into 16-bit
  * lanes (VLDRB.S16) and VMULLB / VMULLT give the exact int32 products of the
- * even / odd lanes. The block's rows are copied into a ring of zero-point
- * padded rows in the scratch (aot_dw_mve_layout) so that every output
+ * even / odd lanes. The blocks are taken in groups of up to
+ * AOT_DW_MVE_GRP (64 channels), each with its own ring of zero-point
+ * padded rows in the scratch (aot_dw_mve_layout): one call per output row
+ * fills the group's rings and finds the row offsets, so that every output
  * position takes one path without edge tests: kb = bias + input_offset *
  * (sum of the filter; aot_conv_params.kbias when aotc gives it) plus x * w
  * over all taps, two positions at a time (one filter load feeds both). 3x3
@@ -24,8 +26,8 @@
  * load, the last block predicated. Filters past AOT_DW_MVE_TAPS taps (unless
  * depth multiplier > 1 and the output channels are a multiple of 8) use
  * int32 lanes of four channels with lane predicates (gather loads for depth
- * multiplier > 1). tests/target/mve_kernels.c compares all of it with the
- * portable kernel under QEMU. */
+ * multiplier > 1). tests/target/mve_kernels.c and dw8_kernels.c compare all
+ * of it with the portable kernel under QEMU. */
 #ifndef AOT_DWCONV_MVE_H
 #define AOT_DWCONV_MVE_H
 
@@ -94,14 +96,18 @@ AOT_INLINE void aot_dw_s8_mve_row2(const int8_t *xa, const int8_t *xb, const int
  * an output row's windows are span consecutive rows, those before them are
  * no longer needed as the windows move down), and every
  * output position then takes the same path: kb = bias + input_offset *
- * (sum of the filter) plus x * w over all taps, two positions at a time. The
- * scratch (aot_dw_mve_layout, all offsets multiples of 8):
- *   wpk   the block's filter, 8 bytes per tap;
- *   cst   8 x int32x4: kb even / odd lanes, multiplier, left shift and right
- *         shift (VRSHL count) of the even / odd lanes; then act_min and
- *         act_max in 8 int16 lanes each (the assembly's clamp);
- *   off   filter_h row offsets (in the scratch) of the current output row;
- *   zrow  one row of the zero point, then ring: span rows. */
+ * (sum of the filter) plus x * w over all taps, two positions at a time.
+ * The blocks of a group share the per-row work (aot_dw_mve_rows: the ring
+ * copies of all of them, the slots' offsets, the same for every ring), which
+ * made up a quarter of a small map's instructions per block. The scratch
+ * (aot_dw_mve_layout, all offsets multiples of 8):
+ *   grp units of usz bytes, one per block of the group:
+ *     wpk   the block's filter, 8 bytes per tap;
+ *     cst   8 x int32x4: kb even / odd lanes, multiplier, left shift and
+ *           right shift (VRSHL count) of the even / odd lanes; then act_min
+ *           and act_max in 8 int16 lanes each (the assembly's clamp);
+ *   off   filter_h row offsets (relative to a ring) of the current output row;
+ *   ring  grp rings of rsz bytes: span rows, then a row of the zero point. */
 #if AOT_F_DW_S8_DM1   /* depth multiplier 1 (aot_features.h) */
 /* x * w of 8 channels added to the even (e) and odd (o) lanes */
 AOT_INLINE void aot_dw_mve_mac(int16x8_t x, int16x8_t w, int32x4_t *e, int32x4_t *o) {
