@@ -328,11 +328,14 @@ AOT_INLINE size_t aot_dwconv2d_s8_scratch_dsp(const aot_conv_params *p) {
  * packed filter alone. */
 #define AOT_DW_MVE_TAPS 64
 /* byte offsets of the ring path's parts in the scratch (aot_dwconv_mve.h
- * describes them): packed filter, block constants, row offsets, zero-point
- * row, span rows of pw padded positions; size = the bytes in all */
+ * describes them): a group of grp 8-channel blocks (at most AOT_DW_MVE_GRP),
+ * each with its unit (packed filter, constants: usz bytes) and its ring
+ * (span rows of pw padded positions, then a zero-point row: rsz bytes);
+ * size = the bytes in all */
+#define AOT_DW_MVE_GRP 8
 typedef struct aot_dw_mve_lay {
-  size_t wpk, cst, off, zrow, ring, size;   /* byte offsets in the scratch */
-  int32_t span, pw;
+  size_t wpk, cst, usz, off, ring, rsz, size;   /* byte offsets / sizes in the scratch */
+  int32_t span, pw, grp;
 } aot_dw_mve_lay;
 
 AOT_INLINE void aot_dw_mve_layout(const aot_conv_params *p, aot_dw_mve_lay *l) {
@@ -340,12 +343,14 @@ AOT_INLINE void aot_dw_mve_layout(const aot_conv_params *p, aot_dw_mve_lay *l) {
   const int32_t need = (p->out_w - 1) * p->stride_w + (p->filter_w - 1) * p->dilation_w + 1;
   l->span = span;
   l->pw = aot_max_i32(p->in_w + p->pad_w, need);
+  l->grp = aot_min_i32(AOT_DW_MVE_GRP, (p->in_c + 7) / 8);
   l->wpk = 0;
   l->cst = (size_t)p->filter_h * p->filter_w * 8;
-  l->off = l->cst + 160;
-  l->zrow = l->off + ((size_t)p->filter_h * 4 + 7) / 8 * 8;
-  l->ring = l->zrow + (size_t)l->pw * 8;
-  l->size = l->ring + (size_t)span * l->pw * 8;
+  l->usz = l->cst + 160;
+  l->off = l->usz * (size_t)l->grp;
+  l->ring = l->off + ((size_t)p->filter_h * 4 + 7) / 8 * 8;
+  l->rsz = (size_t)(span + 1) * l->pw * 8;
+  l->size = l->ring + l->rsz * (size_t)l->grp;
 }
 AOT_INLINE size_t aot_dwconv2d_s8_scratch_mve(const aot_conv_params *p) {
   aot_dw_mve_lay l;

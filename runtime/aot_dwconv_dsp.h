@@ -29,7 +29,8 @@
  * PKHBT / PKHTB, four SXTB16 and four SMLAD (exact products, two taps per
  * SMLAD; 15 instructions per 8 products, one asm block per four pairs, the
  * one to three pairs left one block each), then the last tap of an odd
- * count with SMLABB / SMLATT. */
+ * count with SMLABB / SMLATT. tests/target/dw8_kernels.c (and
+ * mve_kernels.c's DSP cases) compare both with the portable kernel. */
 #ifndef AOT_DWCONV_DSP_H
 #define AOT_DWCONV_DSP_H
 
@@ -359,6 +360,32 @@ AOT_INLINE uint32_t aot_dw3_pk(int32_t lo, int32_t hi) {
   return ((uint32_t)(2 * lo) & 0xFFFFu) | ((uint32_t)(2 * hi) << 16);
 }
 
+/* aot_dwconv2d_s8_dsp_slow(ks, m, sh, out_off) (the same answer, which
+ * aotc's choice of AOT_F_DW_S8_3SLOW relies on) in 32-bit steps, and when
+ * it is 0 the folded constant k = 2^(e-1) + out_off * 2^e into *k:
+ *  - ak = |ks| + 9 * 128 * 128 <= 2^31 + 2^18 fits uint32; past ak >= 2^30
+ *    the product ak * m < 2^61 shifted by 31 is below 2^30 (rmax <= 2^30);
+ *  - k = t * 2^(e-1) with t = 2 out_off + 1, and rmax + |k| + 1 >= 2^31
+ *    holds iff |t| * 2^(e-1) >= lim = 2^31 - 1 - rmax (>= 2^30 - 1), i.e.
+ *    iff |t| > (lim - 1) >> (e - 1);
+ *  - otherwise |k| < 2^31, so k is t << (e - 1) modulo 2^32. */
+AOT_INLINE int aot_dw3_slowk(int32_t ks, int32_t m, int32_t sh, int32_t out_off, int32_t *k) {
+  uint32_t ak, rmax, lim;
+  int64_t t;
+  uint64_t at;
+  if (m == 0) sh = -1;
+  if (m < 0 || sh > -1 || sh < -31) return 1;
+  ak = (ks < 0 ? 0u - (uint32_t)ks : (uint32_t)ks) + 9u * 128u * 128u;
+  if (ak >= (1u << 30)) return 1;
+  rmax = (uint32_t)(((uint64_t)ak * (uint32_t)m) >> 31) + 1u;
+  lim = 0x7FFFFFFFu - rmax;
+  t = 2 * (int64_t)out_off + 1;
+  at = (uint64_t)(t < 0 ? -t : t);
+  if (at > (uint64_t)((lim - 1u) >> (-sh - 1))) return 1;
+  *k = (int32_t)((uint32_t)t << (-sh - 1));
+  return 0;
+}
+
 /* the constants of channels c0 .. c0 + nb - 1 into cs[0 .. nb - 1]; e = 0
  * marks a channel whose requantization does not fold (aot_dw3_slow).
  * Returns 1 when such a channel needs the path the module left out
@@ -372,7 +399,6 @@ static int aot_dw3_setup(const aot_conv_params *p, const int8_t *filter, const i
     const int8_t *f = filter + c;
     int32_t t, e, sh = p->out_shift[c], m = p->out_mult[c];
     uint32_t ks;
-    int64_t k;
     if (AOT_KB(p)) {
       ks = (uint32_t)p->kbias[c];
     } else {
@@ -381,11 +407,11 @@ static int aot_dw3_setup(const aot_conv_params *p, const int8_t *filter, const i
       ks = (bias ? (uint32_t)bias[c] : 0u) + sw * (uint32_t)p->input_offset;
     }
     aot_dw3_ch *q = cs + (c - c0);
-    const int slow = aot_dwconv2d_s8_dsp_slow((int32_t)ks, m, sh, p->output_offset);
+    int32_t k = 0;
+    const int slow = aot_dw3_slowk((int32_t)ks, m, sh, p->output_offset, &k);
     if (slow && !AOT_F_DW_S8_3SLOW) return 1;   /* aot_features.h */
     if (m == 0) sh = -1;   /* output out_off whatever the shift */
     e = -sh;
-    k = slow ? 0 : ((int64_t)1 << (e - 1)) + (int64_t)p->output_offset * ((int64_t)1 << e);
     for (t = 0; t < 3; t++) {   /* filter row t (column t when transposed) */
       const int8_t *fr = f + (size_t)t * rs;
       q->w[2 * t] = aot_dw3_pk(fr[0], fr[ts]);
@@ -399,7 +425,7 @@ static int aot_dw3_setup(const aot_conv_params *p, const int8_t *filter, const i
     } else {
       q->ks2 = (int32_t)(ks << 1);
       q->m = m;
-      q->k = (int32_t)k;
+      q->k = k;
       q->e = e;
     }
   }
@@ -689,8 +715,14 @@ static __attribute__((noinline)) void aot_dw3_widen(const int8_t *src, int16_t *
 static void aot_dw3_fill(int16_t *d, size_t n, int16_t v) {
   const uint32_t v2 = ((uint32_t)(uint16_t)v) * 0x10001u;
   uint32_t *w = (uint32_t *)(void *)d;
-  size_t i;
-  for (i = 0; i < n / 2; i++) w[i] = v2;
+  size_t i = n / 2;
+  for (; i >= 4; i -= 4, w += 4) {   /* four words a step (two STRD) */
+    w[0] = v2;
+    w[1] = v2;
+    w[2] = v2;
+    w[3] = v2;
+  }
+  for (; i > 0; i--) *w++ = v2;
 }
 
 /* activation range narrower than int8: clamp n outputs, four per word

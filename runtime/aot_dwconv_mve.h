@@ -10,8 +10,10 @@
  * layer: one more block of the last 8, the few recomputed channels get the
  * same bytes again). Input and filter are loaded sign-extended into 16-bit
  * lanes (VLDRB.S16) and VMULLB / VMULLT give the exact int32 products of the
- * even / odd lanes. The block's rows are copied into a ring of zero-point
- * padded rows in the scratch (aot_dw_mve_layout) so that every output
+ * even / odd lanes. The blocks are taken in groups of up to
+ * AOT_DW_MVE_GRP (64 channels), each with its own ring of zero-point
+ * padded rows in the scratch (aot_dw_mve_layout): one call per output row
+ * fills the group's rings and finds the row offsets, so that every output
  * position takes one path without edge tests: kb = bias + input_offset *
  * (sum of the filter; aot_conv_params.kbias when aotc gives it) plus x * w
  * over all taps, two positions at a time (one filter load feeds both). 3x3
@@ -24,8 +26,8 @@
  * load, the last block predicated. Filters past AOT_DW_MVE_TAPS taps (unless
  * depth multiplier > 1 and the output channels are a multiple of 8) use
  * int32 lanes of four channels with lane predicates (gather loads for depth
- * multiplier > 1). tests/target/mve_kernels.c compares all of it with the
- * portable kernel under QEMU. */
+ * multiplier > 1). tests/target/mve_kernels.c and dw8_kernels.c compare all
+ * of it with the portable kernel under QEMU. */
 #ifndef AOT_DWCONV_MVE_H
 #define AOT_DWCONV_MVE_H
 
@@ -94,14 +96,18 @@ AOT_INLINE void aot_dw_s8_mve_row2(const int8_t *xa, const int8_t *xb, const int
  * an output row's windows are span consecutive rows, those before them are
  * no longer needed as the windows move down), and every
  * output position then takes the same path: kb = bias + input_offset *
- * (sum of the filter) plus x * w over all taps, two positions at a time. The
- * scratch (aot_dw_mve_layout, all offsets multiples of 8):
- *   wpk   the block's filter, 8 bytes per tap;
- *   cst   8 x int32x4: kb even / odd lanes, multiplier, left shift and right
- *         shift (VRSHL count) of the even / odd lanes; then act_min and
- *         act_max in 8 int16 lanes each (the assembly's clamp);
- *   off   filter_h row offsets (in the scratch) of the current output row;
- *   zrow  one row of the zero point, then ring: span rows. */
+ * (sum of the filter) plus x * w over all taps, two positions at a time.
+ * The blocks of a group share the per-row work (aot_dw_mve_rows: the ring
+ * copies of all of them, the slots' offsets, the same for every ring), which
+ * made up a quarter of a small map's instructions per block. The scratch
+ * (aot_dw_mve_layout, all offsets multiples of 8):
+ *   grp units of usz bytes, one per block of the group:
+ *     wpk   the block's filter, 8 bytes per tap;
+ *     cst   8 x int32x4: kb even / odd lanes, multiplier, left shift and
+ *           right shift (VRSHL count) of the even / odd lanes; then act_min
+ *           and act_max in 8 int16 lanes each (the assembly's clamp);
+ *   off   filter_h row offsets (relative to a ring) of the current output row;
+ *   ring  grp rings of rsz bytes: span rows, then a row of the zero point. */
 #if AOT_F_DW_S8_DM1   /* depth multiplier 1 (aot_features.h) */
 /* x * w of 8 channels added to the even (e) and odd (o) lanes */
 AOT_INLINE void aot_dw_mve_mac(int16x8_t x, int16x8_t w, int32x4_t *e, int32x4_t *o) {
@@ -365,104 +371,107 @@ static __attribute__((noinline)) int aot_dw_mve_setup(const aot_conv_params *p,
   return vmaxvq_s32(-1, vmaxq_s32(sh.val[0], sh.val[1])) < 0;
 }
 
-/* The ring's addresses and sizes, kept in registers by the block loop (the
- * stores into the scratch would make GCC reload them from aot_dw_mve_lay) */
-typedef struct aot_dw_mve_ringv {
-  int8_t *ring;
-  const int8_t *zrow;
-  size_t prow, rowb, padb;   /* padded row bytes, input row bytes, left padding bytes */
-  int32_t span, in_h, in_w, ch;
-} aot_dw_mve_ringv;
-
-/* Copies the input rows up to iy0 + span - 1 (inside the image, from
- * *next on: the rows before are in the ring or not needed) of the batch's
- * input + c (in_b) into their ring slots. */
-AOT_INLINE void aot_dw_mve_fill(const aot_dw_mve_ringv *v, const int8_t *in_b, int32_t iy0,
-                                int32_t *next) {
-  const int32_t hi = aot_min_i32(iy0 + v->span - 1, v->in_h - 1);
-  int32_t r = aot_max_i32(*next, aot_max_i32(iy0, 0)), ix;
+/* One output row's input rows: copies the input rows up to iy0 + span - 1
+ * (inside the image, from *next on: the rows before are in the rings or no
+ * longer needed) of each of the group's nb blocks (channels cb[g] of the
+ * batch's input in_b) into their slots (row r: r % span of ring g), then
+ * stores the filter_h row offsets of the output row's windows (relative to
+ * a ring; the zero-point row span for rows outside the image) in off. */
+static __attribute__((noinline)) void aot_dw_mve_rows(const aot_conv_params *p,
+                                                      const aot_dw_mve_lay *l, int8_t *ring,
+                                                      const int8_t *in_b, const int32_t *cb,
+                                                      int32_t nb, int32_t iy0, int32_t *next,
+                                                      int32_t fh, uint32_t *off) {
+  const int32_t span = l->span, in_h = p->in_h, in_w = p->in_w, ch = p->in_c;
+  const int32_t hi = aot_min_i32(iy0 + span - 1, in_h - 1);
+  const size_t prow = (size_t)l->pw * 8, rsz = l->rsz, rowb = (size_t)in_w * ch;
+  int32_t r = aot_max_i32(*next, aot_max_i32(iy0, 0)), g, ix, fy;
   for (; r <= hi; r++) {
-    int8_t *d = v->ring + (size_t)(r % v->span) * v->prow + v->padb;
-    const int8_t *src = in_b + (size_t)r * v->rowb;
-    for (ix = v->in_w; ix > 0; ix--, d += 8, src += v->ch) vstrbq_s16(d, vldrbq_s16(src));
+    int8_t *const slot = ring + (size_t)(r % span) * prow + (size_t)p->pad_w * 8;
+    const int8_t *const row = in_b + (size_t)r * rowb;
+    for (g = 0; g < nb; g++) {
+      int8_t *d = slot + (size_t)g * rsz;
+      const int8_t *src = row + cb[g];
+      for (ix = in_w; ix > 0; ix--, d += 8, src += ch) vstrbq_s16(d, vldrbq_s16(src));
+    }
   }
   if (hi + 1 > *next) *next = hi + 1;
+  for (fy = 0; fy < fh; fy++) {
+    const int32_t iy = iy0 + fy * p->dilation_h;
+    off[fy] = (uint32_t)(((uint32_t)iy >= (uint32_t)in_h ? span : iy % span) * (int32_t)prow);
+  }
 }
 
-/* the padded row of input row iy: its ring slot, or the zero-point row */
-AOT_INLINE const int8_t *aot_dw_mve_rowp(const aot_dw_mve_ringv *v, int32_t iy) {
-  if ((uint32_t)iy >= (uint32_t)v->in_h) return v->zrow;
-  return v->ring + (size_t)(iy % v->span) * v->prow;
-}
-
-/* One block of 8 channels from c over every output position (the block's
- * setup done). kind 1 / 2: 3x3 filter, dilation_w 1, stride_w kind, every
- * shift negative: the taps unrolled, each input column loaded once per
- * pair of positions; kind 0: any filter, stride and dilation. */
-AOT_INLINE void aot_dw_mve_blk(const aot_conv_params *p, const int8_t *input, int32_t c,
-                               int8_t *output, int8_t *s, const aot_dw_mve_lay *l,
+/* A group of nb blocks of 8 channels (block g: channels cb[g], its unit at
+ * s + g * usz set up, its ring at ring + g * rsz) over every output
+ * position: the rings are filled and the row offsets found once per output
+ * row for all nb blocks. kind 1 / 2: 3x3 filter, dilation_w 1, stride_w
+ * kind, every shift of the group negative: the taps unrolled, each input
+ * column loaded once per pair of positions; kind 0: any filter, stride and
+ * dilation. */
+AOT_INLINE void aot_dw_mve_blk(const aot_conv_params *p, const int8_t *input, const int32_t *cb,
+                               int32_t nb, int8_t *output, int8_t *s, const aot_dw_mve_lay *l,
                                const int kind) {
   const int32_t ch = p->in_c, out_w = p->out_w, fh = p->filter_h, fw = p->filter_w;
   const size_t x_step = (size_t)p->dilation_w * 8, pos = (size_t)p->stride_w * 8;
-  const int32_t *const cst = (const int32_t *)(void *)(s + l->cst);
   uint32_t *const off = (uint32_t *)(void *)(s + l->off);
-  const int8_t *const wpk = s + l->wpk;
-  const int32_t dh = p->dilation_h;
-  aot_dw_mve_ringv v;
-  int32_t b, oy, ox, fy, k;
-  v.ring = s + l->ring;
-  v.zrow = s + l->zrow;
-  v.prow = (size_t)l->pw * 8;
-  v.rowb = (size_t)p->in_w * ch;
-  v.padb = (size_t)p->pad_w * 8;
-  v.span = l->span;
-  v.in_h = p->in_h;
-  v.in_w = p->in_w;
-  v.ch = ch;
-  output += c;
+  int8_t *const ring = s + l->ring;
+  const size_t rsz = l->rsz, usz = l->usz;
+  uint32_t o3[3];   /* kind 1 / 2: the 3 row offsets kept in registers */
+  uint32_t *const ro = kind ? o3 : off;
+  int32_t b, oy, ox, fy, k, g;
   for (b = 0; b < p->batches; b++) {
-    const int8_t *in_b = input + (size_t)b * p->in_h * p->in_w * ch + c;
+    const int8_t *in_b = input + (size_t)b * p->in_h * p->in_w * ch;
     int32_t next = 0;
     for (oy = 0; oy < p->out_h; oy++, output += (size_t)out_w * ch) {
-      const int32_t iy0 = oy * p->stride_h - p->pad_h;
-      int8_t *out = output;
-      int32x4_t a[4];
-      aot_dw_mve_fill(&v, in_b, iy0, &next);
-      if (kind) {
-        const int8_t *x0 = aot_dw_mve_rowp(&v, iy0);
-        const int8_t *x1 = aot_dw_mve_rowp(&v, iy0 + dh);
-        const int8_t *x2 = aot_dw_mve_rowp(&v, iy0 + 2 * dh);
+      aot_dw_mve_rows(p, l, ring, in_b, cb, nb, oy * p->stride_h - p->pad_h, &next,
+                      kind ? 3 : fh, ro);
+      if (kind) {   /* the blocks' rows: the ring and unit pointers moved on per block */
+        const int8_t *r0 = ring + o3[0], *r1 = ring + o3[1], *r2 = ring + o3[2];
+        const int8_t *wpk = s + l->wpk;
         const int32_t oo = p->output_offset;
-        for (ox = 0; ox + 2 <= out_w; ox += 2)
-          aot_dw_mve_pair3(&x0, &x1, &x2, wpk, &out, ch, oo, kind);
-        if (ox < out_w) aot_dw_mve_one3(x0, x1, x2, wpk, out, oo);
-      } else {
-        size_t col = 0;
-        for (fy = 0; fy < fh; fy++) off[fy] = (uint32_t)(aot_dw_mve_rowp(&v, iy0 + fy * dh) - s);
-        for (ox = 0; ox + 2 <= out_w; ox += 2, out += 2 * ch, col += 2 * pos) {
-          a[0] = a[2] = vldrwq_s32(cst);
-          a[1] = a[3] = vldrwq_s32(cst + 4);
-          for (fy = 0; fy < fh; fy++) {
-            const int8_t *xp = s + off[fy] + col;
-            aot_dw_s8_mve_row2(xp, xp + pos, wpk + (size_t)fy * fw * 8, x_step, fw, &a[0], &a[1],
-                               &a[2], &a[3]);
-          }
-          aot_dw_mve_out2(p, cst, a, out, (size_t)ch, 1);
+        for (g = 0; g < nb; g++, r0 += rsz, r1 += rsz, r2 += rsz, wpk += usz) {
+          const int8_t *x0 = r0, *x1 = r1, *x2 = r2;
+          int8_t *out = output + cb[g];
+          for (ox = 0; ox + 2 <= out_w; ox += 2)
+            aot_dw_mve_pair3(&x0, &x1, &x2, wpk, &out, ch, oo, kind);
+          if (ox < out_w) aot_dw_mve_one3(x0, x1, x2, wpk, out, oo);
         }
-        if (ox < out_w) {
-          const int8_t *wp = wpk;
-          a[0] = vldrwq_s32(cst);
-          a[1] = vldrwq_s32(cst + 4);
-          for (fy = 0; fy < fh; fy++) {
-            const int8_t *xp = s + off[fy] + col;
-            for (k = 0; k < fw; k++, xp += x_step, wp += 8)
-              aot_dw_mve_mac(vldrbq_s16(xp), vldrbq_s16(wp), &a[0], &a[1]);
+        continue;
+      }
+      for (g = 0; g < nb; g++) {
+        const int8_t *const rg = ring + (size_t)g * rsz;
+        const int8_t *const wpk = s + (size_t)g * usz + l->wpk;
+        const int32_t *const cst = (const int32_t *)(const void *)(s + (size_t)g * usz + l->cst);
+        int8_t *out = output + cb[g];
+        int32x4_t a[4];
+        {
+          size_t col = 0;
+          for (ox = 0; ox + 2 <= out_w; ox += 2, out += 2 * ch, col += 2 * pos) {
+            a[0] = a[2] = vldrwq_s32(cst);
+            a[1] = a[3] = vldrwq_s32(cst + 4);
+            for (fy = 0; fy < fh; fy++) {
+              const int8_t *xp = rg + off[fy] + col;
+              aot_dw_s8_mve_row2(xp, xp + pos, wpk + (size_t)fy * fw * 8, x_step, fw, &a[0],
+                                 &a[1], &a[2], &a[3]);
+            }
+            aot_dw_mve_out2(p, cst, a, out, (size_t)ch, 1);
           }
-          a[2] = a[0];
-          a[3] = a[1];
-          aot_dw_mve_mbqm2(&a[0], &a[2], cst + 8, 1);
-          aot_dw_mve_mbqm2(&a[1], &a[3], cst + 12, 1);
-          aot_dw_mve_put8(p, a[0], a[1], out);
+          if (ox < out_w) {
+            const int8_t *wp = wpk;
+            a[0] = vldrwq_s32(cst);
+            a[1] = vldrwq_s32(cst + 4);
+            for (fy = 0; fy < fh; fy++) {
+              const int8_t *xp = rg + off[fy] + col;
+              for (k = 0; k < fw; k++, xp += x_step, wp += 8)
+                aot_dw_mve_mac(vldrbq_s16(xp), vldrbq_s16(wp), &a[0], &a[1]);
+            }
+            a[2] = a[0];
+            a[3] = a[1];
+            aot_dw_mve_mbqm2(&a[0], &a[2], cst + 8, 1);
+            aot_dw_mve_mbqm2(&a[1], &a[3], cst + 12, 1);
+            aot_dw_mve_put8(p, a[0], a[1], out);
+          }
         }
       }
     }
@@ -470,22 +479,22 @@ AOT_INLINE void aot_dw_mve_blk(const aot_conv_params *p, const int8_t *input, in
 }
 
 static __attribute__((noinline)) void aot_dw_mve_blk_gen(const aot_conv_params *p,
-                                                         const int8_t *input, int32_t c,
-                                                         int8_t *output, int8_t *s,
+                                                         const int8_t *input, const int32_t *cb,
+                                                         int32_t nb, int8_t *output, int8_t *s,
                                                          const aot_dw_mve_lay *l) {
-  aot_dw_mve_blk(p, input, c, output, s, l, 0);
+  aot_dw_mve_blk(p, input, cb, nb, output, s, l, 0);
 }
 static __attribute__((noinline)) void aot_dw_mve_blk_3s1(const aot_conv_params *p,
-                                                         const int8_t *input, int32_t c,
-                                                         int8_t *output, int8_t *s,
+                                                         const int8_t *input, const int32_t *cb,
+                                                         int32_t nb, int8_t *output, int8_t *s,
                                                          const aot_dw_mve_lay *l) {
-  aot_dw_mve_blk(p, input, c, output, s, l, 1);
+  aot_dw_mve_blk(p, input, cb, nb, output, s, l, 1);
 }
 static __attribute__((noinline)) void aot_dw_mve_blk_3s2(const aot_conv_params *p,
-                                                         const int8_t *input, int32_t c,
-                                                         int8_t *output, int8_t *s,
+                                                         const int8_t *input, const int32_t *cb,
+                                                         int32_t nb, int8_t *output, int8_t *s,
                                                          const aot_dw_mve_lay *l) {
-  aot_dw_mve_blk(p, input, c, output, s, l, 2);
+  aot_dw_mve_blk(p, input, cb, nb, output, s, l, 2);
 }
 #endif /* AOT_F_DW_S8_DM1 */
 
@@ -689,21 +698,26 @@ static int32_t aot_dw_s8_mve_dm1(const aot_conv_params *p, const int8_t *input,
 #endif
   }
   aot_dw_mve_layout(p, &l);
-  /* the zero-point row and the ring's padding columns */
-  aot_mve_fill_s8(s + l.zrow, (int8_t)-p->input_offset, (l.span + 1) * l.pw * 8);
+  /* the rings' padding columns and zero-point rows (the image columns are
+   * written before they are read) */
+  aot_mve_fill_s8(s + l.ring, (int8_t)-p->input_offset, (int32_t)(l.rsz * (size_t)l.grp));
   kind = p->filter_h == 3 && p->filter_w == 3 && p->dilation_w == 1 &&
                  (p->stride_w == 1 || p->stride_w == 2)
              ? p->stride_w
              : 0;
-  for (c = 0; c < ch; c += 8) {
-    const int32_t cb = c + 8 <= ch ? c : ch - 8;
-    const int neg = aot_dw_mve_setup(p, filter, bias, cb, s, &l);
+  for (c = 0; c < ch; c += 8 * l.grp) {
+    int32_t cb[AOT_DW_MVE_GRP], nb = 0, neg = 1;
+    for (; nb < l.grp && c + 8 * nb < ch; nb++) {
+      const int32_t c8 = c + 8 * nb;
+      cb[nb] = c8 + 8 <= ch ? c8 : ch - 8;
+      neg &= aot_dw_mve_setup(p, filter, bias, cb[nb], s + (size_t)nb * l.usz, &l);
+    }
     if (neg && kind == 1)
-      aot_dw_mve_blk_3s1(p, input, cb, output, s, &l);
+      aot_dw_mve_blk_3s1(p, input, cb, nb, output, s, &l);
     else if (neg && kind == 2)
-      aot_dw_mve_blk_3s2(p, input, cb, output, s, &l);
+      aot_dw_mve_blk_3s2(p, input, cb, nb, output, s, &l);
     else
-      aot_dw_mve_blk_gen(p, input, cb, output, s, &l);
+      aot_dw_mve_blk_gen(p, input, cb, nb, output, s, &l);
   }
   return AOT_KERNEL_OK;
 }
