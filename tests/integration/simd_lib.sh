@@ -6,7 +6,8 @@
 #    qemu-system-arm exist), cd to ROOT;
 #  - simd_kernels MAIN BANNER SRC...: the kernel comparison firmware MAIN with
 #    the sources SRC (the reference copy built with AOT_NO_SIMD among them) on
-#    the host (gcc -pedantic -Werror, ASan/UBSan when available), then on
+#    the host (gcc -pedantic -Werror, ASan/UBSan when available, plus
+#    $SIMD_HOST_CFLAGS, e.g. fewer cases under the sanitizers), then on
 #    cortex-m4 and cortex-m55 under QEMU, where its first lines must say
 #    "BANNER (Arm DSP)" / "BANNER (Helium)": the SIMD path was built. Prints
 #    the last two lines of each run; sets fail=1 on any failure;
@@ -45,7 +46,8 @@ simd_kernels() {
   san="-fsanitize=address,undefined -fno-sanitize-recover=all"
   echo 'int main(void){return 0;}' > "$W/t.c"
   cc $san "$W/t.c" -o "$W/t" 2>/dev/null || san=""
-  if cc -std=c99 -pedantic -Wall -Wextra -Werror -O1 -g $san -Iruntime "$main" "$@" -lm \
+  # shellcheck disable=SC2086
+  if cc -std=c99 -pedantic -Wall -Wextra -Werror -O1 -g $san ${SIMD_HOST_CFLAGS:-} -Iruntime "$main" "$@" -lm \
        -o "$W/host" && "$W/host" > "$W/host.txt"; then
     echo "host: $(tail -2 "$W/host.txt" | tr '\n' ' ')"
   else
