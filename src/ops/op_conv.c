@@ -65,6 +65,8 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
     }
     if (aot_conv_clips(p) || p->dilation_w != 1 || p->filter_in_c != p->in_c)
       f |= LF(CONV_S8_CLIP);
+    /* the DSP build's few-channel path (aot_conv_first.h) */
+    if (aot_conv2d_s8_dsp_first(p)) f |= LF(CONV_S8_FIRST);
   } else if (ck == CK_DW) {
     if (aot_conv_clips(p)) f |= LF(DW_S8_CLIP);
     if (p->depth_multiplier == 1) {
@@ -93,7 +95,11 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
 static int32_t conv_variant(int ck, const aot_conv_params *p, int v) {
   aot_conv_params r = *p;
   r.dsp_variant = 0;
-  if (ck == CK_CONV && v == AOT_DSP_VAR_G4 && aot_conv2d_s8_dsp_gw(&r)) return v;
+  /* (none for a layer of the few-channel path, which takes it whatever the
+     variant: aot_conv2d_s8_dsp_first) */
+  if (ck == CK_CONV && v == AOT_DSP_VAR_G4 && aot_conv2d_s8_dsp_gw(&r) &&
+      !aot_conv2d_s8_dsp_first(&r))
+    return v;
   if (ck == CK_DW && v == AOT_DSP_VAR_GEN && aot_dwconv2d_s8_dsp_is3(&r)) return v;
   return 0;
 }

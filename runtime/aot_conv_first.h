@@ -1,0 +1,276 @@
+/* aot_conv_first.h - int8 CONV_2D of few input channels (the first layer of
+ * image and audio networks: 1-4 input channels, one group, dilation 1,
+ * small filters; aot_conv2d_s8_dsp_first, aot_conv.h) on the Arm DSP
+ * extension (Cortex-M4F/M7/M33): the path aot_conv2d_s8 (aot_conv2d_s8.c)
+ * hands these layers to. Bit-exact with the portable kernel (TFLite
+ * reference ConvPerChannel).
+ *
+ * Such a layer has few taps per window (K = filter_h * filter_w * in_c, 6
+ * to 80 in the usual models) and few output channels, so the generic
+ * paths, which gather and widen a window per output position, spend most
+ * of their time outside the dot products. Here no window is gathered:
+ *  - each input row is sign-extended once into a 16-bit row (in a ring of
+ *    filter_h rows, so an input row is widened once however many output
+ *    rows read it), the values left and right of the image set to the
+ *    input zero point zp = -input_offset (an int8: such a tap adds
+ *    w * zp + input_offset * w = 0, the same sum as skipping it; rows above
+ *    and below the image are all zp);
+ *  - per output row, the filter_h rows it reads are interleaved by pairs of
+ *    values (word q * filter_h + fy holds values 2q, 2q + 1 of row fy), so
+ *    that the window of output column ox, whose filter row fy is the run of
+ *    filter_w * in_c values from s = ox * stride_w * in_c in row fy, is one
+ *    run of L = nj * filter_h words from word (s / 2) * filter_h, nj the
+ *    pairs of a filter row. When stride_w * in_c is odd, half of the windows
+ *    start at an odd value: the rows are then also interleaved shifted by
+ *    one value (the B copy) and those windows read it;
+ *  - the filter is widened once per call into the same order, eight output
+ *    channels interleaved (a filter row of an odd number of taps gets a zero
+ *    last weight, which meets the next value of the row: nothing outside the
+ *    window is added; channels past out_c have zero filters);
+ *  - per output position and eight channels one assembly loop (aot_cf_dot8:
+ *    per pair of taps one input word, four LDRD of filter pairs and eight
+ *    SMLAD, 13 instructions for 16 MACs), the sums starting from
+ *    ks = bias + input_offset * sum w (p->kbias when aotc computed it; int32
+ *    wrap-around, the same integer as the portable sum of
+ *    w * (x + input_offset) + bias; the sum of at most AOT_CONV_FIRST_L
+ *    pairs cannot leave int32 beyond that wrap-around);
+ *  - requantization per channel as aot_dsp_kc_set chooses it; when every
+ *    channel takes its fast case and the activation range is all of int8,
+ *    the fast case folded with the output offset and SSAT as in
+ *    aot_conv_pw_dsp.h (((r >> rs) + 1 + 2 * out_off) >> 1 equals
+ *    ((r >> rs) + 1) >> 1 + out_off).
+ * Scratch as aot_conv2d_s8_first_layout (aot_conv.h) lays it out. */
+#ifndef AOT_CONV_FIRST_H
+#define AOT_CONV_FIRST_H
+
+#include "aot_dsp.h"
+
+#if defined(AOT_DSP) && AOT_F_CONV_S8_FIRST
+
+/* one pair of taps for eight channels: the input word into r3, four LDRD of
+ * filter words, eight SMLAD into r4-r11 */
+#define AOT_CF_G                          \
+  "ldr r3, [r0], #4\n\t"                  \
+  "ldrd r12, lr, [r1], #8\n\t"            \
+  "smlad r4, r12, r3, r4\n\t"             \
+  "smlad r5, lr, r3, r5\n\t"              \
+  "ldrd r12, lr, [r1], #8\n\t"            \
+  "smlad r6, r12, r3, r6\n\t"             \
+  "smlad r7, lr, r3, r7\n\t"              \
+  "ldrd r12, lr, [r1], #8\n\t"            \
+  "smlad r8, r12, r3, r8\n\t"             \
+  "smlad r9, lr, r3, r9\n\t"              \
+  "ldrd r12, lr, [r1], #8\n\t"            \
+  "smlad r10, r12, r3, r10\n\t"           \
+  "smlad r11, lr, r3, r11\n\t"
+
+/* io[8 + i] = io[i] + sum over t < n of the SMLAD of filter word w[8t + i]
+ * with input word x[t], i < 8, n >= 1 (x, w word-aligned: LDRD). Naked:
+ * the loop needs all fourteen registers (eight sums, two pointers, the
+ * count, the input word, two filter words). */
+#define AOT_CF_UNUSED __attribute__((unused))
+__attribute__((naked, noinline)) static void aot_cf_dot8(AOT_CF_UNUSED const uint32_t *x,
+                                                        AOT_CF_UNUSED const uint32_t *w,
+                                                        AOT_CF_UNUSED int32_t n,
+                                                        AOT_CF_UNUSED int32_t *io) {
+  __asm__ volatile(
+      "push {r3, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"
+      "ldm r3, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
+      "lsrs r2, r2, #1\n\t"
+      "bcc 2f\n\t"
+      AOT_CF_G
+      "2:\n\t"
+      "beq 3f\n"
+      "1:\n\t"
+      AOT_CF_G
+      AOT_CF_G
+      "subs r2, r2, #1\n\t"
+      "bne 1b\n"
+      "3:\n\t"
+      "pop {r3}\n\t"
+      "add r3, r3, #32\n\t"
+      "stm r3, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
+      "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n");
+}
+
+/* What one call shares */
+typedef struct aot_cf {
+  const aot_dsp_kc *kc;   /* oc8 entries */
+  int32_t oc, fast, c1;   /* output channels; every channel fast with SSAT; 1 + 2 * out_off */
+  int32_t out_off, full, lo, hi;
+} aot_cf;
+
+/* the int8 output of sum a of channel k (the fast case: f->fast) */
+AOT_INLINE int8_t aot_cf_qf(int32_t a, const aot_dsp_kc *k, int32_t c1) {
+  int32_t r;
+  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"((uint32_t)a << 1), "r"(k->m));
+  r += r >> 31;
+  r = (r >> k->s) + c1;
+  __asm__("ssat %0, #8, %1, asr #1" : "=r"(r) : "r"(r));
+  return (int8_t)r;
+}
+
+/* the n (1-8) outputs of sums a of channels k into o */
+static __attribute__((noinline)) void aot_cf_out(const aot_cf *f, const int32_t *a,
+                                                 const aot_dsp_kc *k, int32_t n, int8_t *o) {
+  int32_t i;
+  if (f->fast && n == 8) {
+    const int32_t c1 = f->c1;
+    for (i = 0; i < 8; i++) o[i] = aot_cf_qf(a[i], k + i, c1);
+    return;
+  }
+  for (i = 0; i < n; i++)
+    o[i] = aot_dsp_st(aot_dsp_rqk(a[i], k + i) + f->out_off, f->full, f->lo, f->hi);
+}
+
+/* Input row x (n int8) widened into the 16-bit row a of tot values: lead
+ * zero points, the n values, then zero points. */
+static __attribute__((noinline)) void aot_cf_widen(const int8_t *x, int32_t lead, int32_t n,
+                                                   int32_t tot, int16_t zp, int16_t *a) {
+  int16_t *d = a + lead;
+  int32_t k;
+  for (k = 0; k < lead; k++) a[k] = zp;
+  for (k = n >> 2; k > 0; k--, x += 4, d += 4) {
+    uint32_t v, lo, hi;
+    memcpy(&v, x, 4);
+    lo = (uint32_t)__sxtb16((int8x4_t)v);
+    hi = (uint32_t)__sxtb16((int8x4_t)((v >> 8) | (v << 24)));
+    v = aot_dsp_pkhbt(lo, hi);
+    hi = aot_dsp_pkhtb(lo, hi);
+    memcpy(d, &v, 4);
+    memcpy(d + 2, &hi, 4);
+  }
+  for (k = n & 3; k > 0; k--) *d++ = *x++;
+  for (k = tot - lead - n; k > 0; k--) *d++ = zp;
+}
+
+/* The words of widened row r (rw words, 2 * rw >= 2q + 2 values) into
+ * column fy of the interleaved rows X (q words, fh apart), and shifted by
+ * one value into XB when XB is not NULL. */
+static __attribute__((noinline)) void aot_cf_spread(const uint32_t *r, int32_t q, int32_t fh,
+                                                    uint32_t *X, uint32_t *XB) {
+  int32_t k;
+  for (k = 0; k < q; k++, X += fh) *X = r[k];
+  if (XB) {
+    const int8_t *rb = (const int8_t *)r + 2;
+    for (k = 0; k < q; k++, XB += fh, rb += 4) memcpy(XB, rb, 4);
+  }
+}
+
+static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_params *p,
+                                                                 const int8_t *input,
+                                                                 const int8_t *filter,
+                                                                 const int32_t *bias,
+                                                                 int8_t *output, void *scratch) {
+  aot_conv2d_s8_first_lay Ly;
+  const int32_t in_c = p->in_c, fh = p->filter_h, fw = p->filter_w, oc = p->out_c;
+  const int32_t K = fh * fw * in_c, rl = fw * in_c, sw = p->stride_w, in_h = p->in_h;
+  const int32_t out_w = p->out_w;
+  const uint32_t in_off = (uint32_t)p->input_offset;
+  const int16_t zp = (int16_t)(-p->input_offset);
+  const uint32_t zp2 = (uint32_t)(uint16_t)zp * 0x10001u;
+  const size_t in_row = (size_t)p->in_w * in_c;
+  aot_dsp_kc *kc;
+  int32_t *ks, io[16];
+  uint32_t *wpk, *ring, *X, *XB;
+  int32_t tag[AOT_CONV_FIRST_FH];
+  int32_t c, fy, j, b, oy, ox, lead, n;
+  aot_cf f;
+
+  if (!AOT_KB(p)) {
+#if !AOT_F_CONV_S8_NOKB
+    return AOT_KERNEL_BAD_PARAM;   /* no layer without the folded bias */
+#endif
+  }
+  aot_conv2d_s8_first_layout(p, &Ly);
+  kc = (aot_dsp_kc *)scratch;
+  ks = (int32_t *)(kc + Ly.oc8);
+  wpk = (uint32_t *)((char *)scratch + Ly.kc_bytes);
+  ring = wpk + Ly.w_words;
+  X = ring + (size_t)fh * Ly.rw;
+  XB = Ly.odd ? X + (size_t)Ly.q * fh : NULL;
+  f.kc = kc;
+  f.oc = oc;
+  f.out_off = p->output_offset;
+  f.c1 = 1 + 2 * p->output_offset;
+  f.full = AOT_FULL8(p);
+  f.lo = p->act_min;
+  f.hi = p->act_max;
+  f.fast = f.full;
+  /* channel constants, and the widened filter: word (c / 8, j * fh + fy,
+     c % 8) holds taps 2j, 2j + 1 of filter row fy of channel c (0 past the
+     row's end or the last channel) */
+  for (c = 0; c < Ly.oc8; c++) {
+    const int8_t *wc = filter + (size_t)c * K;
+    uint32_t *d = wpk + (size_t)(c >> 3) * Ly.L * 8 + (c & 7);
+    if (c >= oc) {
+      kc[c].ks = ks[c] = 0;
+      kc[c].m = 0;
+      kc[c].s = 0;
+      for (j = 0; j < Ly.L; j++) d[8 * j] = 0;
+      continue;
+    }
+    if (AOT_KB(p)) {
+      ks[c] = p->kbias[c];
+    } else {
+      const uint32_t t = (uint32_t)aot_dsp_sum_s8(wc, K);
+      ks[c] = (int32_t)((bias ? (uint32_t)bias[c] : 0u) + t * in_off);
+    }
+    aot_dsp_kc_set(kc + c, ks[c], p->out_mult[c], p->out_shift[c], K);
+    if ((uint32_t)kc[c].s >= 32u) f.fast = 0;
+    for (j = 0; j < Ly.nj; j++)
+      for (fy = 0; fy < fh; fy++, d += 8) {
+        const int8_t *wr = wc + fy * rl;
+        const uint16_t lo = (uint16_t)wr[2 * j];
+        const uint16_t hi = 2 * j + 1 < rl ? (uint16_t)wr[2 * j + 1] : 0u;
+        *d = (uint32_t)lo | (uint32_t)hi << 16;
+      }
+  }
+  (void)bias;
+  for (fy = 0; fy < fh; fy++) tag[fy] = -1;
+  lead = p->pad_w * in_c;
+  if (lead > Ly.tot) lead = Ly.tot;
+  n = (int32_t)in_row;
+  if (n > Ly.tot - lead) n = Ly.tot - lead;
+  for (b = 0; b < p->batches; b++) {
+    const int8_t *in_b = input + (size_t)b * in_h * in_row;
+    for (oy = 0; oy < p->out_h; oy++) {
+      const int32_t iy0 = oy * p->stride_h - p->pad_h;
+      int8_t *out = output + ((size_t)b * p->out_h + oy) * out_w * oc;
+      /* the interleaved rows of this output row */
+      for (fy = 0; fy < fh; fy++) {
+        const int32_t iy = iy0 + fy;
+        if (iy >= 0 && iy < in_h) {
+          const int32_t s = iy % fh;
+          uint32_t *r = ring + (size_t)s * Ly.rw;
+          if (tag[s] != b * in_h + iy) {
+            aot_cf_widen(in_b + (size_t)iy * in_row, lead, n, 2 * Ly.rw, zp, (int16_t *)r);
+            tag[s] = b * in_h + iy;
+          }
+          aot_cf_spread(r, Ly.q, fh, X + fy, XB ? XB + fy : NULL);
+        } else {
+          for (j = 0; j < Ly.q; j++) {
+            X[j * fh + fy] = zp2;
+            if (XB) XB[j * fh + fy] = zp2;
+          }
+        }
+      }
+      /* window of column ox: from value s = ox * sw * in_c (the B copy from
+         value s - 1 when s is odd: the same word index s / 2) */
+      for (ox = 0; ox < out_w; ox++, out += oc) {
+        const int32_t s = ox * sw * in_c;
+        const uint32_t *x = ((s & 1) ? XB : X) + (size_t)(s >> 1) * fh;
+        for (c = 0; c < oc; c += 8) {
+          memcpy(io, ks + c, 32);
+          aot_cf_dot8(x, wpk + (size_t)c * Ly.L, Ly.L, io);
+          aot_cf_out(&f, io + 8, kc + c, oc - c < 8 ? oc - c : 8, out + c);
+        }
+      }
+    }
+  }
+  return AOT_KERNEL_OK;
+}
+
+#endif /* AOT_DSP && AOT_F_CONV_S8_FIRST */
+
+#endif
