@@ -161,8 +161,9 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
  * channels rounded up to eight; tot = 16-bit values of a widened input row
  * (one past the last a window reads), q = its pairs, rw = words of a
  * widened row (one more pair, for the shifted copy); odd: stride_w * in_c
- * is odd (the shifted copies). Scratch: oc8 channel constants (aot_dsp_kc)
- * and oc8 int32 ks, the widened filter (oc8 x L words), filter_h widened
+ * is odd (the shifted copies). Scratch: oc8 channel constants (aot_dsp_kc),
+ * oc8 int32 ks, oc8 (m, rs) pairs, a 20-byte state per eight channels,
+ * the widened filter (oc8 x L words), filter_h widened
  * rows of rw words, and the interleaved windows of one output row (q x
  * filter_h words, twice when odd). */
 #define AOT_CONV_FIRST_FH 12
@@ -182,7 +183,7 @@ AOT_INLINE void aot_conv2d_s8_first_layout(const aot_conv_params *p, aot_conv2d_
   L->tot = tot > 0 && tot < (1 << 20) ? (int32_t)tot : 0;
   L->q = (L->tot + 1) / 2;
   L->rw = L->q + 1;
-  L->kc_bytes = aot_conv_scratch_round(16u * (size_t)L->oc8);
+  L->kc_bytes = aot_conv_scratch_round(24u * (size_t)L->oc8 + 20u * (size_t)(L->oc8 / 8));
   L->w_words = (size_t)L->oc8 * (size_t)L->L;
   L->bytes = L->kc_bytes + 4u * L->w_words + 4u * (size_t)p->filter_h * (size_t)L->rw +
              4u * (size_t)L->q * (size_t)p->filter_h * (L->odd ? 2u : 1u);

@@ -27,7 +27,7 @@
  *    channels interleaved (a filter row of an odd number of taps gets a zero
  *    last weight, which meets the next value of the row: nothing outside the
  *    window is added; channels past out_c have zero filters);
- *  - per output position and eight channels one assembly loop (aot_cf_dot8:
+ *  - per output position and eight channels one assembly loop (aot_cf_pos8:
  *    per pair of taps one input word, four LDRD of filter pairs and eight
  *    SMLAD, 13 instructions for 16 MACs), the sums starting from
  *    ks = bias + input_offset * sum w (p->kbias when aotc computed it; int32
@@ -64,18 +64,41 @@
   "smlad r10, r12, r3, r10\n\t"           \
   "smlad r11, lr, r3, r11\n\t"
 
-/* io[8 + i] = io[i] + sum over t < n of the SMLAD of filter word w[8t + i]
- * with input word x[t], i < 8, n >= 1 (x, w word-aligned: LDRD). Naked:
- * the loop needs all fourteen registers (eight sums, two pointers, the
- * count, the input word, two filter words). */
+/* The state of one block of eight channels for aot_cf_pos8 (the assembly
+ * reads it by these offsets) */
+typedef struct aot_cf_blk {
+  const int32_t *ks;   /* 0: eight start values */
+  const int32_t *ms;   /* 4: eight (m, rs) pairs of the fast requantization */
+  int32_t L;           /* 8: pairs of taps of a window (>= 1) */
+  int32_t c1;          /* 12: 1 + 2 * output offset */
+  int32_t *io;         /* 16: the eight sums, when ms is NULL */
+} aot_cf_blk;
+
+/* One output position, eight channels: the sums B->ks[i] + the SMLAD of
+ * filter words w[8t + i] with input words x[t], t < B->L; then, when B->ms
+ * is set, the fast requantization of each (sums doubled: the filter words
+ * and ks are; m and rs from ms, then SSAT with the output offset folded)
+ * stored to out[i], else the sums stored to B->io. Naked: the loop needs
+ * all fourteen registers (eight sums, two pointers, the count, the input
+ * word, two filter words). */
 #define AOT_CF_UNUSED __attribute__((unused))
-__attribute__((naked, noinline)) static void aot_cf_dot8(AOT_CF_UNUSED const uint32_t *x,
+#define AOT_CF_RQ(r)                      \
+  "ldrd r12, lr, [r2], #8\n\t"            \
+  "smmulr " r ", " r ", r12\n\t"          \
+  "add " r ", " r ", " r ", asr #31\n\t"  \
+  "asr " r ", " r ", lr\n\t"              \
+  "add " r ", " r ", r3\n\t"              \
+  "ssat " r ", #8, " r ", asr #1\n\t"     \
+  "strb " r ", [r1], #1\n\t"
+__attribute__((naked, noinline)) static void aot_cf_pos8(AOT_CF_UNUSED const uint32_t *x,
                                                         AOT_CF_UNUSED const uint32_t *w,
-                                                        AOT_CF_UNUSED int32_t n,
-                                                        AOT_CF_UNUSED int32_t *io) {
+                                                        AOT_CF_UNUSED const aot_cf_blk *B,
+                                                        AOT_CF_UNUSED int8_t *out) {
   __asm__ volatile(
-      "push {r3, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"
+      "push {r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"
+      "ldr r3, [r2]\n\t"
       "ldm r3, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
+      "ldr r2, [r2, #8]\n\t"
       "lsrs r2, r2, #1\n\t"
       "bcc 2f\n\t"
       AOT_CF_G
@@ -87,38 +110,31 @@ __attribute__((naked, noinline)) static void aot_cf_dot8(AOT_CF_UNUSED const uin
       "subs r2, r2, #1\n\t"
       "bne 1b\n"
       "3:\n\t"
-      "pop {r3}\n\t"
-      "add r3, r3, #32\n\t"
-      "stm r3, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
+      "pop {r0, r1}\n\t"
+      "ldr r2, [r0, #4]\n\t"
+      "cmp r2, #0\n\t"
+      "beq 4f\n\t"
+      "ldr r3, [r0, #12]\n\t"
+      AOT_CF_RQ("r4") AOT_CF_RQ("r5") AOT_CF_RQ("r6") AOT_CF_RQ("r7")
+      AOT_CF_RQ("r8") AOT_CF_RQ("r9") AOT_CF_RQ("r10") AOT_CF_RQ("r11")
+      "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n"
+      "4:\n\t"
+      "ldr r0, [r0, #16]\n\t"
+      "stm r0, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
       "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n");
 }
 
 /* What one call shares */
 typedef struct aot_cf {
   const aot_dsp_kc *kc;   /* oc8 entries */
-  int32_t oc, fast, c1;   /* output channels; every channel fast with SSAT; 1 + 2 * out_off */
+  int32_t fast;           /* every channel's fast requantization with SSAT */
   int32_t out_off, full, lo, hi;
 } aot_cf;
 
-/* the int8 output of sum a of channel k (the fast case: f->fast) */
-AOT_INLINE int8_t aot_cf_qf(int32_t a, const aot_dsp_kc *k, int32_t c1) {
-  int32_t r;
-  __asm__("smmulr %0, %1, %2" : "=r"(r) : "r"((uint32_t)a << 1), "r"(k->m));
-  r += r >> 31;
-  r = (r >> k->s) + c1;
-  __asm__("ssat %0, #8, %1, asr #1" : "=r"(r) : "r"(r));
-  return (int8_t)r;
-}
-
-/* the n (1-8) outputs of sums a of channels k into o */
+/* the n outputs of sums a (not doubled) of channels k into o */
 static __attribute__((noinline)) void aot_cf_out(const aot_cf *f, const int32_t *a,
                                                  const aot_dsp_kc *k, int32_t n, int8_t *o) {
   int32_t i;
-  if (f->fast && n == 8) {
-    const int32_t c1 = f->c1;
-    for (i = 0; i < 8; i++) o[i] = aot_cf_qf(a[i], k + i, c1);
-    return;
-  }
   for (i = 0; i < n; i++)
     o[i] = aot_dsp_st(aot_dsp_rqk(a[i], k + i) + f->out_off, f->full, f->lo, f->hi);
 }
@@ -171,10 +187,11 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
   const uint32_t zp2 = (uint32_t)(uint16_t)zp * 0x10001u;
   const size_t in_row = (size_t)p->in_w * in_c;
   aot_dsp_kc *kc;
-  int32_t *ks, io[16];
+  aot_cf_blk *blk;
+  int32_t *ks, *ms, io[8];
   uint32_t *wpk, *ring, *X, *XB;
   int32_t tag[AOT_CONV_FIRST_FH];
-  int32_t c, fy, j, b, oy, ox, lead, n;
+  int32_t c, fy, j, b, oy, ox, lead, n, dbl;
   aot_cf f;
 
   if (!AOT_KB(p)) {
@@ -185,44 +202,65 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
   aot_conv2d_s8_first_layout(p, &Ly);
   kc = (aot_dsp_kc *)scratch;
   ks = (int32_t *)(kc + Ly.oc8);
+  ms = ks + Ly.oc8;
+  blk = (aot_cf_blk *)(ms + 2 * Ly.oc8);
   wpk = (uint32_t *)((char *)scratch + Ly.kc_bytes);
   ring = wpk + Ly.w_words;
   X = ring + (size_t)fh * Ly.rw;
   XB = Ly.odd ? X + (size_t)Ly.q * fh : NULL;
   f.kc = kc;
-  f.oc = oc;
   f.out_off = p->output_offset;
-  f.c1 = 1 + 2 * p->output_offset;
   f.full = AOT_FULL8(p);
   f.lo = p->act_min;
   f.hi = p->act_max;
+  /* channel constants; the fast path when every channel takes the fast
+     requantization (|ks + sum| < 2^30: the doubled sums fit int32) */
   f.fast = f.full;
-  /* channel constants, and the widened filter: word (c / 8, j * fh + fy,
-     c % 8) holds taps 2j, 2j + 1 of filter row fy of channel c (0 past the
-     row's end or the last channel) */
+  for (c = 0; c < Ly.oc8; c++) {
+    if (c >= oc) {
+      kc[c].ks = 0;
+      kc[c].m = 0;
+      kc[c].s = 0;
+    } else {
+      int32_t k;
+      if (AOT_KB(p)) {
+        k = p->kbias[c];
+      } else {
+        const uint32_t t = (uint32_t)aot_dsp_sum_s8(filter + (size_t)c * K, K);
+        k = (int32_t)((bias ? (uint32_t)bias[c] : 0u) + t * in_off);
+      }
+      aot_dsp_kc_set(kc + c, k, p->out_mult[c], p->out_shift[c], K);
+      if ((uint32_t)kc[c].s >= 32u) f.fast = 0;
+    }
+  }
+  dbl = f.fast ? 1 : 0;
+  for (c = 0; c < Ly.oc8; c++) {
+    ks[c] = (int32_t)((uint32_t)kc[c].ks << dbl);
+    ms[2 * c] = kc[c].m;
+    ms[2 * c + 1] = kc[c].s;
+  }
+  for (c = 0; c < Ly.oc8; c += 8) {
+    aot_cf_blk *B = blk + (c >> 3);
+    B->ks = ks + c;
+    B->ms = f.fast && c + 8 <= oc ? ms + 2 * c : NULL;
+    B->L = Ly.L;
+    B->c1 = 1 + 2 * p->output_offset;
+    B->io = io;
+  }
+  /* the widened filter (doubled on the fast path: |2w| <= 256 fits int16):
+     word (c / 8, j * fh + fy, c % 8) holds taps 2j, 2j + 1 of filter row fy
+     of channel c (0 past the row's end or the last channel) */
   for (c = 0; c < Ly.oc8; c++) {
     const int8_t *wc = filter + (size_t)c * K;
     uint32_t *d = wpk + (size_t)(c >> 3) * Ly.L * 8 + (c & 7);
-    if (c >= oc) {
-      kc[c].ks = ks[c] = 0;
-      kc[c].m = 0;
-      kc[c].s = 0;
-      for (j = 0; j < Ly.L; j++) d[8 * j] = 0;
-      continue;
-    }
-    if (AOT_KB(p)) {
-      ks[c] = p->kbias[c];
-    } else {
-      const uint32_t t = (uint32_t)aot_dsp_sum_s8(wc, K);
-      ks[c] = (int32_t)((bias ? (uint32_t)bias[c] : 0u) + t * in_off);
-    }
-    aot_dsp_kc_set(kc + c, ks[c], p->out_mult[c], p->out_shift[c], K);
-    if ((uint32_t)kc[c].s >= 32u) f.fast = 0;
     for (j = 0; j < Ly.nj; j++)
       for (fy = 0; fy < fh; fy++, d += 8) {
         const int8_t *wr = wc + fy * rl;
-        const uint16_t lo = (uint16_t)wr[2 * j];
-        const uint16_t hi = 2 * j + 1 < rl ? (uint16_t)wr[2 * j + 1] : 0u;
+        uint16_t lo = 0, hi = 0;
+        if (c < oc) {
+          lo = (uint16_t)(wr[2 * j] * (1 + dbl));
+          hi = 2 * j + 1 < rl ? (uint16_t)(wr[2 * j + 1] * (1 + dbl)) : 0u;
+        }
         *d = (uint32_t)lo | (uint32_t)hi << 16;
       }
   }
@@ -237,15 +275,16 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
     for (oy = 0; oy < p->out_h; oy++) {
       const int32_t iy0 = oy * p->stride_h - p->pad_h;
       int8_t *out = output + ((size_t)b * p->out_h + oy) * out_w * oc;
+      int32_t s;
       /* the interleaved rows of this output row */
       for (fy = 0; fy < fh; fy++) {
         const int32_t iy = iy0 + fy;
         if (iy >= 0 && iy < in_h) {
-          const int32_t s = iy % fh;
-          uint32_t *r = ring + (size_t)s * Ly.rw;
-          if (tag[s] != b * in_h + iy) {
+          const int32_t sl = iy % fh;
+          uint32_t *r = ring + (size_t)sl * Ly.rw;
+          if (tag[sl] != b * in_h + iy) {
             aot_cf_widen(in_b + (size_t)iy * in_row, lead, n, 2 * Ly.rw, zp, (int16_t *)r);
-            tag[s] = b * in_h + iy;
+            tag[sl] = b * in_h + iy;
           }
           aot_cf_spread(r, Ly.q, fh, X + fy, XB ? XB + fy : NULL);
         } else {
@@ -257,13 +296,15 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
       }
       /* window of column ox: from value s = ox * sw * in_c (the B copy from
          value s - 1 when s is odd: the same word index s / 2) */
-      for (ox = 0; ox < out_w; ox++, out += oc) {
-        const int32_t s = ox * sw * in_c;
+      for (ox = 0, s = 0; ox < out_w; ox++, out += oc, s += sw * in_c) {
         const uint32_t *x = ((s & 1) ? XB : X) + (size_t)(s >> 1) * fh;
-        for (c = 0; c < oc; c += 8) {
-          memcpy(io, ks + c, 32);
-          aot_cf_dot8(x, wpk + (size_t)c * Ly.L, Ly.L, io);
-          aot_cf_out(&f, io + 8, kc + c, oc - c < 8 ? oc - c : 8, out + c);
+        const aot_cf_blk *B = blk;
+        for (c = 0; c < oc; c += 8, B++) {
+          aot_cf_pos8(x, wpk + (size_t)c * Ly.L, B, out + c);
+          if (!B->ms) {   /* the sums in io (doubled on the fast path: exact halves) */
+            for (j = 0; j < 8; j++) io[j] >>= dbl;
+            aot_cf_out(&f, io, kc + c, oc - c < 8 ? oc - c : 8, out + c);
+          }
         }
       }
     }
