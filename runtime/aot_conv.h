@@ -161,21 +161,24 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
  * channels rounded up to eight; tot = 16-bit values of a widened input row
  * (one past the last a window reads), q = its pairs, rw = words of a
  * widened row (one more pair, for the shifted copy); odd: stride_w * in_c
- * is odd (the shifted copies). Scratch: oc8 channel constants (aot_dsp_kc),
- * oc8 int32 ks, oc8 (m, rs) pairs, a 20-byte state per eight channels,
- * the widened filter (oc8 x L words), filter_h widened
- * rows of rw words, and the interleaved windows of one output row (q x
+ * is odd (the shifted copies); nrot: copies of the widened filter (filter_h
+ * when they fit: the interleaved rows are a ring, each input row widened
+ * once; else 1: every output row widens its rows again). Scratch: oc8
+ * channel constants (aot_dsp_kc), oc8 int32 ks, oc8 (m, rs) pairs, a
+ * 20-byte state per eight channels, the widened filters (nrot x oc8 x L
+ * words), one widened row (rw words), and the interleaved rows (q x
  * filter_h words, twice when odd). */
 #define AOT_CONV_FIRST_FH 12
 #define AOT_CONV_FIRST_L 64
 #define AOT_CONV_FIRST_BYTES 16384
 typedef struct aot_conv2d_s8_first_lay {
-  int32_t nj, L, oc8, tot, q, rw, odd;
+  int32_t nj, L, oc8, tot, q, rw, odd, nrot;
   size_t kc_bytes, w_words, bytes;
 } aot_conv2d_s8_first_lay;
 AOT_INLINE void aot_conv2d_s8_first_layout(const aot_conv_params *p, aot_conv2d_s8_first_lay *L) {
   const int64_t rl = (int64_t)p->filter_w * p->in_c;
   const int64_t tot = ((int64_t)p->out_w - 1) * p->stride_w * p->in_c + rl + 1;
+  size_t rest;
   L->nj = (int32_t)((rl + 1) / 2);
   L->L = L->nj * p->filter_h;
   L->oc8 = (p->out_c + 7) & ~7;
@@ -185,8 +188,11 @@ AOT_INLINE void aot_conv2d_s8_first_layout(const aot_conv_params *p, aot_conv2d_
   L->rw = L->q + 1;
   L->kc_bytes = aot_conv_scratch_round(24u * (size_t)L->oc8 + 20u * (size_t)(L->oc8 / 8));
   L->w_words = (size_t)L->oc8 * (size_t)L->L;
-  L->bytes = L->kc_bytes + 4u * L->w_words + 4u * (size_t)p->filter_h * (size_t)L->rw +
-             4u * (size_t)L->q * (size_t)p->filter_h * (L->odd ? 2u : 1u);
+  rest = L->kc_bytes + 4u * (size_t)L->rw +
+         4u * (size_t)L->q * (size_t)p->filter_h * (L->odd ? 2u : 1u);
+  L->nrot = p->filter_h;
+  if (rest + 4u * L->w_words * (size_t)p->filter_h > AOT_CONV_FIRST_BYTES) L->nrot = 1;
+  L->bytes = rest + 4u * L->w_words * (size_t)L->nrot;
 }
 AOT_INLINE int aot_conv2d_s8_dsp_first(const aot_conv_params *p) {
   aot_conv2d_s8_first_lay L;

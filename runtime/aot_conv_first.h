@@ -173,6 +173,47 @@ static __attribute__((noinline)) void aot_cf_spread(const uint32_t *r, int32_t q
   }
 }
 
+/* Column of the interleaved rows X (q words, fh apart; XB: the B copy or
+ * NULL) of input row x (n int8 after lead zero points, zero points after;
+ * x NULL: a row outside the image, all zero points); tmp: a row of rw
+ * words for the general case (lead odd, or the B copy). */
+static __attribute__((noinline)) void aot_cf_col(const int8_t *x, int32_t lead, int32_t n,
+                                                 const aot_conv2d_s8_first_lay *Ly, int32_t fh,
+                                                 int16_t zp, uint32_t *X, uint32_t *XB,
+                                                 uint32_t *tmp) {
+  const uint32_t zp2 = (uint32_t)(uint16_t)zp * 0x10001u;
+  const int32_t q = Ly->q;
+  int32_t k;
+  if (!x) {
+    for (k = 0; k < q; k++, X += fh) *X = zp2;
+    if (XB)
+      for (k = 0; k < q; k++, XB += fh) *XB = zp2;
+    return;
+  }
+  if (XB || (lead & 1)) {
+    aot_cf_widen(x, lead, n, 2 * Ly->rw, zp, (int16_t *)tmp);
+    aot_cf_spread(tmp, q, fh, X, XB);
+    return;
+  }
+  /* lead even: four input values are two words of the column */
+  for (k = lead >> 1; k > 0; k--, X += fh) *X = zp2;
+  for (k = n >> 2; k > 0; k--, x += 4, X += 2 * fh) {
+    uint32_t v, lo, hi;
+    memcpy(&v, x, 4);
+    lo = (uint32_t)__sxtb16((int8x4_t)v);
+    hi = (uint32_t)__sxtb16((int8x4_t)((v >> 8) | (v << 24)));
+    X[0] = aot_dsp_pkhbt(lo, hi);
+    X[fh] = aot_dsp_pkhtb(lo, hi);
+  }
+  /* the last 0-3 values, then zero points */
+  for (k = (lead >> 1) + 2 * (n >> 2), n &= 3; k < q; k++, X += fh, n -= 2) {
+    const uint16_t lo = n > 0 ? (uint16_t)x[0] : (uint16_t)zp;
+    const uint16_t hi = n > 1 ? (uint16_t)x[1] : (uint16_t)zp;
+    *X = (uint32_t)lo | (uint32_t)hi << 16;
+    if (n > 0) x += n > 1 ? 2 : 1;
+  }
+}
+
 static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_params *p,
                                                                  const int8_t *input,
                                                                  const int8_t *filter,
@@ -184,14 +225,13 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
   const int32_t out_w = p->out_w;
   const uint32_t in_off = (uint32_t)p->input_offset;
   const int16_t zp = (int16_t)(-p->input_offset);
-  const uint32_t zp2 = (uint32_t)(uint16_t)zp * 0x10001u;
   const size_t in_row = (size_t)p->in_w * in_c;
   aot_dsp_kc *kc;
   aot_cf_blk *blk;
   int32_t *ks, *ms, io[8];
-  uint32_t *wpk, *ring, *X, *XB;
+  uint32_t *wpk, *tmp, *X, *XB;
   int32_t tag[AOT_CONV_FIRST_FH];
-  int32_t c, fy, j, b, oy, ox, lead, n, dbl;
+  int32_t c, fy, j, r, b, oy, ox, lead, n, dbl;
   aot_cf f;
 
   if (!AOT_KB(p)) {
@@ -205,8 +245,8 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
   ms = ks + Ly.oc8;
   blk = (aot_cf_blk *)(ms + 2 * Ly.oc8);
   wpk = (uint32_t *)((char *)scratch + Ly.kc_bytes);
-  ring = wpk + Ly.w_words;
-  X = ring + (size_t)fh * Ly.rw;
+  tmp = wpk + Ly.w_words * Ly.nrot;
+  X = tmp + Ly.rw;
   XB = Ly.odd ? X + (size_t)Ly.q * fh : NULL;
   f.kc = kc;
   f.out_off = p->output_offset;
@@ -247,52 +287,47 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
     B->c1 = 1 + 2 * p->output_offset;
     B->io = io;
   }
-  /* the widened filter (doubled on the fast path: |2w| <= 256 fits int16):
-     word (c / 8, j * fh + fy, c % 8) holds taps 2j, 2j + 1 of filter row fy
-     of channel c (0 past the row's end or the last channel) */
-  for (c = 0; c < Ly.oc8; c++) {
-    const int8_t *wc = filter + (size_t)c * K;
-    uint32_t *d = wpk + (size_t)(c >> 3) * Ly.L * 8 + (c & 7);
-    for (j = 0; j < Ly.nj; j++)
-      for (fy = 0; fy < fh; fy++, d += 8) {
-        const int8_t *wr = wc + fy * rl;
-        uint16_t lo = 0, hi = 0;
-        if (c < oc) {
-          lo = (uint16_t)(wr[2 * j] * (1 + dbl));
-          hi = 2 * j + 1 < rl ? (uint16_t)(wr[2 * j + 1] * (1 + dbl)) : 0u;
+  /* the widened filters (doubled on the fast path: |2w| <= 256 fits
+     int16): in copy r, word (c / 8, j * fh + col, c % 8) holds taps 2j,
+     2j + 1 of filter row (col - r) mod fh of channel c (0 past the row's
+     end or the last channel) */
+  for (r = 0; r < Ly.nrot; r++)
+    for (c = 0; c < Ly.oc8; c++) {
+      const int8_t *wc = filter + (size_t)c * K;
+      uint32_t *d = wpk + Ly.w_words * r + (size_t)(c >> 3) * Ly.L * 8 + (c & 7);
+      for (j = 0; j < Ly.nj; j++)
+        for (fy = 0; fy < fh; fy++, d += 8) {
+          const int8_t *wr = wc + (fy - r + fh) % fh * rl;
+          uint16_t lo = 0, hi = 0;
+          if (c < oc) {
+            lo = (uint16_t)(wr[2 * j] * (1 + dbl));
+            hi = 2 * j + 1 < rl ? (uint16_t)(wr[2 * j + 1] * (1 + dbl)) : 0u;
+          }
+          *d = (uint32_t)lo | (uint32_t)hi << 16;
         }
-        *d = (uint32_t)lo | (uint32_t)hi << 16;
-      }
-  }
+    }
   (void)bias;
-  for (fy = 0; fy < fh; fy++) tag[fy] = -1;
   lead = p->pad_w * in_c;
   if (lead > Ly.tot) lead = Ly.tot;
   n = (int32_t)in_row;
   if (n > Ly.tot - lead) n = Ly.tot - lead;
   for (b = 0; b < p->batches; b++) {
     const int8_t *in_b = input + (size_t)b * in_h * in_row;
+    for (fy = 0; fy < fh; fy++) tag[fy] = INT32_MIN;
     for (oy = 0; oy < p->out_h; oy++) {
       const int32_t iy0 = oy * p->stride_h - p->pad_h;
+      /* ring: input row iy in column iy mod fh, filter copy iy0 mod fh;
+         else row fy in column fy, every output row */
+      const int32_t rot = Ly.nrot > 1 ? (iy0 % fh + fh) % fh : 0;
+      const uint32_t *wr = wpk + Ly.w_words * rot;
       int8_t *out = output + ((size_t)b * p->out_h + oy) * out_w * oc;
       int32_t s;
-      /* the interleaved rows of this output row */
       for (fy = 0; fy < fh; fy++) {
-        const int32_t iy = iy0 + fy;
-        if (iy >= 0 && iy < in_h) {
-          const int32_t sl = iy % fh;
-          uint32_t *r = ring + (size_t)sl * Ly.rw;
-          if (tag[sl] != b * in_h + iy) {
-            aot_cf_widen(in_b + (size_t)iy * in_row, lead, n, 2 * Ly.rw, zp, (int16_t *)r);
-            tag[sl] = b * in_h + iy;
-          }
-          aot_cf_spread(r, Ly.q, fh, X + fy, XB ? XB + fy : NULL);
-        } else {
-          for (j = 0; j < Ly.q; j++) {
-            X[j * fh + fy] = zp2;
-            if (XB) XB[j * fh + fy] = zp2;
-          }
-        }
+        const int32_t iy = iy0 + fy, cl = (rot + fy) % fh;
+        if (Ly.nrot > 1 && tag[cl] == iy) continue;
+        tag[cl] = Ly.nrot > 1 ? iy : INT32_MIN;
+        aot_cf_col(iy >= 0 && iy < in_h ? in_b + (size_t)iy * in_row : NULL, lead, n, &Ly, fh,
+                   zp, X + cl, XB ? XB + cl : NULL, tmp);
       }
       /* window of column ox: from value s = ox * sw * in_c (the B copy from
          value s - 1 when s is odd: the same word index s / 2) */
@@ -300,7 +335,7 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
         const uint32_t *x = ((s & 1) ? XB : X) + (size_t)(s >> 1) * fh;
         const aot_cf_blk *B = blk;
         for (c = 0; c < oc; c += 8, B++) {
-          aot_cf_pos8(x, wpk + (size_t)c * Ly.L, B, out + c);
+          aot_cf_pos8(x, wr + (size_t)c * Ly.L, B, out + c);
           if (!B->ms) {   /* the sums in io (doubled on the fast path: exact halves) */
             for (j = 0; j < 8; j++) io[j] >>= dbl;
             aot_cf_out(&f, io, kc + c, oc - c < 8 ? oc - c : 8, out + c);
