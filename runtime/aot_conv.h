@@ -165,7 +165,7 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
  * when they fit: the interleaved rows are a ring, each input row widened
  * once; else 1: every output row widens its rows again). Scratch: oc8
  * channel constants (aot_dsp_kc), oc8 int32 ks, oc8 (m, rs) pairs, a
- * 20-byte state per eight channels, the widened filters (nrot x oc8 x L
+ * 36-byte state per eight channels, the widened filters (nrot x oc8 x L
  * words), one widened row (rw words), and the interleaved rows (q x
  * filter_h words, twice when odd). */
 #define AOT_CONV_FIRST_FH 12
@@ -186,7 +186,7 @@ AOT_INLINE void aot_conv2d_s8_first_layout(const aot_conv_params *p, aot_conv2d_
   L->tot = tot > 0 && tot < (1 << 20) ? (int32_t)tot : 0;
   L->q = (L->tot + 1) / 2;
   L->rw = L->q + 1;
-  L->kc_bytes = aot_conv_scratch_round(24u * (size_t)L->oc8 + 20u * (size_t)(L->oc8 / 8));
+  L->kc_bytes = aot_conv_scratch_round(24u * (size_t)L->oc8 + 36u * (size_t)(L->oc8 / 8));
   L->w_words = (size_t)L->oc8 * (size_t)L->L;
   rest = L->kc_bytes + 4u * (size_t)L->rw +
          4u * (size_t)L->q * (size_t)p->filter_h * (L->odd ? 2u : 1u);

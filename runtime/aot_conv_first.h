@@ -27,7 +27,7 @@
  *    channels interleaved (a filter row of an odd number of taps gets a zero
  *    last weight, which meets the next value of the row: nothing outside the
  *    window is added; channels past out_c have zero filters);
- *  - per output position and eight channels one assembly loop (aot_cf_pos8:
+ *  - per output position and eight channels one assembly loop (aot_cf_row8:
  *    per pair of taps one input word, four LDRD of filter pairs and eight
  *    SMLAD, 13 instructions for 16 MACs), the sums starting from
  *    ks = bias + input_offset * sum w (p->kbias when aotc computed it; int32
@@ -64,7 +64,7 @@
   "smlad r10, r12, r3, r10\n\t"           \
   "smlad r11, lr, r3, r11\n\t"
 
-/* The state of one block of eight channels for aot_cf_pos8 (the assembly
+/* The state of one block of eight channels for aot_cf_row8 (the assembly
  * reads it by these offsets) */
 typedef struct aot_cf_blk {
   const int32_t *ks;   /* 0: eight start values */
@@ -72,15 +72,21 @@ typedef struct aot_cf_blk {
   int32_t L;           /* 8: pairs of taps of a window (>= 1) */
   int32_t c1;          /* 12: 1 + 2 * output offset */
   int32_t *io;         /* 16: the eight sums, when ms is NULL */
+  const uint32_t *w;   /* 20: the block's widened filter */
+  int32_t npos;        /* 24: positions left (>= 1; 1 when ms is NULL) */
+  int32_t xstep;       /* 28: bytes from the end of a window to the next one */
+  int32_t ostep;       /* 32: bytes from the end of eight outputs to the next */
 } aot_cf_blk;
 
-/* One output position, eight channels: the sums B->ks[i] + the SMLAD of
- * filter words w[8t + i] with input words x[t], t < B->L; then, when B->ms
- * is set, the fast requantization of each (sums doubled: the filter words
- * and ks are; m and rs from ms, then SSAT with the output offset folded)
- * stored to out[i], else the sums stored to B->io. Naked: the loop needs
- * all fourteen registers (eight sums, two pointers, the count, the input
- * word, two filter words). */
+/* B->npos output positions, eight channels, windows from x on: the sums
+ * B->ks[i] + the SMLAD of filter words B->w[8t + i] with input words x[t],
+ * t < B->L; then, when B->ms is set, the fast requantization of each (sums
+ * doubled: the filter words and ks are; m and rs from ms, then SSAT with
+ * the output offset folded) stored to out[i] (the next position's window
+ * B->xstep bytes after the end of this one, its outputs B->ostep after
+ * these), else the sums stored to B->io (one position). B->npos is counted
+ * down. Naked: the loop needs all fourteen registers (eight sums, two
+ * pointers, the count, the input word, two filter words). */
 #define AOT_CF_UNUSED __attribute__((unused))
 #define AOT_CF_RQ(r)                      \
   "ldrd r12, lr, [r2], #8\n\t"            \
@@ -90,13 +96,15 @@ typedef struct aot_cf_blk {
   "add " r ", " r ", r3\n\t"              \
   "ssat " r ", #8, " r ", asr #1\n\t"     \
   "strb " r ", [r1], #1\n\t"
-__attribute__((naked, noinline)) static void aot_cf_pos8(AOT_CF_UNUSED const uint32_t *x,
-                                                        AOT_CF_UNUSED const uint32_t *w,
-                                                        AOT_CF_UNUSED const aot_cf_blk *B,
+__attribute__((naked, noinline)) static void aot_cf_row8(AOT_CF_UNUSED const uint32_t *x,
+                                                        AOT_CF_UNUSED aot_cf_blk *B,
                                                         AOT_CF_UNUSED int8_t *out) {
   __asm__ volatile(
-      "push {r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n\t"
+      "push {r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n"
+      "5:\n\t"
+      "ldr r2, [sp]\n\t"
       "ldr r3, [r2]\n\t"
+      "ldr r1, [r2, #20]\n\t"
       "ldm r3, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
       "ldr r2, [r2, #8]\n\t"
       "lsrs r2, r2, #1\n\t"
@@ -110,18 +118,29 @@ __attribute__((naked, noinline)) static void aot_cf_pos8(AOT_CF_UNUSED const uin
       "subs r2, r2, #1\n\t"
       "bne 1b\n"
       "3:\n\t"
-      "pop {r0, r1}\n\t"
-      "ldr r2, [r0, #4]\n\t"
+      "ldr r2, [sp]\n\t"
+      "ldr r1, [sp, #4]\n\t"
+      "ldr r3, [r2, #12]\n\t"
+      "ldr r2, [r2, #4]\n\t"
       "cmp r2, #0\n\t"
       "beq 4f\n\t"
-      "ldr r3, [r0, #12]\n\t"
       AOT_CF_RQ("r4") AOT_CF_RQ("r5") AOT_CF_RQ("r6") AOT_CF_RQ("r7")
       AOT_CF_RQ("r8") AOT_CF_RQ("r9") AOT_CF_RQ("r10") AOT_CF_RQ("r11")
-      "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n"
+      "ldr r2, [sp]\n\t"
+      "ldrd r3, r12, [r2, #28]\n\t"
+      "add r0, r0, r3\n\t"
+      "add r1, r1, r12\n\t"
+      "str r1, [sp, #4]\n\t"
+      "ldr r3, [r2, #24]\n\t"
+      "subs r3, r3, #1\n\t"
+      "str r3, [r2, #24]\n\t"
+      "bne 5b\n\t"
+      "pop {r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, pc}\n"
       "4:\n\t"
-      "ldr r0, [r0, #16]\n\t"
-      "stm r0, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
-      "pop {r4, r5, r6, r7, r8, r9, r10, r11, pc}\n");
+      "ldr r2, [sp]\n\t"
+      "ldr r2, [r2, #16]\n\t"
+      "stm r2, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
+      "pop {r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, pc}\n");
 }
 
 /* What one call shares */
@@ -286,6 +305,9 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
     B->L = Ly.L;
     B->c1 = 1 + 2 * p->output_offset;
     B->io = io;
+    /* (windows sw * in_c / 2 * fh words apart when sw * in_c is even) */
+    B->xstep = 4 * ((sw * in_c >> 1) * fh - Ly.L);
+    B->ostep = oc - 8;
   }
   /* the widened filters (doubled on the fast path: |2w| <= 256 fits
      int16): in copy r, word (c / 8, j * fh + col, c % 8) holds taps 2j,
@@ -330,15 +352,24 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
                    zp, X + cl, XB ? XB + cl : NULL, tmp);
       }
       /* window of column ox: from value s = ox * sw * in_c (the B copy from
-         value s - 1 when s is odd: the same word index s / 2) */
-      for (ox = 0, s = 0; ox < out_w; ox++, out += oc, s += sw * in_c) {
-        const uint32_t *x = ((s & 1) ? XB : X) + (size_t)(s >> 1) * fh;
-        const aot_cf_blk *B = blk;
-        for (c = 0; c < oc; c += 8, B++) {
-          aot_cf_pos8(x, wr + (size_t)c * Ly.L, B, out + c);
+         value s - 1 when s is odd: the same word index s / 2); a row of
+         windows sw * in_c / 2 pairs apart in one loop per block when every
+         s is even */
+      for (c = 0; c < oc; c += 8) {
+        aot_cf_blk *B = blk + (c >> 3);
+        B->w = wr + (size_t)c * Ly.L;
+        if (B->ms && !Ly.odd) {
+          B->npos = out_w;
+          aot_cf_row8(X, B, out + c);
+          continue;
+        }
+        for (ox = 0, s = 0; ox < out_w; ox++, s += sw * in_c) {
+          const uint32_t *x = ((s & 1) ? XB : X) + (size_t)(s >> 1) * fh;
+          B->npos = 1;
+          aot_cf_row8(x, B, out + (size_t)ox * oc + c);
           if (!B->ms) {   /* the sums in io (doubled on the fast path: exact halves) */
             for (j = 0; j < 8; j++) io[j] >>= dbl;
-            aot_cf_out(&f, io, kc + c, oc - c < 8 ? oc - c : 8, out + c);
+            aot_cf_out(&f, io, kc + c, oc - c < 8 ? oc - c : 8, out + (size_t)ox * oc + c);
           }
         }
       }
