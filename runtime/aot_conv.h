@@ -63,11 +63,15 @@ typedef struct aot_conv_params {
    * 0: the kernel's own rule; AOT_DSP_VAR_G4: a CONV_2D the rule gathers
    * into the pointwise kernel runs on the four-position path instead;
    * AOT_DSP_VAR_GEN: a 3x3 DEPTHWISE_CONV_2D runs on the tap-pair loop
-   * instead of the 3x3 path. Outputs are the same; only the count differs. */
+   * instead of the 3x3 path; AOT_DSP_VAR_FIRST: a CONV_2D of 1-4 input
+   * channels (aot_conv2d_s8_first_fits) runs on the few-channel path
+   * (aot_conv_first.h) instead of the gathered windows. Outputs are the
+   * same; only the count differs. */
   int32_t dsp_variant;
 } aot_conv_params;
 #define AOT_DSP_VAR_G4 1
 #define AOT_DSP_VAR_GEN 2
+#define AOT_DSP_VAR_FIRST 3
 
 /* 1 if a window leaves the image (padding, or the last window reaching past
  * the edge): the paths of AOT_F_CONV_S8_CLIP / AOT_F_DW_S8_CLIP */
@@ -194,7 +198,7 @@ AOT_INLINE void aot_conv2d_s8_first_layout(const aot_conv_params *p, aot_conv2d_
   if (rest + 4u * L->w_words * (size_t)p->filter_h > AOT_CONV_FIRST_BYTES) L->nrot = 1;
   L->bytes = rest + 4u * L->w_words * (size_t)L->nrot;
 }
-AOT_INLINE int aot_conv2d_s8_dsp_first(const aot_conv_params *p) {
+AOT_INLINE int aot_conv2d_s8_first_fits(const aot_conv_params *p) {
   aot_conv2d_s8_first_lay L;
   if (p->filter_in_c != p->in_c || p->in_c < 1 || p->in_c > 4 || p->dilation_h != 1 ||
       p->dilation_w != 1 || p->filter_h < 1 || p->filter_h > AOT_CONV_FIRST_FH ||
@@ -204,6 +208,12 @@ AOT_INLINE int aot_conv2d_s8_dsp_first(const aot_conv_params *p) {
     return 0;
   aot_conv2d_s8_first_layout(p, &L);
   return L.tot > 0 && L.L <= AOT_CONV_FIRST_L && L.bytes <= AOT_CONV_FIRST_BYTES;
+}
+/* 1 when the DSP build runs layer p on the few-channel path: aotc chose it
+ * (AOT_DSP_VAR_FIRST, where its cost model counts fewer instructions than
+ * the gathered windows) and it fits */
+AOT_INLINE int aot_conv2d_s8_dsp_first(const aot_conv_params *p) {
+  return p->dsp_variant == AOT_DSP_VAR_FIRST && aot_conv2d_s8_first_fits(p);
 }
 AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_first(const aot_conv_params *p) {
   aot_conv2d_s8_first_lay L;

@@ -315,18 +315,18 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
      end or the last channel) */
   for (r = 0; r < Ly.nrot; r++)
     for (c = 0; c < Ly.oc8; c++) {
-      const int8_t *wc = filter + (size_t)c * K;
-      uint32_t *d = wpk + Ly.w_words * r + (size_t)(c >> 3) * Ly.L * 8 + (c & 7);
-      for (j = 0; j < Ly.nj; j++)
-        for (fy = 0; fy < fh; fy++, d += 8) {
-          const int8_t *wr = wc + (fy - r + fh) % fh * rl;
-          uint16_t lo = 0, hi = 0;
-          if (c < oc) {
-            lo = (uint16_t)(wr[2 * j] * (1 + dbl));
-            hi = 2 * j + 1 < rl ? (uint16_t)(wr[2 * j + 1] * (1 + dbl)) : 0u;
-          }
-          *d = (uint32_t)lo | (uint32_t)hi << 16;
+      uint32_t *const d0 = wpk + Ly.w_words * r + (size_t)(c >> 3) * Ly.L * 8 + (c & 7);
+      for (fy = 0; fy < fh; fy++) {
+        const int8_t *wr = filter + (size_t)c * K + (fy - r + fh) % fh * rl;
+        uint32_t *d = d0 + 8 * fy;
+        if (c >= oc) {
+          for (j = 0; j < Ly.nj; j++, d += 8 * fh) *d = 0;
+          continue;
         }
+        for (j = 0; 2 * j + 1 < rl; j++, d += 8 * fh, wr += 2)
+          *d = (uint32_t)(uint16_t)(wr[0] * (1 + dbl)) | (uint32_t)(uint16_t)(wr[1] * (1 + dbl)) << 16;
+        if (rl & 1) *d = (uint32_t)(uint16_t)(wr[0] * (1 + dbl));
+      }
     }
   (void)bias;
   lead = p->pad_w * in_c;

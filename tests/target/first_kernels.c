@@ -16,7 +16,8 @@
  * enough that the sums pass 2^30 (no fast requantization; still within
  * int32, as the portable kernel needs), the folded
  * bias given or not, activation ranges, and the output's guard bytes
- * (nothing written past it). Prints the number of cases (and of those the
+ * (nothing written past it), the few-channel path chosen (dsp_variant) or
+ * not. Prints the number of cases (and of those the
  * DSP few-channel path takes), one line per failure and "N passed, M
  * failed"; exit status 0 when everything passed. Built and run by
  * tests/integration/test_simd_first.sh on the host, Cortex-M4 and
@@ -126,6 +127,9 @@ static void one(int idx) {
   p.out_mult = mult;
   p.out_shift = shift;
   p.kbias = use_kb ? kbias : NULL;
+  /* aotc's choice of the few-channel path (most cases; the others run on
+     the gathered windows) */
+  p.dsp_variant = (rnd() % 8) != 0 ? AOT_DSP_VAR_FIRST : 0;
   need = aot_conv2d_s8_scratch_size(&p);
   memset(out, 0x5A, sizeof out);
   memset(ref, 0x5A, sizeof ref);
