@@ -9,27 +9,30 @@
  * to 80 in the usual models) and few output channels, so the generic
  * paths, which gather and widen a window per output position, spend most
  * of their time outside the dot products. Here no window is gathered:
- *  - each input row is sign-extended once into a 16-bit row (in a ring of
- *    filter_h rows, so an input row is widened once however many output
- *    rows read it), the values left and right of the image set to the
- *    input zero point zp = -input_offset (an int8: such a tap adds
- *    w * zp + input_offset * w = 0, the same sum as skipping it; rows above
- *    and below the image are all zp);
- *  - per output row, the filter_h rows it reads are interleaved by pairs of
- *    values (word q * filter_h + fy holds values 2q, 2q + 1 of row fy), so
- *    that the window of output column ox, whose filter row fy is the run of
- *    filter_w * in_c values from s = ox * stride_w * in_c in row fy, is one
- *    run of L = nj * filter_h words from word (s / 2) * filter_h, nj the
- *    pairs of a filter row. When stride_w * in_c is odd, half of the windows
- *    start at an odd value: the rows are then also interleaved shifted by
- *    one value (the B copy) and those windows read it;
+ *  - the input rows an output row reads are sign-extended into 16-bit
+ *    values and interleaved by pairs (word q * filter_h + col holds values
+ *    2q, 2q + 1 of the row in column col), the values left and right of
+ *    the image set to the input zero point zp = -input_offset (an int8:
+ *    such a tap adds w * zp + input_offset * w = 0, the same sum as
+ *    skipping it; rows above and below the image are all zp). Input row iy
+ *    lives in column iy mod filter_h, so it is widened once however many
+ *    output rows read it, and output row oy reads the filter copy rotated
+ *    by (oy * stride_h - pad_h) mod filter_h (filter_h copies, when they fit
+ *    in the scratch; else every output row widens its rows again into
+ *    columns 0 .. filter_h - 1). The window of output column ox, whose
+ *    filter row fy is the run of filter_w * in_c values from
+ *    s = ox * stride_w * in_c in its row, is then one run of
+ *    L = nj * filter_h words from word (s / 2) * filter_h, nj the pairs of
+ *    a filter row. When stride_w * in_c is odd, half of the windows start at
+ *    an odd value: the rows are then also interleaved shifted by one value
+ *    (the B copy) and those windows read it;
  *  - the filter is widened once per call into the same order, eight output
  *    channels interleaved (a filter row of an odd number of taps gets a zero
  *    last weight, which meets the next value of the row: nothing outside the
  *    window is added; channels past out_c have zero filters);
- *  - per output position and eight channels one assembly loop (aot_cf_row8:
- *    per pair of taps one input word, four LDRD of filter pairs and eight
- *    SMLAD, 13 instructions for 16 MACs), the sums starting from
+ *  - per output row and eight channels one assembly loop over the
+ *    positions (aot_cf_row8: per pair of taps one input word, four LDRD of
+ *    filter pairs and eight SMLAD, 13 instructions for 16 MACs), the sums starting from
  *    ks = bias + input_offset * sum w (p->kbias when aotc computed it; int32
  *    wrap-around, the same integer as the portable sum of
  *    w * (x + input_offset) + bias; the sum of at most AOT_CONV_FIRST_L
