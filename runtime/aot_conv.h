@@ -63,11 +63,15 @@ typedef struct aot_conv_params {
    * 0: the kernel's own rule; AOT_DSP_VAR_G4: a CONV_2D the rule gathers
    * into the pointwise kernel runs on the four-position path instead;
    * AOT_DSP_VAR_GEN: a 3x3 DEPTHWISE_CONV_2D runs on the tap-pair loop
-   * instead of the 3x3 path. Outputs are the same; only the count differs. */
+   * instead of the 3x3 path; AOT_DSP_VAR_FIRST: a CONV_2D of 1-4 input
+   * channels (aot_conv2d_s8_first_fits) runs on the few-channel path
+   * (aot_conv_first.h) instead of the gathered windows. Outputs are the
+   * same; only the count differs. */
   int32_t dsp_variant;
 } aot_conv_params;
 #define AOT_DSP_VAR_G4 1
 #define AOT_DSP_VAR_GEN 2
+#define AOT_DSP_VAR_FIRST 3
 
 /* 1 if a window leaves the image (padding, or the last window reaching past
  * the edge): the paths of AOT_F_CONV_S8_CLIP / AOT_F_DW_S8_CLIP */
@@ -153,6 +157,70 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
   return aot_conv_scratch_round(16u * (size_t)p->out_c) +
          aot_conv_scratch_round(48u * ng + (K % 4 != 0 ? 4u * ng : 0u));
 }
+/* Cortex-M4 DSP, few input channels (aot_conv_first.h): one group, 1-4
+ * input channels, dilation 1, not pointwise, at most AOT_CONV_FIRST_FH
+ * filter rows of at most 40 taps, at most AOT_CONV_FIRST_L pairs of taps
+ * in a window, and a scratch of at most AOT_CONV_FIRST_BYTES. Layout: nj
+ * pairs of taps per filter row, L = nj * filter_h per window, oc8 output
+ * channels rounded up to eight; tot = 16-bit values of a widened input row
+ * (one past the last a window reads), q = its pairs, rw = words of a
+ * widened row (one more pair, for the shifted copy); odd: stride_w * in_c
+ * is odd (the shifted copies); nrot: copies of the widened filter (filter_h
+ * when they fit: the interleaved rows are a ring, each input row widened
+ * once; else 1: every output row widens its rows again). Scratch: oc8
+ * channel constants (aot_dsp_kc), oc8 int32 ks, oc8 (m, rs) pairs, a
+ * 36-byte state per eight channels, the widened filters (nrot x oc8 x L
+ * words), one widened row (rw words), and the interleaved rows (q x
+ * filter_h words, twice when odd). */
+#define AOT_CONV_FIRST_FH 12
+#define AOT_CONV_FIRST_L 64
+#define AOT_CONV_FIRST_BYTES 16384
+typedef struct aot_conv2d_s8_first_lay {
+  int32_t nj, L, oc8, tot, q, rw, odd, nrot;
+  size_t kc_bytes, w_words, bytes;
+} aot_conv2d_s8_first_lay;
+AOT_INLINE void aot_conv2d_s8_first_layout(const aot_conv_params *p, aot_conv2d_s8_first_lay *L) {
+  const int64_t rl = (int64_t)p->filter_w * p->in_c;
+  const int64_t tot = ((int64_t)p->out_w - 1) * p->stride_w * p->in_c + rl + 1;
+  size_t rest;
+  L->nj = (int32_t)((rl + 1) / 2);
+  L->L = L->nj * p->filter_h;
+  L->oc8 = (p->out_c + 7) & ~7;
+  L->odd = (int32_t)(((int64_t)p->stride_w * p->in_c) & 1);
+  L->tot = tot > 0 && tot < (1 << 20) ? (int32_t)tot : 0;
+  L->q = (L->tot + 1) / 2;
+  L->rw = L->q + 1;
+  L->kc_bytes = aot_conv_scratch_round(24u * (size_t)L->oc8 + 36u * (size_t)(L->oc8 / 8));
+  L->w_words = (size_t)L->oc8 * (size_t)L->L;
+  rest = L->kc_bytes + 4u * (size_t)L->rw +
+         4u * (size_t)L->q * (size_t)p->filter_h * (L->odd ? 2u : 1u);
+  L->nrot = p->filter_h;
+  if (rest + 4u * L->w_words * (size_t)p->filter_h > AOT_CONV_FIRST_BYTES) L->nrot = 1;
+  L->bytes = rest + 4u * L->w_words * (size_t)L->nrot;
+}
+AOT_INLINE int aot_conv2d_s8_first_fits(const aot_conv_params *p) {
+  aot_conv2d_s8_first_lay L;
+  if (p->filter_in_c != p->in_c || p->in_c < 1 || p->in_c > 4 || p->dilation_h != 1 ||
+      p->dilation_w != 1 || p->filter_h < 1 || p->filter_h > AOT_CONV_FIRST_FH ||
+      p->filter_w < 1 || p->filter_w * p->in_c > 40 || p->filter_h * p->filter_w < 2 ||
+      p->out_c < 1 || p->out_c > 4096 || p->out_w < 1 || p->stride_w < 1 || p->stride_h < 1 ||
+      p->in_w > 4096)
+    return 0;
+  aot_conv2d_s8_first_layout(p, &L);
+  return L.tot > 0 && L.L <= AOT_CONV_FIRST_L && L.bytes <= AOT_CONV_FIRST_BYTES;
+}
+/* 1 when the DSP build runs layer p on the few-channel path: aotc chose it
+ * (AOT_DSP_VAR_FIRST, where its cost model counts fewer instructions than
+ * the gathered windows) and it fits */
+AOT_INLINE int aot_conv2d_s8_dsp_first(const aot_conv_params *p) {
+  return p->dsp_variant == AOT_DSP_VAR_FIRST && aot_conv2d_s8_first_fits(p);
+}
+AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_first(const aot_conv_params *p) {
+  aot_conv2d_s8_first_lay L;
+  if (!aot_conv2d_s8_dsp_first(p)) return 0;
+  aot_conv2d_s8_first_layout(p, &L);
+  return aot_conv_scratch_round(L.bytes);
+}
 /* Cortex-M4 DSP, grouped or dilated layers of up to 1024 taps (the
  * four-position path, AOT_F_CONV_S8_G4): the channel constants, the widened
  * windows of four positions (aot_dsp_conv4.h: 8 words per four taps) and
@@ -215,8 +283,9 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_mve(const aot_conv_params *p) {
 }
 AOT_INLINE size_t aot_conv2d_s8_scratch_size(const aot_conv_params *p) {
   size_t a = aot_conv2d_s8_scratch_dsp_pw(p), b = aot_conv2d_s8_scratch_dsp_col(p);
-  size_t c = aot_conv2d_s8_scratch_mve(p);
+  size_t c = aot_conv2d_s8_scratch_mve(p), d = aot_conv2d_s8_scratch_dsp_first(p);
   a = a > b ? a : b;
+  a = a > d ? a : d;
   return a > c ? a : c;
 }
 /* int16x8 CONV_2D / TRANSPOSE_CONV (aot_conv2d_s16.c, aot_tconv2d_s16.c):

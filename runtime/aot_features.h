@@ -77,6 +77,9 @@
  * (aot_conv2d_s8_pw_const), or without the folded bias: the DSP pointwise
  * kernel's constant channels */
 #define AOT_F_CONV_S8_PWK 1
+/* int8 CONV_2D of 1-4 input channels that the DSP build runs on its
+ * few-channel path (aot_conv2d_s8_dsp_first, aot_conv_first.h) */
+#define AOT_F_CONV_S8_FIRST 1
 /* int8 FULLY_CONNECTED with four or more output channels and at least
  * 1024 weights that AOT_F_FC_S8_ROWS3 does not take (the DSP and portable
  * builds' four-row loop; without it every row takes the one-row loop) */

@@ -24,6 +24,7 @@
 #include "aot_dsp.h"
 #include "aot_conv_pw_dsp.h"
 #include "aot_dsp_conv4.h"
+#include "aot_conv_first.h"
 #define AOT_CONV2D_S8_DSP 1
 #define AOT_CONV2D_S8_COL 1024
 AOT_INLINE int16x2_t aot_conv2d_s8_lo(uint32_t v) { return __sxtb16((int8x4_t)v); }
@@ -552,10 +553,18 @@ int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
 #ifdef AOT_CONV2D_S8_DSP
   /* a narrower activation range than int8: a path the module left out */
   if (!AOT_F_CONV_S8_NARROW && !(act_min == -128 && act_max == 127)) return AOT_KERNEL_BAD_PARAM;
-  /* pointwise, and the other layers of one group, dilation_w 1 and at most
-     AOT_CONV2D_S8_COL taps with their windows gathered: aot_conv_pw_dsp.h
-     (in_c < 65536: its doubled sums) */
-  if (aot_conv2d_s8_dsp_pwt(p)) return aot_conv2d_s8_pw_dsp(p, input, filter, bias, output, scratch);
+  /* pointwise (in_c < 65536: its doubled sums), and the other layers of
+     one group, dilation_w 1 and at most AOT_CONV2D_S8_COL taps with their
+     windows gathered: aot_conv_pw_dsp.h (as aot_conv2d_s8_dsp_pwt) */
+  if (aot_conv2d_s8_is_pw(p) && in_c < 65536)
+    return aot_conv2d_s8_pw_dsp(p, input, filter, bias, output, scratch);
+#if AOT_F_CONV_S8_FIRST
+  /* 1-4 input channels where aotc chose it (after the pointwise layers,
+     which never take it): aot_conv_first.h */
+  if (p->dsp_variant == AOT_DSP_VAR_FIRST && aot_conv2d_s8_dsp_first(p))
+    return aot_conv2d_s8_first_dsp(p, input, filter, bias, output, scratch);
+#endif
+  if (aot_conv2d_s8_dsp_gw(p)) return aot_conv2d_s8_pw_dsp(p, input, filter, bias, output, scratch);
   if (fsize <= AOT_CONV2D_S8_COL) {
 #if AOT_F_CONV_S8_G4
     return aot_conv2d_s8_dsp(p, input, filter, bias, output, scratch);

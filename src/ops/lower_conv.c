@@ -68,7 +68,9 @@ static void emit_conv_params(emit_ctx *e, const aot_conv_params *p, const char *
             hi, mult, shift, kbias ? "\n  .kbias = " : "", kbias ? kbias : "",
             p->dsp_variant == AOT_DSP_VAR_G4    ? ",\n  .dsp_variant = 1 /* four-position path */"
             : p->dsp_variant == AOT_DSP_VAR_GEN ? ",\n  .dsp_variant = 2 /* tap-pair loop */"
-                                                : "",
+            : p->dsp_variant == AOT_DSP_VAR_FIRST
+                ? ",\n  .dsp_variant = 3 /* few-channel path */"
+                : "",
             packed ? ",\n#if AOT_MVE_PACKED\n  .filter_packed = 1\n#endif" : "");
 }
 

@@ -65,6 +65,8 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
     }
     if (aot_conv_clips(p) || p->dilation_w != 1 || p->filter_in_c != p->in_c)
       f |= LF(CONV_S8_CLIP);
+    /* the DSP build's few-channel path (aot_conv_first.h) */
+    if (aot_conv2d_s8_dsp_first(p)) f |= LF(CONV_S8_FIRST);
   } else if (ck == CK_DW) {
     if (aot_conv_clips(p)) f |= LF(DW_S8_CLIP);
     if (p->depth_multiplier == 1) {
@@ -90,9 +92,20 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
  * passes/kernel_choice.c) if layer p can take it, else 0 (the kernel's
  * rule): the four-position path for a CONV_2D the rule gathers, the
  * tap-pair loop for a depthwise layer the 3x3 path takes. */
+/* 1 when the DSP build's few-channel path (aot_conv_first.h) takes CONV_2D
+ * p: it fits, and the cost model counts at least KC-like 3% fewer
+ * instructions on it than on the gathered windows (the rule's path) */
+static int conv_first_pays(int ck, const aot_conv_params *p) {
+  aot_conv_params r = *p;
+  r.dsp_variant = 0;
+  if (ck != CK_CONV || !aot_conv2d_s8_first_fits(&r) || !aot_conv2d_s8_dsp_gw(&r)) return 0;
+  return cost_dsp_first_s8(&r) * 100 <= cost_dsp_conv_s8(0, &r) * 97;
+}
+
 static int32_t conv_variant(int ck, const aot_conv_params *p, int v) {
   aot_conv_params r = *p;
   r.dsp_variant = 0;
+  if (conv_first_pays(ck, &r)) return AOT_DSP_VAR_FIRST;   /* no other choice for it */
   if (ck == CK_CONV && v == AOT_DSP_VAR_G4 && aot_conv2d_s8_dsp_gw(&r)) return v;
   if (ck == CK_DW && v == AOT_DSP_VAR_GEN && aot_dwconv2d_s8_dsp_is3(&r)) return v;
   return 0;
@@ -180,7 +193,7 @@ int ops_conv_dsp_choice(const ir_graph *g, const ir_op *op, ops_dsp_choice *out)
     out->features = L->call[0].features;
     out->cost_rule = cost_dsp_conv_s8(ck == CK_DW, &p);
     p.dsp_variant = ck == CK_CONV ? AOT_DSP_VAR_G4 : AOT_DSP_VAR_GEN;
-    if (conv_variant(ck, &p, p.dsp_variant)) {
+    if (conv_variant(ck, &p, p.dsp_variant) == p.dsp_variant) {
       out->variant = p.dsp_variant;
       out->cost_alt = cost_dsp_conv_s8(ck == CK_DW, &p);
       out->alt_features = conv_features(ck, &p);

@@ -81,6 +81,8 @@ int ops_conv_dsp_choice(const ir_graph *g, const ir_op *op, ops_dsp_choice *out)
  * (dw = 0) or DEPTHWISE_CONV_2D (dw = 1) DSP kernel on layer p, on the
  * path p->dsp_variant selects (src/ops/cost_dsp.c). */
 int64_t cost_dsp_conv_s8(int dw, const struct aot_conv_params *p);
+/* the same estimate for the few-channel CONV_2D path (aot_conv_first.h) */
+int64_t cost_dsp_first_s8(const struct aot_conv_params *p);
 
 /* The one emit path of the code generator and the one eval path of the
  * reference interpreter / constant folder: lowered ops through their list,
