@@ -509,8 +509,12 @@ static int cmd_verify(int argc, char **argv) {
     char *script = xasprintf("%s/build-run.sh", tdir && *tdir ? tdir : AOTC_SOURCE_DIR "/targets");
     char *main_c = xasprintf("%s/src/%s_test_main.c", mod, prefix);
     char *outd = xasprintf("%s/build", tmpl);
+    /* AOTC_TARGET_CC=clang: the firmware's module and main built by Clang
+       (build-run.sh --cc) instead of arm-none-eabi-gcc */
+    const char *tcc = getenv("AOTC_TARGET_CC");
     char *const bargv[] = {"bash", script, "--target", (char *)target, "--module", mod,
-                           "--main", main_c, "--out", outd, NULL};
+                           "--main", main_c, "--out", outd,
+                           tcc && *tcc ? "--cc" : NULL, (char *)tcc, NULL};
     st = run_capture(bargv, log, 900);
     free(script);
     free(main_c);
@@ -531,9 +535,10 @@ static int cmd_verify(int argc, char **argv) {
     char *mlog = xasprintf("%s/measure.log", tmpl);
     int mrc = measure_write_main(main_c, prefix, profile, &d);
     if (mrc == 0) {
+      const char *tcc = getenv("AOTC_TARGET_CC");
       char *const margv[] = {"bash", script, "--target", (char *)target, "--module", mod,
                              "--exclude", excl, "--main", main_c, "--count-insns", "--out", outd,
-                             "-q", NULL};
+                             "-q", tcc && *tcc ? "--cc" : NULL, (char *)tcc, NULL};
       int ms = run_capture(margv, mlog, 900);
       char *mout = read_text(mlog);
       if (ms != 0 || !strstr(mout, "measure done"))

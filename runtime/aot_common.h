@@ -16,16 +16,36 @@
 #define AOT_KERNEL_BAD_PARAM 1
 
 /* An unoptimized build (-O0: the compiler does not define __OPTIMIZE__)
- * and a Clang build (Arm Compiler 6, armclang, too) take the portable C
- * kernels, as AOT_NO_SIMD asks for at any level: the DSP and Helium kernels'
- * inline assembly needs more registers than are then free (both keep r7 as
- * the frame pointer; Clang at every level unless told -fomit-frame-pointer),
- * and Clang's inline assembly knows no name for the MVE predicate register.
- * The outputs are the same, bit for bit; GCC's -Og, -O1, -O2, -O3 and -Os
- * keep the SIMD kernels. (A module's <prefix>_constants.h repeats this
- * condition for the filters it packs for Helium.) */
-#if (!defined(__OPTIMIZE__) || defined(__clang__)) && !defined(AOT_NO_SIMD)
+ * takes the portable C kernels, as AOT_NO_SIMD asks for at any level: the
+ * DSP and Helium kernels' inline assembly needs more registers than are then
+ * free (r7 is the frame pointer). The outputs are the same, bit for bit.
+ * GCC's -Og, -O1, -O2, -O3 and -Os, and Clang's (Arm Compiler 6 armclang,
+ * Arm Toolchain for Embedded) -O1, -O2, -O3, -Os and -Oz keep the SIMD
+ * kernels. (A module's <prefix>_constants.h repeats this condition for the
+ * filters it packs for Helium.) */
+#if !defined(__OPTIMIZE__) && !defined(AOT_NO_SIMD)
 #define AOT_NO_SIMD 1
+#endif
+
+/* Clang keeps r7 as the frame pointer at every level (-mframe-pointer=all
+ * unless told -fomit-frame-pointer), so an asm statement gets 13 registers
+ * where optimising GCC gives 14. The few asm loops that need 14 write one
+ * scratch register as AOT_ASM_R7(name): under GCC the operand [name], as
+ * before; under Clang r7 itself, saved on the stack around the statement
+ * (AOT_ASM_R7_SAVE first, AOT_ASM_R7_RESTORE last in its text; all
+ * operands are registers, so moving sp moves none of them) and the operand
+ * left out with AOT_ASM_R7_OP(operand,). GCC's assembly text and operands
+ * stay exactly what they were. */
+#if defined(__clang__)
+#define AOT_ASM_R7(name) "r7"
+#define AOT_ASM_R7_SAVE "push {r7}\n\t"
+#define AOT_ASM_R7_RESTORE "\n\tpop {r7}\n"
+#define AOT_ASM_R7_OP(...)
+#else
+#define AOT_ASM_R7(name) "%[" #name "]"
+#define AOT_ASM_R7_SAVE ""
+#define AOT_ASM_R7_RESTORE ""
+#define AOT_ASM_R7_OP(...) __VA_ARGS__
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)

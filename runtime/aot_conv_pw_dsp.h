@@ -151,18 +151,19 @@ typedef struct aot_pw_fast {
 static __attribute__((noinline, unused)) void aot_pw_fast6(aot_pw_fast *S, const int8_t *w) {
   int32_t a0, a1, a2, a3, a4, a5, t, u, xa, xb, col, n;
   __asm__ volatile(
+      AOT_ASM_R7_SAVE
       "0:\n\t"
       "ldr %[t], [%[S], #0]\n\t"
       "ldr %[a0], [%[t]]\n\t"
       "ldr %[col], [%[S], #20]\n\t"
-      "ldr %[n], [%[S], #24]\n\t"
+      "ldr " AOT_ASM_R7(n) ", [%[S], #24]\n\t"
       AOT_PW_W
       AOT_PW_POS0(1, "8") AOT_PW_POS0(2, "16") AOT_PW_POS0(3, "24") AOT_PW_POS0(4, "32")
       AOT_PW_POS0(5, "40")
       "ldrd %[xa], %[xb], [%[col]], #48\n\t"
       "smlad %[a0], %[u], %[xa], %[a0]\n\t"
       "smlad %[a0], %[t], %[xb], %[a0]\n\t"
-      "lsrs %[n], %[n], #1\n\t"
+      "lsrs " AOT_ASM_R7(n) ", " AOT_ASM_R7(n) ", #1\n\t"
       "bcc 2f\n\t"
       AOT_PW_G6
       "2:\n\t"
@@ -170,7 +171,7 @@ static __attribute__((noinline, unused)) void aot_pw_fast6(aot_pw_fast *S, const
       "1:\n\t"
       AOT_PW_G6
       AOT_PW_G6
-      "subs %[n], %[n], #1\n\t"
+      "subs " AOT_ASM_R7(n) ", " AOT_ASM_R7(n) ", #1\n\t"
       "bne 1b\n"
       "3:\n\t"
       "ldr %[t], [%[S], #0]\n\t"
@@ -181,27 +182,28 @@ static __attribute__((noinline, unused)) void aot_pw_fast6(aot_pw_fast *S, const
       "ldr %[xb], [%[S], #16]\n\t"
       AOT_PW_RQ(0) AOT_PW_RQ(1) AOT_PW_RQ(2) AOT_PW_RQ(3) AOT_PW_RQ(4) AOT_PW_RQ(5)
       "ldr %[col], [%[S], #8]\n\t"
-      "ldr %[n], [%[S], #12]\n\t"
+      "ldr " AOT_ASM_R7(n) ", [%[S], #12]\n\t"
       "strb %[a0], [%[col]]\n\t"
-      "strb %[a1], [%[col], %[n]]\n\t"
-      "add %[u], %[col], %[n], lsl #1\n\t"
+      "strb %[a1], [%[col], " AOT_ASM_R7(n) "]\n\t"
+      "add %[u], %[col], " AOT_ASM_R7(n) ", lsl #1\n\t"
       "strb %[a2], [%[u]]\n\t"
-      "strb %[a3], [%[u], %[n]]\n\t"
-      "add %[u], %[u], %[n], lsl #1\n\t"
+      "strb %[a3], [%[u], " AOT_ASM_R7(n) "]\n\t"
+      "add %[u], %[u], " AOT_ASM_R7(n) ", lsl #1\n\t"
       "strb %[a4], [%[u]]\n\t"
-      "strb %[a5], [%[u], %[n]]\n\t"
+      "strb %[a5], [%[u], " AOT_ASM_R7(n) "]\n\t"
       "add %[col], %[col], #1\n\t"
       "str %[col], [%[S], #8]\n\t"
       "ldr %[u], [%[S], #28]\n\t"
       "sub %[w], %[w], %[u]\n\t"
       "ldr %[u], [%[S], #4]\n\t"
       "cmp %[t], %[u]\n\t"
-      "bne 0b\n"
+      "bne 0b\n" AOT_ASM_R7_RESTORE
       : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [a4] "=&r"(a4),
         [a5] "=&r"(a5), [t] "=&r"(t), [u] "=&r"(u), [xa] "=&r"(xa), [xb] "=&r"(xb),
-        [col] "=&r"(col), [n] "=&r"(n), [w] "+r"(w)
+        [col] "=&r"(col), AOT_ASM_R7_OP([n] "=&r"(n),) [w] "+r"(w)
       : [S] "r"(S)
       : "cc", "memory");
+  (void)n;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

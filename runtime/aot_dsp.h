@@ -316,23 +316,23 @@ static __attribute__((noinline, unused)) void aot_dsp_gemv2_s8(const int8_t *x0,
 #define AOT_DSP_DOT4W_GROUP                      \
   "ldrd %[x02], %[x13], [%[x]], #8\n\t"          \
   "ldr %[t], [%[w0]], #4\n\t"                    \
-  "sxtb16 %[u], %[t]\n\t"                        \
-  "smlad %[a0], %[u], %[x02], %[a0]\n\t"         \
+  "sxtb16 " AOT_ASM_R7(u) ", %[t]\n\t"                        \
+  "smlad %[a0], " AOT_ASM_R7(u) ", %[x02], %[a0]\n\t"         \
   "sxtb16 %[t], %[t], ror #8\n\t"                \
   "smlad %[a0], %[t], %[x13], %[a0]\n\t"         \
   "ldr %[t], [%[w1]], #4\n\t"                    \
-  "sxtb16 %[u], %[t]\n\t"                        \
-  "smlad %[a1], %[u], %[x02], %[a1]\n\t"         \
+  "sxtb16 " AOT_ASM_R7(u) ", %[t]\n\t"                        \
+  "smlad %[a1], " AOT_ASM_R7(u) ", %[x02], %[a1]\n\t"         \
   "sxtb16 %[t], %[t], ror #8\n\t"                \
   "smlad %[a1], %[t], %[x13], %[a1]\n\t"         \
   "ldr %[t], [%[w2]], #4\n\t"                    \
-  "sxtb16 %[u], %[t]\n\t"                        \
-  "smlad %[a2], %[u], %[x02], %[a2]\n\t"         \
+  "sxtb16 " AOT_ASM_R7(u) ", %[t]\n\t"                        \
+  "smlad %[a2], " AOT_ASM_R7(u) ", %[x02], %[a2]\n\t"         \
   "sxtb16 %[t], %[t], ror #8\n\t"                \
   "smlad %[a2], %[t], %[x13], %[a2]\n\t"         \
   "ldr %[t], [%[w3]], #4\n\t"                    \
-  "sxtb16 %[u], %[t]\n\t"                        \
-  "smlad %[a3], %[u], %[x02], %[a3]\n\t"         \
+  "sxtb16 " AOT_ASM_R7(u) ", %[t]\n\t"                        \
+  "smlad %[a3], " AOT_ASM_R7(u) ", %[x02], %[a3]\n\t"         \
   "sxtb16 %[t], %[t], ror #8\n\t"                \
   "smlad %[a3], %[t], %[x13], %[a3]\n\t"
 
@@ -344,6 +344,7 @@ AOT_INLINE void aot_dsp_dot4w(const uint32_t *x, const int8_t *w0, const int8_t 
   int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], t, u, x02, x13;
   if (n4 <= 0) return;
   __asm__ volatile(
+      AOT_ASM_R7_SAVE
       "lsrs %[n], %[n], #1\n\t"
       "bcc 2f\n\t"
       AOT_DSP_DOT4W_GROUP
@@ -354,12 +355,13 @@ AOT_INLINE void aot_dsp_dot4w(const uint32_t *x, const int8_t *w0, const int8_t 
       AOT_DSP_DOT4W_GROUP
       "subs %[n], %[n], #1\n\t"
       "bne 1b\n"
-      "3:\n"
+      "3:\n" AOT_ASM_R7_RESTORE
       : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [t] "=&r"(t),
-        [u] "=&r"(u), [x02] "=&r"(x02), [x13] "=&r"(x13), [x] "+r"(x), [w0] "+r"(w0),
+        AOT_ASM_R7_OP([u] "=&r"(u),) [x02] "=&r"(x02), [x13] "=&r"(x13), [x] "+r"(x), [w0] "+r"(w0),
         [w1] "+r"(w1), [w2] "+r"(w2), [w3] "+r"(w3), [n] "+r"(n4)
       :
       : "cc", "memory");
+  (void)u;
   s[0] = a0;
   s[1] = a1;
   s[2] = a2;

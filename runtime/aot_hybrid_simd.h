@@ -168,14 +168,14 @@ AOT_INLINE float aot_hybs_out(const aot_hybs_ctx *x, int32_t acc, float scale, i
   "smlad %[s0], %[t1], %[x0], %[s0]\n\t"       \
   "smlad %[s0], %[t0], %[x1], %[s0]\n\t"       \
   "ldr %[t2], [%[f1]], #4\n\t"                 \
-  "sxtb16 %[t3], %[t2]\n\t"                    \
+  "sxtb16 " AOT_ASM_R7(t3) ", %[t2]\n\t"                    \
   "sxtb16 %[t2], %[t2], ror #8\n\t"            \
-  "smlad %[s1], %[t3], %[x0], %[s1]\n\t"       \
+  "smlad %[s1], " AOT_ASM_R7(t3) ", %[x0], %[s1]\n\t"       \
   "smlad %[s1], %[t2], %[x1], %[s1]\n\t"       \
   "ldrd %[x0], %[x1], [%[a], #-8]\n\t"         \
   "smlad %[s2], %[t1], %[x0], %[s2]\n\t"       \
   "smlad %[s2], %[t0], %[x1], %[s2]\n\t"       \
-  "smlad %[s3], %[t3], %[x0], %[s3]\n\t"       \
+  "smlad %[s3], " AOT_ASM_R7(t3) ", %[x0], %[s3]\n\t"       \
   "smlad %[s3], %[t2], %[x1], %[s3]\n\t"
 
 /* sums of rows f0, f1 with the interleaved columns a (b = a + 4):
@@ -190,16 +190,17 @@ AOT_INLINE void aot_hybs_dsp_2x2(const int8_t *f0, const int8_t *f1, const int16
 #define AOT_HYBS_OPS                                                                     \
   : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [f0] "+r"(f0),          \
     [f1] "+r"(f1), [a] "+r"(a), [n] "+r"(n), [t0] "=&r"(t0), [t1] "=&r"(t1),            \
-    [t2] "=&r"(t2), [t3] "=&r"(t3), [x0] "=&r"(x0), [x1] "=&r"(x1)                     \
+    [t2] "=&r"(t2), AOT_ASM_R7_OP([t3] "=&r"(t3),) [x0] "=&r"(x0), [x1] "=&r"(x1)                     \
   :                                                                                      \
   : "cc", "memory"
     /* the odd group, then two groups per iteration */
-    if (n & 1) __asm__ volatile(AOT_HYBS_GROUP AOT_HYBS_OPS);
+    if (n & 1) __asm__ volatile(AOT_ASM_R7_SAVE AOT_HYBS_GROUP AOT_ASM_R7_RESTORE AOT_HYBS_OPS);
     n >>= 1;
     if (n > 0)
-      __asm__ volatile("1:\n\t" AOT_HYBS_GROUP AOT_HYBS_GROUP
+      __asm__ volatile(AOT_ASM_R7_SAVE "1:\n\t" AOT_HYBS_GROUP AOT_HYBS_GROUP
                        "subs %[n], %[n], #1\n\t"
-                       "bne 1b\n\t" AOT_HYBS_OPS);
+                       "bne 1b\n\t" AOT_ASM_R7_RESTORE AOT_HYBS_OPS);
+    (void)t3;
 #undef AOT_HYBS_OPS
   }
   for (n = k & 3; n > 0; n--) {

@@ -29,6 +29,22 @@
 
 #define AOT_MVE 1
 
+/* An asm statement that writes the predicate register VPR (P0) tells GCC
+ * with the clobber AOT_MVE_P0 ("p0"); Clang's inline assembly has no name
+ * for it, so under Clang the statement instead saves VPR on the stack first
+ * (AOT_MVE_P0_SAVE; every operand is a register, moving sp moves none) and
+ * reloads it last (AOT_MVE_P0_RESTORE): a predicate Clang keeps in VPR
+ * across the statement survives. GCC's text and clobbers are unchanged. */
+#if defined(__clang__)
+#define AOT_MVE_P0
+#define AOT_MVE_P0_SAVE "vstr p0, [sp, #-8]!\n\t"
+#define AOT_MVE_P0_RESTORE "\n\tvldr p0, [sp], #8\n"
+#else
+#define AOT_MVE_P0 "p0",
+#define AOT_MVE_P0_SAVE ""
+#define AOT_MVE_P0_RESTORE ""
+#endif
+
 /* Per-lane requantization constants: multiplier (>= 0), left shift (>= 0)
  * and right shift as a non-positive VRSHL count. */
 typedef struct aot_mve_rq {
@@ -339,15 +355,15 @@ AOT_INLINE void aot_mve_copy_run_s8(int8_t *d, const int8_t *s, int32_t n) {
   "vldrb.8 q1, [%[x1]], #16\n\t"          \
   AOT_MVE_P4_MACS
 #define AOT_MVE_P4_LOOP                  \
-  "tst %[n], #1\n\t"                      \
+  "tst " AOT_ASM_R7(n) ", #1\n\t"                      \
   "beq 4f\n\t"                            \
   AOT_MVE_P4_CHUNK                        \
-  "subs %[n], %[n], #1\n\t"               \
+  "subs " AOT_ASM_R7(n) ", " AOT_ASM_R7(n) ", #1\n\t"               \
   "beq 5f\n\t"                            \
   "4:\n\t"                                \
   AOT_MVE_P4_CHUNK                        \
   AOT_MVE_P4_CHUNK                        \
-  "subs %[n], %[n], #2\n\t"               \
+  "subs " AOT_ASM_R7(n) ", " AOT_ASM_R7(n) ", #2\n\t"               \
   "bne 4b\n\t"                            \
   "5:\n\t"
 #define AOT_MVE_P4_TAIL                   \
@@ -357,22 +373,22 @@ AOT_INLINE void aot_mve_copy_run_s8(int8_t *d, const int8_t *s, int32_t n) {
   "vldrbt.8 q1, [%[x1]]\n\t"              \
   AOT_MVE_P4_MACS
 #define AOT_MVE_P4_ASM(body)                                                              \
-  __asm__ volatile("1:\n\t"                                                               \
+  __asm__ volatile(AOT_ASM_R7_SAVE AOT_MVE_P0_SAVE "1:\n\t"                                         \
                    "ldm %[st], {r0, r2, r4, r6}\n\t"                                      \
                    "ldm %[st], {r8, r10, r12, lr}\n\t"                                    \
-                   "ldrd %[n], %[w], [%[st], #16]\n\t" body                               \
+                   "ldrd " AOT_ASM_R7(n) ", %[w], [%[st], #16]\n\t" body                               \
                    "stm %[acc]!, {r0, r2, r4, r6}\n\t"                                    \
                    "stm %[acc]!, {r8, r10, r12, lr}\n\t"                                  \
                    "ldrd r0, r2, [%[st], #28]\n\t"                                        \
                    "add %[x0], %[x0], r0\n\t"                                             \
                    "add %[x1], %[x1], r0\n\t"                                             \
                    "cmp %[acc], r2\n\t"                                                   \
-                   "bne 1b\n"                                                             \
-                   : [x0] "+r"(x0), [x1] "+r"(x1), [acc] "+r"(acc), [n] "=&r"(n),         \
+                   "bne 1b\n" AOT_MVE_P0_RESTORE AOT_ASM_R7_RESTORE                                   \
+                   : [x0] "+r"(x0), [x1] "+r"(x1), [acc] "+r"(acc), AOT_ASM_R7_OP([n] "=&r"(n),)   \
                      [w] "=&r"(w)                                                         \
                    : [st] "r"(st)                                                         \
                    : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "q2", \
-                     "p0", "cc", "memory")
+                     AOT_MVE_P0 "cc", "memory")
 
 /* Pass of four packed filters over pairs of rows. st (int32 words, word
  * aligned): [0..3] ks, [4] n, [5] the packed filters (aot_mve_pack4_s8, as
@@ -389,7 +405,7 @@ AOT_INLINE void aot_mve_pass4_s8(const int8_t *x0, const int8_t *x1, int32_t *ac
   if (mode == 0)
     AOT_MVE_P4_ASM(AOT_MVE_P4_LOOP);
   else
-    AOT_MVE_P4_ASM("cmp %[n], #0\n\t"
+    AOT_MVE_P4_ASM("cmp " AOT_ASM_R7(n) ", #0\n\t"
                    "beq 3f\n\t" AOT_MVE_P4_LOOP "3:\n\t" AOT_MVE_P4_TAIL);
   (void)n, (void)w;
 }
@@ -404,6 +420,7 @@ AOT_INLINE void aot_mve_pass4_short_s8(const int8_t *x0, const int8_t *x1, int32
   const int8x16_t w0 = vldrbq_s8(w), w1 = vldrbq_s8(w + 16), w2 = vldrbq_s8(w + 32),
                   w3 = vldrbq_s8(w + 48);
   __asm__ volatile(
+      AOT_MVE_P0_SAVE
       "vldr VPR, [%[st], #24]\n"
       "1:\n\t"
       "ldm %[st], {r0, r2, r4, r6}\n\t"
@@ -425,10 +442,11 @@ AOT_INLINE void aot_mve_pass4_short_s8(const int8_t *x0, const int8_t *x1, int32
       "add %[x0], %[x0], r0\n\t"
       "add %[x1], %[x1], r0\n\t"
       "cmp %[acc], r2\n\t"
-      "bne 1b\n"
+      "bne 1b\n" AOT_MVE_P0_RESTORE
       : [x0] "+r"(x0), [x1] "+r"(x1), [acc] "+r"(acc)
       : [st] "r"(st), [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3)
-      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", "p0", "cc", "memory");
+      : "r0", "r2", "r4", "r6", "r8", "r10", "r12", "lr", "q0", "q1", AOT_MVE_P0 "cc",
+        "memory");
 }
 
 /* Sum of n int8 values (exact in int32). */

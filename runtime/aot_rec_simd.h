@@ -198,12 +198,12 @@ AOT_INLINE void aot_rec_widen_s8(const int8_t *x, int32_t n4, uint32_t *xw) {
 
 #define AOT_REC_ROW8(A, OFF)                    \
   "ldrd %[t], %[u], [%[w], #" OFF "]\n\t"            \
-  "sxtb16 %[v], %[t]\n\t"                            \
-  "smlad %[" A "], %[v], %[x0], %[" A "]\n\t"        \
+  "sxtb16 " AOT_ASM_R7(v) ", %[t]\n\t"                            \
+  "smlad %[" A "], " AOT_ASM_R7(v) ", %[x0], %[" A "]\n\t"        \
   "sxtb16 %[t], %[t], ror #8\n\t"                    \
   "smlad %[" A "], %[t], %[x1], %[" A "]\n\t"        \
-  "sxtb16 %[v], %[u]\n\t"                            \
-  "smlad %[" A "], %[v], %[x2], %[" A "]\n\t"        \
+  "sxtb16 " AOT_ASM_R7(v) ", %[u]\n\t"                            \
+  "smlad %[" A "], " AOT_ASM_R7(v) ", %[x2], %[" A "]\n\t"        \
   "sxtb16 %[u], %[u], ror #8\n\t"                    \
   "smlad %[" A "], %[u], %[x3], %[" A "]\n\t"
 /* s[r] += the 16-column chunks (nch >= 1) of the four rows of one block */
@@ -211,6 +211,7 @@ AOT_INLINE void aot_rec_chunks_s8(const uint32_t *xw, const int8_t *w, int32_t n
                                     int32_t *s) {
   int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], t, u, v, x0, x1, x2, x3;
   __asm__ volatile(
+      AOT_ASM_R7_SAVE
       "1:\n\t"
       "ldrd %[x0], %[x1], [%[x]], #8\n\t"
       "ldrd %[x2], %[x3], [%[x]], #8\n\t"
@@ -222,12 +223,13 @@ AOT_INLINE void aot_rec_chunks_s8(const uint32_t *xw, const int8_t *w, int32_t n
       AOT_REC_ROW8("a2", "40") AOT_REC_ROW8("a3", "56")
       "add %[w], %[w], #64\n\t"
       "subs %[n], %[n], #1\n\t"
-      "bne 1b\n"
+      "bne 1b\n" AOT_ASM_R7_RESTORE
       : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [t] "=&r"(t),
-        [u] "=&r"(u), [v] "=&r"(v), [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2),
+        [u] "=&r"(u), AOT_ASM_R7_OP([v] "=&r"(v),) [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2),
         [x3] "=&r"(x3), [x] "+r"(xw), [w] "+r"(w), [n] "+r"(nch)
       :
       : "cc", "memory");
+  (void)v;
   s[0] = a0;
   s[1] = a1;
   s[2] = a2;

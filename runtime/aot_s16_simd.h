@@ -381,20 +381,21 @@ AOT_INLINE void aot_s16_dsp_dot2x2(const uint32_t *col, const int8_t *w0, const 
   "ldrd %[xa], %[xb], [%[col]], #8\n\t"              \
   "ldrd %[xc], %[xd], [%[col]], #8\n\t"              \
   "ldr %[t], [%[w0]], #4\n\t"                        \
-  "sxtb16 %[u], %[t]\n\t"                            \
-  "smlad %[a0], %[u], %[xa], %[a0]\n\t"              \
-  "smlad %[b0], %[u], %[xc], %[b0]\n\t"              \
+  "sxtb16 " AOT_ASM_R7(u) ", %[t]\n\t"                            \
+  "smlad %[a0], " AOT_ASM_R7(u) ", %[xa], %[a0]\n\t"              \
+  "smlad %[b0], " AOT_ASM_R7(u) ", %[xc], %[b0]\n\t"              \
   "sxtb16 %[t], %[t], ror #8\n\t"                    \
   "smlad %[a0], %[t], %[xb], %[a0]\n\t"              \
   "smlad %[b0], %[t], %[xd], %[b0]\n\t"              \
   "ldr %[t], [%[w1]], #4\n\t"                        \
-  "sxtb16 %[u], %[t]\n\t"                            \
-  "smlad %[a1], %[u], %[xa], %[a1]\n\t"              \
-  "smlad %[b1], %[u], %[xc], %[b1]\n\t"              \
+  "sxtb16 " AOT_ASM_R7(u) ", %[t]\n\t"                            \
+  "smlad %[a1], " AOT_ASM_R7(u) ", %[xa], %[a1]\n\t"              \
+  "smlad %[b1], " AOT_ASM_R7(u) ", %[xc], %[b1]\n\t"              \
   "sxtb16 %[t], %[t], ror #8\n\t"                    \
   "smlad %[a1], %[t], %[xb], %[a1]\n\t"              \
   "smlad %[b1], %[t], %[xd], %[b1]\n\t"
   __asm__ volatile(
+      AOT_ASM_R7_SAVE
       "lsrs %[n], %[n], #1\n\t"
       "bcc 2f\n\t"
       AOT_S16_G2X2
@@ -405,12 +406,14 @@ AOT_INLINE void aot_s16_dsp_dot2x2(const uint32_t *col, const int8_t *w0, const 
       AOT_S16_G2X2
       "subs %[n], %[n], #1\n\t"
       "bne 2b\n"
-      "3:\n"
-      : [a0] "+r"(a0), [a1] "+r"(a1), [b0] "+r"(b0), [b1] "+r"(b1), [t] "=&r"(t), [u] "=&r"(u),
+      "3:\n" AOT_ASM_R7_RESTORE
+      : [a0] "+r"(a0), [a1] "+r"(a1), [b0] "+r"(b0), [b1] "+r"(b1), [t] "=&r"(t),
+        AOT_ASM_R7_OP([u] "=&r"(u),)
         [xa] "=&r"(xa), [xb] "=&r"(xb), [xc] "=&r"(xc), [xd] "=&r"(xd), [col] "+r"(col),
         [w0] "+r"(w0), [w1] "+r"(w1), [n] "+r"(n4)
       :
       : "cc", "memory");
+  (void)u;
 #undef AOT_S16_G2X2
   s[0] = a0;
   s[1] = a1;
@@ -436,6 +439,17 @@ AOT_INLINE void aot_s16_dsp_tail(const int16_t *x, int32_t k0, int32_t m, const 
 #endif
 
 #if defined(AOT_S16_MVE) || defined(AOT_S16_DSP)
+
+#if defined(AOT_S16_MVE) && defined(__clang__)
+/* aot_s16_pair_sums' run loop needs 14 registers: under Clang (r7 is the
+ * frame pointer, see AOT_ASM_R7 in aot_common.h) its scratch register is r7,
+ * saved around the statement, and r12 is left to the compiler */
+#define AOT_S16_PS_T "r7"
+#define AOT_S16_PS_CLOB
+#elif defined(AOT_S16_MVE)
+#define AOT_S16_PS_T "r12"
+#define AOT_S16_PS_CLOB "r12",
+#endif
 /* a[r] = A's sum, a[AOT_S16_PR + r] = B's sum of weight row r (at w +
  * r * ws), r < rows (1 to AOT_S16_PR; the other sums may change), over the
  * window v of x (B's taps at kb on Helium). The int32 sums move into int64
@@ -502,9 +516,9 @@ AOT_INLINE void aot_s16_pair_sums(const int16_t *x, int32_t kb, const int8_t *w,
       register const int8_t *w1 __asm__("r3") = wr + d1;
       register const int8_t *w2 __asm__("r5") = wr + d1 + d2;
       pb[3] = n1;
-      __asm__ volatile("1:\n\t"
-                       "ldr r12, [%[pb]]\n\t"
-                       "dlstp.16 lr, r12\n"
+      __asm__ volatile(AOT_ASM_R7_SAVE "1:\n\t"
+                       "ldr " AOT_S16_PS_T ", [%[pb]]\n\t"
+                       "dlstp.16 lr, " AOT_S16_PS_T "\n"
                        "2:\n\t"
                        "vldrh.16 q0, [%[xa]], #16\n\t"
                        "vldrh.16 q1, [%[xb]], #16\n\t"
@@ -518,22 +532,22 @@ AOT_INLINE void aot_s16_pair_sums(const int16_t *x, int32_t kb, const int8_t *w,
                        "vmladava.s16 %[a2], q0, q2\n\t"
                        "vmladava.s16 %[b2], q1, q2\n\t"
                        "letp lr, 2b\n\t"
-                       "ldr r12, [%[pb], #4]\n\t"
-                       "add %[xa], %[xa], r12\n\t"
-                       "add %[xb], %[xb], r12\n\t"
-                       "ldr r12, [%[pb], #8]\n\t"
-                       "add %[w0], %[w0], r12\n\t"
-                       "add %[w1], %[w1], r12\n\t"
-                       "add %[w2], %[w2], r12\n\t"
-                       "ldr r12, [%[pb], #12]\n\t"
-                       "subs r12, r12, #1\n\t"
-                       "str r12, [%[pb], #12]\n\t"
-                       "bne 1b\n"
+                       "ldr " AOT_S16_PS_T ", [%[pb], #4]\n\t"
+                       "add %[xa], %[xa], " AOT_S16_PS_T "\n\t"
+                       "add %[xb], %[xb], " AOT_S16_PS_T "\n\t"
+                       "ldr " AOT_S16_PS_T ", [%[pb], #8]\n\t"
+                       "add %[w0], %[w0], " AOT_S16_PS_T "\n\t"
+                       "add %[w1], %[w1], " AOT_S16_PS_T "\n\t"
+                       "add %[w2], %[w2], " AOT_S16_PS_T "\n\t"
+                       "ldr " AOT_S16_PS_T ", [%[pb], #12]\n\t"
+                       "subs " AOT_S16_PS_T ", " AOT_S16_PS_T ", #1\n\t"
+                       "str " AOT_S16_PS_T ", [%[pb], #12]\n\t"
+                       "bne 1b\n" AOT_ASM_R7_RESTORE
                        : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [b0] "+r"(b0),
                          [b1] "+r"(b1), [b2] "+r"(b2), [xa] "+r"(xa), [xb] "+r"(xb),
                          [w0] "+l"(w0), [w1] "+l"(w1), [w2] "+l"(w2)
                        : [pb] "r"(pb)
-                       : "r12", "lr", "d0", "d1", "d2", "d3", "d4", "d5", "cc", "memory");
+                       : AOT_S16_PS_CLOB "lr", "d0", "d1", "d2", "d3", "d4", "d5", "cc", "memory");
     }
     (void)i1;
 #else

@@ -25,11 +25,13 @@
 #define AOT_FC_S8_XW 1024
 #endif
 
+#if !defined(AOT_FC_S8_MVE) && !defined(AOT_FC_S8_DSP) /* (Clang warns when unused) */
 AOT_INLINE int8_t aot_fc_s8_out(int32_t acc, const int32_t *bias, int32_t oc, int32_t mult,
                                 int32_t shift, int32_t out_off, int32_t lo, int32_t hi) {
   if (bias) acc += bias[oc];
   return (int8_t)aot_clamp_i32(aot_conv_mbqm(acc, mult, shift) + out_off, lo, hi);
 }
+#endif
 
 #ifdef AOT_FC_S8_MVE
 /* Helium: sum w * (x + input_offset) + bias = sum w * x + ksum with ksum =

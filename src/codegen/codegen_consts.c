@@ -149,11 +149,11 @@ int gen_constants(const ir_graph *g, const cg_options *o, char *const *const_use
     /* the condition of the kernels' Helium build (aot_conv2d_s8.c,
        aot_common.h): the filters marked AOT_MVE_PACKED are stored packed
        there, and their convolutions' params say so */
-    sb_printf(h, "/* 1 in a Helium build of the kernels (Cortex-M55: MVE, GCC, optimised, no\n"
+    sb_printf(h, "/* 1 in a Helium build of the kernels (Cortex-M55: MVE, optimised, no\n"
                  " * AOT_NO_SIMD): %d convolution filter%s then stored packed in the order\n"
                  " * the kernel loads them (aot_conv_params.filter_packed). */\n"
                  "#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && defined(__OPTIMIZE__) && \\\n"
-                 "    !defined(__clang__) && !defined(AOT_NO_SIMD)\n"
+                 "    !defined(AOT_NO_SIMD)\n"
                  "#define AOT_MVE_PACKED 1\n#else\n#define AOT_MVE_PACKED 0\n#endif\n\n",
               npacked, npacked == 1 ? " is" : "s are");
   sb_puts(h, "#endif\n");
