@@ -98,81 +98,127 @@ static void aot_tc16_one(const aot_conv_params *p, const int16_t *in_b, int32_t 
 #endif
 
 #if defined(AOT_S16_MVE) || defined(AOT_S16_DSP)
-/* Outputs ox and ox + sw of row oy of image in_b (out0, out1): the filter
- * taps fy = fys + i2 * sh (i2 < ny: the rows whose input row exists) and
- * fx = fxs + i1 * sw (i1 < nx: the columns where either output's input
- * column exists, ix for ox and ix + 1 for ox + sw), block (i2, i1) of in_c
- * taps at k = (i2 * nx + i1) * in_c of the column. */
-static void aot_tc16_pair(const aot_conv_params *p, const int16_t *in_b, int32_t oy,
-                          int32_t ox, const int8_t *filter, const aot_s16_rq *rq,
-                          int16_t *col, int16_t *out0, int16_t *out1) {
-  const int32_t in_w = p->in_w, in_c = p->in_c, fw = p->filter_w, out_c = p->out_c;
-  const int32_t sh = p->stride_h, sw = p->stride_w, fsize = p->filter_h * fw * in_c;
-  const int32_t ty = oy + p->pad_h, tx = ox + p->pad_w;
-  const int32_t nlo = tx - fw + 1;
-  int32_t iy0, iy1, ilo, ihi, ny, nx, fys, fxs, kb, i1, i2;
+/* taps of residue r of a filter dimension of f taps, stride s */
+AOT_INLINE int32_t aot_tc16_ntaps(int32_t r, int32_t s, int32_t f) {
+  return r < f ? (f - r + s - 1) / s : 0;
+}
+
+/* The sub-filter of phase (ry, rx) (nfy x nfx taps) of every output channel
+ * into pf: channel oc's taps at oc * nfy * nfx * in_c, tap (my, mx) the
+ * filter's (ry + (nfy - 1 - my) sh, rx + (nfx - 1 - mx) sw), so that the
+ * inputs it meets ascend with my, mx as an ordinary convolution's. */
+static void aot_tc16_subfilter(const aot_conv_params *p, const int8_t *filter, int32_t ry,
+                               int32_t rx, int32_t nfy, int32_t nfx, int8_t *pf) {
+  const int32_t in_c = p->in_c, fw = p->filter_w, fsize = p->filter_h * fw * in_c;
+  int32_t oc, my, mx;
+  for (oc = 0; oc < p->out_c; oc++)
+    for (my = 0; my < nfy; my++)
+      for (mx = 0; mx < nfx; mx++, pf += in_c)
+        memcpy(pf,
+               filter + (size_t)oc * fsize +
+                   ((ry + (nfy - 1 - my) * p->stride_h) * fw + rx + (nfx - 1 - mx) * p->stride_w) *
+                       in_c,
+               (size_t)in_c);
+}
+
+/* Position which (0: A, 1: B) of the column: rows iy0 + y0 .. iy0 + y1 - 1
+ * (inside the image), columns ix0 .. ix0 + nfx - 1 of each, zeros for the
+ * columns outside the image (zero point 0: they add nothing) or every
+ * column when !valid. */
+static void aot_tc16_gather(const aot_conv_params *p, const int16_t *in_b, int32_t iy0,
+                            int32_t ix0, int32_t y0, int32_t y1, int32_t nfx, int valid,
+                            int16_t *col, int32_t kb, int32_t which) {
+  const int32_t in_c = p->in_c, rl = nfx * in_c;
+  const int32_t x0 = aot_max_i32(0, -ix0), x1 = aot_min_i32(nfx, p->in_w - ix0);
+  int32_t my, k = 0;
+  for (my = y0; my < y1; my++, k += rl) {
+    if (!valid || x0 >= x1) {
+      aot_s16_colp(col, kb, which, k, NULL, rl);
+      continue;
+    }
+    aot_s16_colp(col, kb, which, k, NULL, x0 * in_c);
+    aot_s16_colp(col, kb, which, k + x0 * in_c,
+                 in_b + ((size_t)(iy0 + my) * p->in_w + (size_t)(ix0 + x0)) * in_c,
+                 (x1 - x0) * in_c);
+    aot_s16_colp(col, kb, which, k + x1 * in_c, NULL, (nfx - x1) * in_c);
+  }
+}
+
+/* Phase (py, px): the outputs oy = py (mod sh), ox = px (mod sw) of every
+ * image, two of a row (ox, ox + sw) at a time. Output (oy, ox) is the
+ * convolution of the sub-filter with the input window of origin (iy0, ix0),
+ * iy0 = (oy + pad_h - ry) / sh - nfy + 1 (exact division: ry is the
+ * residue), rows y0 .. y1 - 1 of it inside the image (the same for both
+ * outputs), ix0 one column further for ox + sw. */
+static void aot_tc16_phase(const aot_conv_params *p, const int16_t *input, int32_t py,
+                           int32_t px, const int8_t *filter, const aot_s16_rq *rq,
+                           int16_t *col, int8_t *pf, int16_t *output) {
+  const int32_t in_c = p->in_c, out_c = p->out_c, out_w = p->out_w, sh = p->stride_h;
+  const int32_t sw = p->stride_w, ry = (py + p->pad_h) % sh, rx = (px + p->pad_w) % sw;
+  const int32_t nfy = aot_tc16_ntaps(ry, sh, p->filter_h);
+  const int32_t nfx = aot_tc16_ntaps(rx, sw, p->filter_w), kp = nfy * nfx * in_c;
+  const size_t in_img = (size_t)p->in_h * p->in_w * in_c;
+  int32_t b, oy, ox, c;
   aot_s16_pwin v;
-  aot_tc16_range(ty, sh, p->filter_h, p->in_h, &iy0, &iy1);
-  /* filter column fx = tx - i * sw, 0 <= fx < fw, reads input column i for
-   * ox and i + 1 for ox + sw: i from ceil((tx - fw + 1) / sw) (C division
-   * rounds a negative quotient up) to tx / sw, where either column exists */
-  ilo = aot_max_i32(nlo > 0 ? (nlo + sw - 1) / sw : nlo / sw, -1);
-  ihi = aot_min_i32(tx / sw, in_w - 1);
-  ny = iy1 - iy0 + 1;
-  nx = ihi - ilo + 1;
-  fys = ty - iy1 * sh;
-  fxs = tx - ihi * sw;
-  if (ny <= 0 || nx <= 0) ny = nx = 0;
-  kb = ny * nx * in_c;
-  /* gather: block (i2, i1) reads input row iy1 - i2, columns ihi - i1 (ox)
-   * and ihi - i1 + 1 (ox + sw) */
-  for (i2 = 0; i2 < ny; i2++) {
-    const int16_t *row = in_b + (size_t)(iy1 - i2) * in_w * in_c;
-    for (i1 = 0; i1 < nx; i1++) {
-      const int32_t ix = ihi - i1, k = (i2 * nx + i1) * in_c;
-      aot_s16_colp(col, kb, 0, k, ix >= 0 ? row + (size_t)ix * in_c : NULL, in_c);
-      aot_s16_colp(col, kb, 1, k, ix + 1 < in_w ? row + (size_t)(ix + 1) * in_c : NULL, in_c);
+  if (kp > 0) aot_tc16_subfilter(p, filter, ry, rx, nfy, nfx, pf);
+  v.n1 = v.n2 = 1;
+  v.x1 = v.x2 = v.w1 = v.w2 = 0;
+  for (b = 0; b < p->batches; b++) {
+    const int16_t *in_b = input + (size_t)b * in_img;
+    for (oy = py; oy < p->out_h; oy += sh) {
+      const int32_t iy0 = (oy + p->pad_h - ry) / sh - nfy + 1;
+      const int32_t y0 = aot_max_i32(0, -iy0), y1 = aot_max_i32(y0, aot_min_i32(nfy, p->in_h - iy0));
+      const int32_t k = (y1 - y0) * nfx * in_c;
+      int16_t *orow = output + ((size_t)b * p->out_h + oy) * out_w * out_c;
+      v.bn = k;
+      for (ox = px; ox < out_w; ox += 2 * sw) {
+        const int32_t ix0 = (ox + p->pad_w - rx) / sw - nfx + 1, has1 = ox + sw < out_w;
+        int16_t *o0 = orow + (size_t)ox * out_c, *o1 = has1 ? o0 + (size_t)sw * out_c : NULL;
+        if (k == 0) {   /* no input reaches them: the bias alone */
+          for (c = 0; c < out_c; c++) {
+            o0[c] = aot_s16_out32(0, rq + c, p->act_min, p->act_max);
+            if (o1) o1[c] = o0[c];
+          }
+          continue;
+        }
+        aot_tc16_gather(p, in_b, iy0, ix0, y0, y1, nfx, 1, col, k, 0);
+        aot_tc16_gather(p, in_b, iy0, ix0 + 1, y0, y1, nfx, has1, col, k, 1);
+        aot_s16_pair(col, k, pf + (size_t)y0 * nfx * in_c, kp, out_c, &v, rq, 0, p->act_min,
+                     p->act_max, o0, o1);
+      }
     }
   }
-  v.bn = in_c;
-  v.n1 = nx;
-  v.n2 = ny;
-  v.x1 = in_c;
-  v.x2 = nx * in_c;
-  v.w1 = sw * in_c;
-  v.w2 = sh * fw * in_c;
-  aot_s16_pair(col, kb, filter + (fys * fw + fxs) * in_c, fsize, out_c, &v, rq, 0, p->act_min,
-               p->act_max, out0, out1);
 }
 #endif
 
 #if defined(AOT_S16_MVE) || defined(AOT_S16_DSP)
 int32_t aot_tconv2d_s16(const aot_conv_params *p, const int16_t *input, const int8_t *filter,
                         const int64_t *bias, int16_t *output, void *scratch) {
-  const int32_t out_w = p->out_w, out_c = p->out_c, sw = p->stride_w;
+  const int32_t out_w = p->out_w, out_c = p->out_c;
   const size_t in_img = (size_t)p->in_h * p->in_w * p->in_c;
   aot_s16_rq *rq = (aot_s16_rq *)scratch;
   int32_t b, oy, ox, c;
-  int16_t *col = scratch && aot_tconv2d_s16_scratch_size(p) > aot_s16_rq_bytes(p)
-                     ? (int16_t *)(void *)((char *)scratch + aot_s16_rq_bytes(p))
-                     : NULL;
-  if (p->stride_h <= 0 || sw <= 0 || p->pad_h < 0 || p->pad_w < 0 || p->filter_in_c != p->in_c)
+  if (p->stride_h <= 0 || p->stride_w <= 0 || p->pad_h < 0 || p->pad_w < 0 ||
+      p->filter_in_c != p->in_c)
     return AOT_KERNEL_BAD_PARAM;
   if (rq)
     for (c = 0; c < out_c; c++) rq[c] = aot_s16_rq_of(p->out_mult[c], p->out_shift[c], bias ? bias[c] : 0);
+  if (rq && aot_tconv2d_s16_scratch_size(p) > aot_s16_rq_bytes(p)) {
+    /* phase by phase (the sub-filter rearranged once per phase) */
+    const int64_t kmax = aot_tconv2d_s16_phase_k(p);
+    int16_t *col = (int16_t *)(void *)((char *)scratch + aot_s16_rq_bytes(p));
+    int8_t *pf = (int8_t *)col + aot_s16_col_bytes(kmax);
+    int32_t py, px;
+    for (py = 0; py < p->stride_h && py < p->out_h; py++)
+      for (px = 0; px < p->stride_w && px < out_w; px++)
+        aot_tc16_phase(p, input, py, px, filter, rq, col, pf, output);
+    return AOT_KERNEL_OK;
+  }
   for (b = 0; b < p->batches; b++) {
     const int16_t *in_b = input + (size_t)b * in_img;
     for (oy = 0; oy < p->out_h; oy++) {
       int16_t *orow = output + ((size_t)b * p->out_h + oy) * out_w * out_c;
-      ox = 0;
-      /* pairs ox, ox + sw in runs of 2 sw outputs; the rest one by one */
-      for (; col && ox + 2 * sw <= out_w; ox += 2 * sw) {
-        int32_t ph;
-        for (ph = 0; ph < sw; ph++)
-          aot_tc16_pair(p, in_b, oy, ox + ph, filter, rq, col,
-                        orow + (size_t)(ox + ph) * out_c, orow + (size_t)(ox + ph + sw) * out_c);
-      }
-      for (; ox < out_w; ox++)
+      for (ox = 0; ox < out_w; ox++)
         aot_tc16_one(p, in_b, oy, ox, filter, bias, rq, orow + (size_t)ox * out_c);
     }
   }
