@@ -121,70 +121,164 @@ static void aot_tc16_subfilter(const aot_conv_params *p, const int8_t *filter, i
                (size_t)in_c);
 }
 
-/* Position which (0: A, 1: B) of the column: rows iy0 + y0 .. iy0 + y1 - 1
- * (inside the image), columns ix0 .. ix0 + nfx - 1 of each, zeros for the
- * columns outside the image (zero point 0: they add nothing) or every
- * column when !valid. */
-static void aot_tc16_gather(const aot_conv_params *p, const int16_t *in_b, int32_t iy0,
-                            int32_t ix0, int32_t y0, int32_t y1, int32_t nfx, int valid,
-                            int16_t *col, int32_t kb, int32_t which) {
-  const int32_t in_c = p->in_c, rl = nfx * in_c;
-  const int32_t x0 = aot_max_i32(0, -ix0), x1 = aot_min_i32(nfx, p->in_w - ix0);
-  int32_t my, k = 0;
-  for (my = y0; my < y1; my++, k += rl) {
-    if (!valid || x0 >= x1) {
-      aot_s16_colp(col, kb, which, k, NULL, rl);
-      continue;
-    }
-    aot_s16_colp(col, kb, which, k, NULL, x0 * in_c);
-    aot_s16_colp(col, kb, which, k + x0 * in_c,
-                 in_b + ((size_t)(iy0 + my) * p->in_w + (size_t)(ix0 + x0)) * in_c,
-                 (x1 - x0) * in_c);
-    aot_s16_colp(col, kb, which, k + x1 * in_c, NULL, (nfx - x1) * in_c);
-  }
-}
-
 /* Phase (py, px): the outputs oy = py (mod sh), ox = px (mod sw) of every
- * image, two of a row (ox, ox + sw) at a time. Output (oy, ox) is the
+ * image, with pf holding the phase's sub-filter. Output (oy, ox) is the
  * convolution of the sub-filter with the input window of origin (iy0, ix0),
  * iy0 = (oy + pad_h - ry) / sh - nfy + 1 (exact division: ry is the
- * residue), rows y0 .. y1 - 1 of it inside the image (the same for both
- * outputs), ix0 one column further for ox + sw. */
+ * residue), ix0 likewise (one column further for ox + sw): its rows y0 ..
+ * y1 - 1 and columns x0 .. x1 - 1 inside the image, each row one run of
+ * (x1 - x0) in_c taps, contiguous in the input and in pf. Helium: two
+ * outputs ox, ox + sw whose windows are whole in x at once (aot_s16_pair,
+ * the inputs read in place, B's in_c after A's); the others one at a time,
+ * four channels of aot_s16_win4. */
 static void aot_tc16_phase(const aot_conv_params *p, const int16_t *input, int32_t py,
-                           int32_t px, const int8_t *filter, const aot_s16_rq *rq,
-                           int16_t *col, int8_t *pf, int16_t *output) {
-  const int32_t in_c = p->in_c, out_c = p->out_c, out_w = p->out_w, sh = p->stride_h;
-  const int32_t sw = p->stride_w, ry = (py + p->pad_h) % sh, rx = (px + p->pad_w) % sw;
+                           int32_t px, const int8_t *filter, const aot_s16_rq *rq, int8_t *pf,
+                           int16_t *output) {
+  const int32_t in_c = p->in_c, in_w = p->in_w, out_c = p->out_c, out_w = p->out_w;
+  const int32_t sh = p->stride_h, sw = p->stride_w;
+  const int32_t ry = (py + p->pad_h) % sh, rx = (px + p->pad_w) % sw;
   const int32_t nfy = aot_tc16_ntaps(ry, sh, p->filter_h);
   const int32_t nfx = aot_tc16_ntaps(rx, sw, p->filter_w), kp = nfy * nfx * in_c;
-  const size_t in_img = (size_t)p->in_h * p->in_w * in_c;
-  int32_t b, oy, ox, c;
-  aot_s16_pwin v;
+  const size_t in_img = (size_t)p->in_h * in_w * in_c;
+  int32_t b, oy, ox, j, r;
   if (kp > 0) aot_tc16_subfilter(p, filter, ry, rx, nfy, nfx, pf);
-  v.n1 = v.n2 = 1;
-  v.x1 = v.x2 = v.w1 = v.w2 = 0;
   for (b = 0; b < p->batches; b++) {
     const int16_t *in_b = input + (size_t)b * in_img;
     for (oy = py; oy < p->out_h; oy += sh) {
       const int32_t iy0 = (oy + p->pad_h - ry) / sh - nfy + 1;
-      const int32_t y0 = aot_max_i32(0, -iy0), y1 = aot_max_i32(y0, aot_min_i32(nfy, p->in_h - iy0));
-      const int32_t k = (y1 - y0) * nfx * in_c;
+      const int32_t y0 = aot_max_i32(0, -iy0), y1 = aot_min_i32(nfy, p->in_h - iy0);
       int16_t *orow = output + ((size_t)b * p->out_h + oy) * out_w * out_c;
-      v.bn = k;
-      for (ox = px; ox < out_w; ox += 2 * sw) {
-        const int32_t ix0 = (ox + p->pad_w - rx) / sw - nfx + 1, has1 = ox + sw < out_w;
-        int16_t *o0 = orow + (size_t)ox * out_c, *o1 = has1 ? o0 + (size_t)sw * out_c : NULL;
-        if (k == 0) {   /* no input reaches them: the bias alone */
-          for (c = 0; c < out_c; c++) {
-            o0[c] = aot_s16_out32(0, rq + c, p->act_min, p->act_max);
-            if (o1) o1[c] = o0[c];
-          }
+      for (ox = px; ox < out_w;) {
+        const int32_t ix0 = (ox + p->pad_w - rx) / sw - nfx + 1;
+        const int32_t x0 = aot_max_i32(0, -ix0), x1 = aot_min_i32(nfx, in_w - ix0);
+        int16_t *o = orow + (size_t)ox * out_c;
+        aot_s16_win v;
+#if defined(AOT_S16_MVE)
+        if (y0 < y1 && ix0 >= 0 && ix0 + nfx < in_w && ox + sw < out_w) {
+          aot_s16_pwin w;
+          w.bn = nfx * in_c;
+          w.n1 = y1 - y0;
+          w.n2 = 1;
+          w.x1 = in_w * in_c;
+          w.w1 = nfx * in_c;
+          w.x2 = w.w2 = 0;
+          aot_s16_pair(in_b + ((size_t)(iy0 + y0) * in_w + (size_t)ix0) * in_c, in_c,
+                       pf + (size_t)y0 * nfx * in_c, kp, out_c, &w, rq, 0, p->act_min,
+                       p->act_max, o, o + (size_t)sw * out_c);
+          ox += 2 * sw;
           continue;
         }
-        aot_tc16_gather(p, in_b, iy0, ix0, y0, y1, nfx, 1, col, k, 0);
-        aot_tc16_gather(p, in_b, iy0, ix0 + 1, y0, y1, nfx, has1, col, k, 1);
-        aot_s16_pair(col, k, pf + (size_t)y0 * nfx * in_c, kp, out_c, &v, rq, 0, p->act_min,
-                     p->act_max, o0, o1);
+#endif
+        v.n = (x1 - x0) * in_c;
+        v.n1 = y1 - y0;
+        v.n2 = 1;
+        v.x1 = in_w * in_c;
+        v.w1 = nfx * in_c;
+        v.x2 = v.w2 = 0;
+        if (x0 >= x1 || y0 >= y1) v.n1 = 0;
+        v.x = v.n1 == 0 ? in_b : in_b + ((size_t)(iy0 + y0) * in_w + (size_t)(ix0 + x0)) * in_c;
+        for (j = 0; j < out_c; j += 4) {
+          const int32_t rows = aot_min_i32(4, out_c - j);
+          int64_t a[4] = {0, 0, 0, 0};
+          v.w = pf + (size_t)j * kp + (size_t)(y0 * nfx + x0) * in_c;
+          if (v.n1 > 0) aot_s16_win4(&v, kp, rows, a);
+          for (r = 0; r < rows; r++)
+            o[j + r] = aot_s16_out(a[r], rq, j + r, NULL, NULL, NULL, p->act_min, p->act_max);
+        }
+        ox += sw;
+      }
+    }
+  }
+}
+#endif
+
+#if defined(AOT_S16_DSP)
+/* Arm DSP, layers with aot_tconv2d_s16_quad_bytes: one output and four
+ * channels at a time. Channels oc0..oc0 + 3 of phase (ry, rx)'s sub-filter
+ * (aot_tc16_subfilter's tap order; zeros past out_c) widened into q: per
+ * four taps k..k+3 of the window eight words, per channel (wk, wk+2) and
+ * (wk+1, wk+3) as int16 pairs (what SXTB16 would make of a weight word). */
+static void aot_tc16_dsp_quad(const aot_conv_params *p, const int8_t *filter, int32_t oc0,
+                              int32_t ry, int32_t rx, int32_t nfy, int32_t nfx, uint32_t *q) {
+  const int32_t in_c = p->in_c, fw = p->filter_w, fsize = p->filter_h * fw * in_c;
+  int32_t my, mx, c, k;
+  for (my = 0; my < nfy; my++)
+    for (mx = 0; mx < nfx; mx++) {
+      const int32_t tap = ((ry + (nfy - 1 - my) * p->stride_h) * fw + rx + (nfx - 1 - mx) * p->stride_w) * in_c;
+      for (k = 0; k < in_c; k += 4, q += 8)
+        for (c = 0; c < 4; c++) {
+          const int8_t *w = oc0 + c < p->out_c ? filter + (size_t)(oc0 + c) * fsize + tap + k : NULL;
+          q[2 * c] = w ? (uint32_t)(uint16_t)w[0] | (uint32_t)(uint16_t)w[2] << 16 : 0;
+          q[2 * c + 1] = w ? (uint32_t)(uint16_t)w[1] | (uint32_t)(uint16_t)w[3] << 16 : 0;
+        }
+    }
+}
+
+/* s[c] += the sum over n4 > 0 groups of four inputs x of x * channel c's
+ * widened weights q (c < 4): per group two LDR and PKHBT / PKHTB make
+ * (x0, x2), (x1, x3), then per channel one LDRD of q (word-aligned) and two
+ * SMLAD (18 instructions, 16 products). At most AOT_S16_RUN products per
+ * sum: int32 is exact. Not inlined: the loop gets the registers. */
+static __attribute__((noinline)) void aot_tc16_dsp_dot4(const int16_t *x, const uint32_t *q,
+                                                        int32_t n4, int32_t *s) {
+  int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+  uint32_t xa, xb, u, t;
+#define AOT_TC16_CH(s) \
+  "ldrd %[xa], %[t], [%[q]], #8\n\t" \
+  "smlad %[" s "], %[xa], %[u], %[" s "]\n\t" \
+  "smlad %[" s "], %[t], %[xb], %[" s "]\n\t"
+  __asm__ volatile("1:\n\t"
+                   "ldr %[xa], [%[x]], #4\n\t"
+                   "ldr %[xb], [%[x]], #4\n\t"
+                   "pkhbt %[u], %[xa], %[xb], lsl #16\n\t"
+                   "pkhtb %[xb], %[xb], %[xa], asr #16\n\t"
+                   AOT_TC16_CH("s0") AOT_TC16_CH("s1") AOT_TC16_CH("s2") AOT_TC16_CH("s3")
+                   "subs %[n], %[n], #1\n\t"
+                   "bne 1b\n"
+                   : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [xa] "=&r"(xa),
+                     [xb] "=&r"(xb), [u] "=&r"(u), [t] "=&r"(t), [x] "+r"(x), [q] "+r"(q),
+                     [n] "+r"(n4)
+                   :
+                   : "cc", "memory");
+#undef AOT_TC16_CH
+  s[0] = s0;
+  s[1] = s1;
+  s[2] = s2;
+  s[3] = s3;
+}
+
+/* Phase (py, px) four channels at a time: per output the window's rows
+ * inside the image, each one run of the columns inside it (contiguous in
+ * the input and in q), then aot_s16_out32 (one int32 sum: the window has
+ * at most AOT_S16_RUN taps). */
+static void aot_tc16_dsp_phase(const aot_conv_params *p, const int16_t *input, int32_t py,
+                               int32_t px, const int8_t *filter, const aot_s16_rq *rq,
+                               uint32_t *q, int16_t *output) {
+  const int32_t in_c = p->in_c, in_w = p->in_w, out_c = p->out_c, out_w = p->out_w;
+  const int32_t sh = p->stride_h, sw = p->stride_w;
+  const int32_t ry = (py + p->pad_h) % sh, rx = (px + p->pad_w) % sw;
+  const int32_t nfy = aot_tc16_ntaps(ry, sh, p->filter_h), nfx = aot_tc16_ntaps(rx, sw, p->filter_w);
+  const size_t in_img = (size_t)p->in_h * in_w * in_c;
+  int32_t oc0, b, oy, ox, r, my;
+  for (oc0 = 0; oc0 < out_c; oc0 += 4) {
+    const int32_t nr = aot_min_i32(4, out_c - oc0);
+    aot_tc16_dsp_quad(p, filter, oc0, ry, rx, nfy, nfx, q);
+    for (b = 0; b < p->batches; b++) {
+      const int16_t *in_b = input + (size_t)b * in_img;
+      for (oy = py; oy < p->out_h; oy += sh) {
+        const int32_t iy0 = (oy + p->pad_h - ry) / sh - nfy + 1;
+        const int32_t y0 = aot_max_i32(0, -iy0), y1 = aot_min_i32(nfy, p->in_h - iy0);
+        int16_t *o = output + (((size_t)b * p->out_h + oy) * out_w + px) * out_c + oc0;
+        for (ox = px; ox < out_w; ox += sw, o += (size_t)sw * out_c) {
+          const int32_t ix0 = (ox + p->pad_w - rx) / sw - nfx + 1;
+          const int32_t x0 = aot_max_i32(0, -ix0), x1 = aot_min_i32(nfx, in_w - ix0);
+          int32_t s[4] = {0, 0, 0, 0};
+          if (x0 < x1)   /* in_c a multiple of 4: whole groups */
+            for (my = y0; my < y1; my++)
+              aot_tc16_dsp_dot4(in_b + ((size_t)(iy0 + my) * in_w + (size_t)(ix0 + x0)) * in_c,
+                                q + (size_t)(my * nfx + x0) * in_c * 2, (x1 - x0) * in_c / 4, s);
+          for (r = 0; r < nr; r++) o[r] = aot_s16_out32(s[r], rq + oc0 + r, p->act_min, p->act_max);
+        }
       }
     }
   }
@@ -205,13 +299,28 @@ int32_t aot_tconv2d_s16(const aot_conv_params *p, const int16_t *input, const in
     for (c = 0; c < out_c; c++) rq[c] = aot_s16_rq_of(p->out_mult[c], p->out_shift[c], bias ? bias[c] : 0);
   if (rq && aot_tconv2d_s16_scratch_size(p) > aot_s16_rq_bytes(p)) {
     /* phase by phase (the sub-filter rearranged once per phase) */
-    const int64_t kmax = aot_tconv2d_s16_phase_k(p);
-    int16_t *col = (int16_t *)(void *)((char *)scratch + aot_s16_rq_bytes(p));
-    int8_t *pf = (int8_t *)col + aot_s16_col_bytes(kmax);
+    int8_t *pf = (int8_t *)scratch + aot_s16_rq_bytes(p);
     int32_t py, px;
+#if defined(AOT_S16_DSP)
+    uint32_t *q = (uint32_t *)(void *)(pf + aot_conv_scratch_round(
+                                               (size_t)aot_tconv2d_s16_phase_k(p) * (size_t)out_c));
+    const int quads = aot_tconv2d_s16_quad_bytes(p) > 0;
+#else
+    const int quads = 0;
+    uint32_t *q = NULL;
+#endif
     for (py = 0; py < p->stride_h && py < p->out_h; py++)
-      for (px = 0; px < p->stride_w && px < out_w; px++)
-        aot_tc16_phase(p, input, py, px, filter, rq, col, pf, output);
+      for (px = 0; px < p->stride_w && px < out_w; px++) {
+#if defined(AOT_S16_DSP)
+        if (quads) {
+          aot_tc16_dsp_phase(p, input, py, px, filter, rq, q, output);
+          continue;
+        }
+#endif
+        aot_tc16_phase(p, input, py, px, filter, rq, pf, output);
+      }
+    (void)q;
+    (void)quads;
     return AOT_KERNEL_OK;
   }
   for (b = 0; b < p->batches; b++) {
