@@ -6,20 +6,28 @@
  * gathering the products of the input rows / columns that reach it.
  *
  * SIMD paths (aot_s16_simd.h; AOT_TCONV2D_S16_MVE / AOT_TCONV2D_S16_DSP name
- * the variant built). An output's sum is, over the input positions (iy, ix)
- * that reach it, the dot product over in_c of the input vector at (iy, ix)
- * and the filter slice [oc, ty - iy * sh, tx - ix * sw, :], both contiguous;
- * integer sums in another order are the same int64 sums (int32 partial sums
- * within aot_s16_simd.h's limit):
- *  - Helium: per output and four output channels, those runs as an
- *    aot_s16_win (input columns inner, rows outer), read in place;
- *  - Arm DSP: outputs ox and ox + stride_w of one row reach the same filter
- *    taps, from input columns one apart: such pairs are gathered into the
- *    scratch column (one block of in_c taps per filter tap, zeros where a
- *    position's input column is outside the image) and every pair of output
- *    channels runs aot_s16_dsp_dot2x2 block by block. Unpaired outputs, and
- *    layers without the scratch (aot_tconv2d_s16_scratch_size 0), take the
- *    one-output path of the Helium build on aot_s16_dot4_s32. */
+ * the variant built): the sub-pixel (phase) decomposition. With strides
+ * (sh, sw) the outputs oy = py (mod sh), ox = px (mod sw) only meet the
+ * filter taps fy = (py + pad_h) mod sh (mod sh), fx likewise: they are an
+ * ordinary stride-1 convolution of the input with that sub-filter of
+ * ceil(fh / sh) x ceil(fw / sw) x in_c taps, taken in reverse order (taps
+ * ascending as the inputs they meet). Per phase the sub-filter is
+ * rearranged into the scratch; an output's window is then its rows inside
+ * the image, each one run of contiguous taps in both the input and the
+ * sub-filter. Integer sums in another order are the same int64 sums (int32
+ * partial sums within aot_s16_simd.h's limit):
+ *  - Helium: two outputs ox, ox + sw whose windows lie inside the image in
+ *    x through aot_s16_pair, the input read in place (B's taps in_c after
+ *    A's); the others one at a time, four channels of aot_s16_win4;
+ *  - Arm DSP: when in_c is a multiple of 4 and the window at most
+ *    AOT_S16_RUN taps, the sub-filter of four channels at a time widened to
+ *    int16 pairs (aot_tc16_dsp_quad), one output at a time, per window row
+ *    aot_tc16_dsp_dot4 (one int32 sum per channel); other layers as the
+ *    Helium build's one-output path.
+ * Layers whose sub-filters exceed the scratch (aot_tconv2d_s16_scratch_size
+ * gives the constants alone), or without scratch, run one output at a time
+ * on the whole filter (aot_tc16_one). Every path requantizes through
+ * aot_s16_rq.h. */
 #include "aot_conv.h"
 #include "aot_s16_simd.h"
 
@@ -192,6 +200,56 @@ static void aot_tc16_phase(const aot_conv_params *p, const int16_t *input, int32
 }
 #endif
 
+#if defined(AOT_S16_MVE) || defined(AOT_S16_DSP)
+/* Layers of little filter reuse (aot_tconv2d_s16_phased 0): */
+/* Outputs ox and ox + sw of row oy of image in_b (out0, out1): the filter
+ * taps fy = fys + i2 * sh (i2 < ny: the rows whose input row exists) and
+ * fx = fxs + i1 * sw (i1 < nx: the columns where either output's input
+ * column exists, ix for ox and ix + 1 for ox + sw), block (i2, i1) of in_c
+ * taps at k = (i2 * nx + i1) * in_c of the column. */
+static void aot_tc16_pair(const aot_conv_params *p, const int16_t *in_b, int32_t oy,
+                          int32_t ox, const int8_t *filter, const aot_s16_rq *rq,
+                          int16_t *col, int16_t *out0, int16_t *out1) {
+  const int32_t in_w = p->in_w, in_c = p->in_c, fw = p->filter_w, out_c = p->out_c;
+  const int32_t sh = p->stride_h, sw = p->stride_w, fsize = p->filter_h * fw * in_c;
+  const int32_t ty = oy + p->pad_h, tx = ox + p->pad_w;
+  const int32_t nlo = tx - fw + 1;
+  int32_t iy0, iy1, ilo, ihi, ny, nx, fys, fxs, kb, i1, i2;
+  aot_s16_pwin v;
+  aot_tc16_range(ty, sh, p->filter_h, p->in_h, &iy0, &iy1);
+  /* filter column fx = tx - i * sw, 0 <= fx < fw, reads input column i for
+   * ox and i + 1 for ox + sw: i from ceil((tx - fw + 1) / sw) (C division
+   * rounds a negative quotient up) to tx / sw, where either column exists */
+  ilo = aot_max_i32(nlo > 0 ? (nlo + sw - 1) / sw : nlo / sw, -1);
+  ihi = aot_min_i32(tx / sw, in_w - 1);
+  ny = iy1 - iy0 + 1;
+  nx = ihi - ilo + 1;
+  fys = ty - iy1 * sh;
+  fxs = tx - ihi * sw;
+  if (ny <= 0 || nx <= 0) ny = nx = 0;
+  kb = ny * nx * in_c;
+  /* gather: block (i2, i1) reads input row iy1 - i2, columns ihi - i1 (ox)
+   * and ihi - i1 + 1 (ox + sw) */
+  for (i2 = 0; i2 < ny; i2++) {
+    const int16_t *row = in_b + (size_t)(iy1 - i2) * in_w * in_c;
+    for (i1 = 0; i1 < nx; i1++) {
+      const int32_t ix = ihi - i1, k = (i2 * nx + i1) * in_c;
+      aot_s16_colp(col, kb, 0, k, ix >= 0 ? row + (size_t)ix * in_c : NULL, in_c);
+      aot_s16_colp(col, kb, 1, k, ix + 1 < in_w ? row + (size_t)(ix + 1) * in_c : NULL, in_c);
+    }
+  }
+  v.bn = in_c;
+  v.n1 = nx;
+  v.n2 = ny;
+  v.x1 = in_c;
+  v.x2 = nx * in_c;
+  v.w1 = sw * in_c;
+  v.w2 = sh * fw * in_c;
+  aot_s16_pair(col, kb, filter + (fys * fw + fxs) * in_c, fsize, out_c, &v, rq, 0, p->act_min,
+               p->act_max, out0, out1);
+}
+#endif
+
 #if defined(AOT_S16_DSP)
 /* Arm DSP, layers with aot_tconv2d_s16_quad_bytes: one output and four
  * channels at a time. Channels oc0..oc0 + 3 of phase (ry, rx)'s sub-filter
@@ -201,16 +259,21 @@ static void aot_tc16_phase(const aot_conv_params *p, const int16_t *input, int32
 static void aot_tc16_dsp_quad(const aot_conv_params *p, const int8_t *filter, int32_t oc0,
                               int32_t ry, int32_t rx, int32_t nfy, int32_t nfx, uint32_t *q) {
   const int32_t in_c = p->in_c, fw = p->filter_w, fsize = p->filter_h * fw * in_c;
+  const int32_t nc = aot_min_i32(4, p->out_c - oc0);
   int32_t my, mx, c, k;
   for (my = 0; my < nfy; my++)
     for (mx = 0; mx < nfx; mx++) {
-      const int32_t tap = ((ry + (nfy - 1 - my) * p->stride_h) * fw + rx + (nfx - 1 - mx) * p->stride_w) * in_c;
-      for (k = 0; k < in_c; k += 4, q += 8)
-        for (c = 0; c < 4; c++) {
-          const int8_t *w = oc0 + c < p->out_c ? filter + (size_t)(oc0 + c) * fsize + tap + k : NULL;
-          q[2 * c] = w ? (uint32_t)(uint16_t)w[0] | (uint32_t)(uint16_t)w[2] << 16 : 0;
-          q[2 * c + 1] = w ? (uint32_t)(uint16_t)w[1] | (uint32_t)(uint16_t)w[3] << 16 : 0;
+      const int8_t *w = filter + (size_t)oc0 * fsize +
+                        ((ry + (nfy - 1 - my) * p->stride_h) * fw + rx + (nfx - 1 - mx) * p->stride_w) * in_c;
+      for (k = 0; k < in_c; k += 4, q += 8) {
+        for (c = 0; c < nc; c++) {
+          uint32_t t;
+          memcpy(&t, w + (size_t)c * fsize + k, 4);
+          q[2 * c] = __sxtb16(t);
+          q[2 * c + 1] = __sxtb16(t >> 8);   /* bytes 1 and 3 */
         }
+        for (; c < 4; c++) q[2 * c] = q[2 * c + 1] = 0;
+      }
     }
 }
 
@@ -288,7 +351,7 @@ static void aot_tc16_dsp_phase(const aot_conv_params *p, const int16_t *input, i
 #if defined(AOT_S16_MVE) || defined(AOT_S16_DSP)
 int32_t aot_tconv2d_s16(const aot_conv_params *p, const int16_t *input, const int8_t *filter,
                         const int64_t *bias, int16_t *output, void *scratch) {
-  const int32_t out_w = p->out_w, out_c = p->out_c;
+  const int32_t out_w = p->out_w, out_c = p->out_c, sw = p->stride_w;
   const size_t in_img = (size_t)p->in_h * p->in_w * p->in_c;
   aot_s16_rq *rq = (aot_s16_rq *)scratch;
   int32_t b, oy, ox, c;
@@ -297,6 +360,25 @@ int32_t aot_tconv2d_s16(const aot_conv_params *p, const int16_t *input, const in
     return AOT_KERNEL_BAD_PARAM;
   if (rq)
     for (c = 0; c < out_c; c++) rq[c] = aot_s16_rq_of(p->out_mult[c], p->out_shift[c], bias ? bias[c] : 0);
+  if (rq && !aot_tconv2d_s16_phased(p) && aot_tconv2d_s16_scratch_size(p) > aot_s16_rq_bytes(p)) {
+    int16_t *col = (int16_t *)(void *)((char *)scratch + aot_s16_rq_bytes(p));
+    for (b = 0; b < p->batches; b++) {
+      const int16_t *in_b = input + (size_t)b * in_img;
+      for (oy = 0; oy < p->out_h; oy++) {
+        int16_t *orow = output + ((size_t)b * p->out_h + oy) * out_w * out_c;
+        /* pairs ox, ox + sw in runs of 2 sw outputs; the rest one by one */
+        for (ox = 0; ox + 2 * sw <= out_w; ox += 2 * sw) {
+          int32_t ph;
+          for (ph = 0; ph < sw; ph++)
+            aot_tc16_pair(p, in_b, oy, ox + ph, filter, rq, col, orow + (size_t)(ox + ph) * out_c,
+                          orow + (size_t)(ox + ph + sw) * out_c);
+        }
+        for (; ox < out_w; ox++)
+          aot_tc16_one(p, in_b, oy, ox, filter, bias, rq, orow + (size_t)ox * out_c);
+      }
+    }
+    return AOT_KERNEL_OK;
+  }
   if (rq && aot_tconv2d_s16_scratch_size(p) > aot_s16_rq_bytes(p)) {
     /* phase by phase (the sub-filter rearranged once per phase) */
     int8_t *pf = (int8_t *)scratch + aot_s16_rq_bytes(p);

@@ -42,7 +42,7 @@ static int64_t bias[MAXC];
 static int32_t mult[MAXC], shift[MAXC];
 static int16_t out[MAXOUT + GUARD], ref[MAXOUT + GUARD];
 static uint64_t scr[MAXSCR / 8];
-static int conv_cases, tconv_cases, long_cases, nocol_cases, col_cases, tlong_cases;
+static int conv_cases, tconv_cases, long_cases, nocol_cases, col_cases, tlong_cases, phased_cases;
 
 /* inputs and weights: mode 0 random, 1 extremes (largest products), 2
  * small inputs, 3 tiny inputs and weights (sums that requantize about one
@@ -173,8 +173,8 @@ static void tconv_case(int idx) {
     p.stride_h = rr(1, 3);
     p.stride_w = rr(1, 3);
     p.dilation_h = p.dilation_w = 1;
-    p.in_h = rr(1, kind == 1 || kind == 2 ? 2 : 4);
-    p.in_w = rr(1, kind == 1 || kind == 2 ? 3 : 12);
+    p.in_h = kind == 2 ? rr(2, 4) : rr(1, kind == 1 ? 2 : 4);
+    p.in_w = kind == 2 ? rr(4, 8) : rr(1, kind == 1 ? 3 : 12);
     if (pad == 0) {   /* VALID */
       th = tw = 0;
     } else if (pad == 1) {   /* SAME: out = in * stride */
@@ -200,9 +200,10 @@ static void tconv_case(int idx) {
            tries > 1000);
   if (tries > 1000) return;
   if (p.in_c > AOT_S16_RUN) long_cases++;
-  if (aot_tconv2d_s16_phase_k(&p) > AOT_S16_RUN &&
-      aot_tconv2d_s16_scratch_size(&p) > aot_s16_rq_bytes(&p))
-    tlong_cases++;
+  if (aot_tconv2d_s16_phased(&p)) {
+    phased_cases++;
+    if (aot_tconv2d_s16_phase_k(&p) > AOT_S16_RUN) tlong_cases++;
+  }
   mode = (int)(rnd() % 4);
   fill(nin, nf, mode);
   quant(&p, use_bias, mode == 3);
@@ -240,11 +241,12 @@ int main(void) {
   rq_cases();
   for (c = 0; c < 500; c++) conv_case(c);
   for (c = 0; c < 600; c++) tconv_case(c);
-  printf("cases: %d CONV_2D (%d over %d taps, %d over %d), %d TRANSPOSE_CONV (%d phases of over "
-         "%d taps), %d with a column\n",
+  printf("cases: %d CONV_2D (%d over %d taps, %d over %d), %d TRANSPOSE_CONV (%d by phases, %d "
+         "of them over %d taps), %d with more scratch than the constants\n",
          conv_cases, long_cases, AOT_S16_RUN, nocol_cases, AOT_S16_DSP_COL_K, tconv_cases,
-         tlong_cases, AOT_S16_RUN, col_cases);
-  check(long_cases >= 20 && nocol_cases >= 5 && col_cases >= 300 && tlong_cases >= 20,
+         phased_cases, tlong_cases, AOT_S16_RUN, col_cases);
+  check(long_cases >= 20 && nocol_cases >= 5 && col_cases >= 300 && phased_cases >= 200 &&
+            tlong_cases >= 20,
         "case coverage", 0);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
