@@ -304,10 +304,10 @@ static __attribute__((noinline)) void aot_tc16_dsp_dot4(const int16_t *x, const 
                    :
                    : "cc", "memory");
 #undef AOT_TC16_CH
-  s[0] = s0;
-  s[1] = s1;
-  s[2] = s2;
-  s[3] = s3;
+  {
+    const int32_t r[4] = {s0, s1, s2, s3};
+    memcpy(s, r, sizeof r);
+  }
 }
 
 /* Phase (py, px) four channels at a time: per output the window's rows

@@ -6,7 +6,9 @@
  * on Cortex-M4, portable on the host) are compared byte for byte with the
  * same files compiled with AOT_NO_SIMD (ref_*, conv16_ref_kernels.c) on
  * random layers: batches, strides 1-3, paddings, dilations, groups, channel
- * counts that are not multiples of 4 / 8, filters of up to 12 x 1 or 5 x 5,
+ * counts that are not multiples of 4 / 8, filters of up to 12 x 1 or 5 x 5
+ * (TRANSPOSE_CONV: 1 x 1 to 5 x 8, VALID, SAME or any padding, layers run
+ * by phases or not, phase windows over AOT_S16_RUN taps),
  * windows of more than AOT_S16_RUN (504) taps (int32 sums moved into int64)
  * and of more than AOT_S16_DSP_COL_K taps (no column: the one-position
  * path), inputs and weights at their extremes (-32768 / 32767, -128 / 127:
