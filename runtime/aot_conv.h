@@ -292,10 +292,9 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_size(const aot_conv_params *p) {
  * the SIMD builds' requantization constants (16 bytes per output channel),
  * then the Cortex-M4 DSP build's column of two output positions, 4 bytes per
  * tap of a window (rounded up to 4 taps), for windows of at most
- * AOT_S16_DSP_COL_K taps (a TRANSPOSE_CONV's: the taps of one output phase,
- * ceil(fh / sh) x ceil(fw / sw) x in_c, in_c a multiple of 4); no column for
- * other layers, which the DSP build runs one position at a time. The
- * portable build uses none of it. */
+ * AOT_S16_DSP_COL_K taps (a TRANSPOSE_CONV's: below); no column for other
+ * layers, which the DSP build runs one position at a time. The portable
+ * build uses none of it. */
 #define AOT_S16_DSP_COL_K 2048
 AOT_INLINE size_t aot_s16_col_bytes(int64_t k) {
   return k <= 0 || k > AOT_S16_DSP_COL_K ? 0 : aot_conv_scratch_round(4u * (size_t)((k + 3) & ~3));
@@ -307,12 +306,44 @@ AOT_INLINE size_t aot_conv2d_s16_scratch_size(const aot_conv_params *p) {
   return aot_s16_rq_bytes(p) +
          aot_s16_col_bytes((int64_t)p->filter_h * p->filter_w * p->filter_in_c);
 }
+/* TRANSPOSE_CONV int16x8 (SIMD builds). Layers whose filter meets many
+ * inputs (aot_tconv2d_s16_phased: batches x in_h x in_w at least
+ * AOT_S16_TC_REUSE) run by phases (the outputs of residues oy mod
+ * stride_h, ox mod stride_w: an ordinary convolution of the input with
+ * ceil(fh / sh) x ceil(fw / sw) x in_c taps): the constants, then the
+ * sub-filter of one phase of every output channel, rearranged per call (at
+ * most AOT_S16_TC_PF bytes), then the Arm DSP build's widened four channels
+ * of it. Other layers: the constants, then the column of two outputs (in_c
+ * a multiple of 4, at most 504). Without either, the constants alone (one
+ * output at a time, the whole filter). */
+#define AOT_S16_TC_PF 32768
+#define AOT_S16_TC_REUSE 16
+AOT_INLINE int64_t aot_tconv2d_s16_phase_k(const aot_conv_params *p) {
+  return (int64_t)((p->filter_h + p->stride_h - 1) / p->stride_h) *
+         ((p->filter_w + p->stride_w - 1) / p->stride_w) * p->in_c;
+}
+AOT_INLINE int aot_tconv2d_s16_phased(const aot_conv_params *p) {
+  const int64_t k = aot_tconv2d_s16_phase_k(p);
+  return (int64_t)p->batches * p->in_h * p->in_w >= AOT_S16_TC_REUSE && k > 0 &&
+         k * p->out_c <= AOT_S16_TC_PF;
+}
+/* the Arm DSP build's four channels of the sub-filter widened to int16
+ * pairs (8 bytes per tap) when in_c is a multiple of 4 and a phase's window
+ * at most 504 taps (AOT_S16_RUN: one int32 sum per output) */
+AOT_INLINE size_t aot_tconv2d_s16_quad_bytes(const aot_conv_params *p) {
+  const int64_t k = aot_tconv2d_s16_phase_k(p);
+  return p->in_c % 4 != 0 || k <= 0 || k > 504 ? 0 : (size_t)(8 * k);
+}
 AOT_INLINE size_t aot_tconv2d_s16_scratch_size(const aot_conv_params *p) {
-  /* in_c a multiple of 4 and at most 504 (AOT_S16_RUN): whole blocks */
-  if (p->stride_h <= 0 || p->stride_w <= 0 || p->in_c % 4 != 0 || p->in_c > 504)
+  if (p->stride_h <= 0 || p->stride_w <= 0 || p->in_c <= 0 || p->out_c <= 0)
     return aot_s16_rq_bytes(p);
-  return aot_s16_rq_bytes(p) + aot_s16_col_bytes((int64_t)((p->filter_h + p->stride_h - 1) / p->stride_h) *
-                           ((p->filter_w + p->stride_w - 1) / p->stride_w) * p->in_c);
+  if (aot_tconv2d_s16_phased(p))
+    return aot_s16_rq_bytes(p) +
+           aot_conv_scratch_round((size_t)aot_tconv2d_s16_phase_k(p) * (size_t)p->out_c) +
+           aot_tconv2d_s16_quad_bytes(p);
+  /* in_c a multiple of 4 and at most 504 (AOT_S16_RUN): whole blocks */
+  if (p->in_c % 4 != 0 || p->in_c > 504) return aot_s16_rq_bytes(p);
+  return aot_s16_rq_bytes(p) + aot_s16_col_bytes(aot_tconv2d_s16_phase_k(p));
 }
 /* Cortex-M4 DSP depthwise, depth multiplier 1 (aot_dwconv_dsp.h):
  *  - 3x3, stride_w 1 or 2, no dilation (aot_dwconv2d_s8_dsp_is3): per

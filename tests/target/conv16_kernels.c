@@ -6,7 +6,9 @@
  * on Cortex-M4, portable on the host) are compared byte for byte with the
  * same files compiled with AOT_NO_SIMD (ref_*, conv16_ref_kernels.c) on
  * random layers: batches, strides 1-3, paddings, dilations, groups, channel
- * counts that are not multiples of 4 / 8, filters of up to 12 x 1 or 5 x 5,
+ * counts that are not multiples of 4 / 8, filters of up to 12 x 1 or 5 x 5
+ * (TRANSPOSE_CONV: 1 x 1 to 5 x 8, VALID, SAME or any padding, layers run
+ * by phases or not, phase windows over AOT_S16_RUN taps),
  * windows of more than AOT_S16_RUN (504) taps (int32 sums moved into int64)
  * and of more than AOT_S16_DSP_COL_K taps (no column: the one-position
  * path), inputs and weights at their extremes (-32768 / 32767, -128 / 127:
@@ -31,18 +33,18 @@ int32_t ref_tconv2d_s16(const aot_conv_params *p, const int16_t *input, const in
 #include "kernel_check.h"
 
 #define MAXIN 12288
-#define MAXF 24576
+#define MAXF 40960
 #define MAXOUT 6144
 #define MAXC 96
 #define GUARD 8
-#define MAXSCR 20480
+#define MAXSCR 40960
 static int16_t in16[MAXIN];
 static int8_t filt[MAXF];
 static int64_t bias[MAXC];
 static int32_t mult[MAXC], shift[MAXC];
 static int16_t out[MAXOUT + GUARD], ref[MAXOUT + GUARD];
 static uint64_t scr[MAXSCR / 8];
-static int conv_cases, tconv_cases, long_cases, nocol_cases, col_cases;
+static int conv_cases, tconv_cases, long_cases, nocol_cases, col_cases, tlong_cases, phased_cases;
 
 /* inputs and weights: mode 0 random, 1 extremes (largest products), 2
  * small inputs, 3 tiny inputs and weights (sums that requantize about one
@@ -161,24 +163,37 @@ static void tconv_case(int idx) {
   int tries = 0, use_bias = (rnd() % 4) != 0, mode;
   memset(&p, 0, sizeof p);
   do {
-    const int kind = (int)(rnd() % 6);
+    const int kind = (int)(rnd() % 7), pad = (int)(rnd() % 3);
     p.batches = rr(1, 2);
-    p.in_c = kind == 0 ? rr(1, 15) : kind == 1 ? 4 * rr(100, 130) : 4 * rr(1, 20);
+    p.in_c = kind == 0 ? rr(1, 15) : kind == 1 ? 4 * rr(100, 130) : kind == 2 ? rr(130, 300)
+                                                                 : 4 * rr(1, 20);
+    if (kind == 3) p.in_c += rr(1, 3);   /* not a multiple of 4 */
     p.filter_in_c = p.in_c;
-    p.out_c = kind == 1 ? rr(1, 3) : rr(1, 20);
-    p.filter_h = rr(1, 4);
-    p.filter_w = rr(1, 5);
+    p.out_c = kind == 1 || kind == 2 ? rr(1, 5) : rr(1, 20);
+    p.filter_h = rr(1, 5);
+    p.filter_w = rr(1, 8);
     p.stride_h = rr(1, 3);
     p.stride_w = rr(1, 3);
     p.dilation_h = p.dilation_w = 1;
-    p.in_h = rr(1, kind == 1 ? 2 : 4);
-    p.in_w = rr(1, kind == 1 ? 3 : 12);
-    th = rr(0, p.filter_h - 1);   /* total padding */
-    tw = rr(0, p.filter_w - 1);
+    p.in_h = kind == 2 ? rr(2, 4) : rr(1, kind == 1 ? 2 : 4);
+    p.in_w = kind == 2 ? rr(4, 8) : rr(1, kind == 1 ? 3 : 12);
+    if (pad == 0) {   /* VALID */
+      th = tw = 0;
+    } else if (pad == 1) {   /* SAME: out = in * stride */
+      th = aot_max_i32(p.filter_h - p.stride_h, 0);
+      tw = aot_max_i32(p.filter_w - p.stride_w, 0);
+    } else {   /* any total padding */
+      th = rr(0, p.filter_h - 1);
+      tw = rr(0, p.filter_w - 1);
+    }
     p.pad_h = th / 2;
     p.pad_w = tw / 2;
     p.out_h = (p.in_h - 1) * p.stride_h + p.filter_h - th;
     p.out_w = (p.in_w - 1) * p.stride_w + p.filter_w - tw;
+    if (pad == 1) {   /* TFLite's SAME: outputs past the filter's reach when f < stride */
+      p.out_h = p.in_h * p.stride_h;
+      p.out_w = p.in_w * p.stride_w;
+    }
     nin = p.batches * p.in_h * p.in_w * p.in_c;
     nf = p.out_c * p.filter_h * p.filter_w * p.in_c;
     nout = p.batches * p.out_h * p.out_w * p.out_c;
@@ -187,6 +202,10 @@ static void tconv_case(int idx) {
            tries > 1000);
   if (tries > 1000) return;
   if (p.in_c > AOT_S16_RUN) long_cases++;
+  if (aot_tconv2d_s16_phased(&p)) {
+    phased_cases++;
+    if (aot_tconv2d_s16_phase_k(&p) > AOT_S16_RUN) tlong_cases++;
+  }
   mode = (int)(rnd() % 4);
   fill(nin, nf, mode);
   quant(&p, use_bias, mode == 3);
@@ -223,11 +242,14 @@ int main(void) {
 #endif
   rq_cases();
   for (c = 0; c < 500; c++) conv_case(c);
-  for (c = 0; c < 400; c++) tconv_case(c);
-  printf("cases: %d CONV_2D (%d over %d taps, %d over %d), %d TRANSPOSE_CONV, %d with a column\n",
+  for (c = 0; c < 600; c++) tconv_case(c);
+  printf("cases: %d CONV_2D (%d over %d taps, %d over %d), %d TRANSPOSE_CONV (%d by phases, %d "
+         "of them over %d taps), %d with more scratch than the constants\n",
          conv_cases, long_cases, AOT_S16_RUN, nocol_cases, AOT_S16_DSP_COL_K, tconv_cases,
-         col_cases);
-  check(long_cases >= 20 && nocol_cases >= 5 && col_cases >= 300, "case coverage", 0);
+         phased_cases, tlong_cases, AOT_S16_RUN, col_cases);
+  check(long_cases >= 20 && nocol_cases >= 5 && col_cases >= 300 && phased_cases >= 200 &&
+            tlong_cases >= 20,
+        "case coverage", 0);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
