@@ -227,14 +227,15 @@ static const char *kernel_variant(const char *moddir, const char *name, const ch
 }
 
 /* The DSP path the cost model chose for op id (aot_conv_params.dsp_variant
- * in its params, src/passes/kernel_choice.c): ",g4", ",tap-pair", or "" */
+ * in its params, src/passes/kernel_choice.c, op_conv.c): ",g4",
+ * ",tap-pair", ",first" (the few-channel path), or "" */
 static const char *dsp_path(const char *text, const char *prefix, int id) {
   char decl[96];
   snprintf(decl, sizeof decl, "static const %s_conv_params op%d_", prefix, id);
   const char *a = strstr(text, decl), *z = a ? strstr(a, "};") : NULL;
   const char *v = a ? strstr(a, ".dsp_variant = ") : NULL;
   if (!v || v > z) return "";
-  return v[15] == '1' ? ",g4" : v[15] == '2' ? ",tap-pair" : "";
+  return v[15] == '1' ? ",g4" : v[15] == '2' ? ",tap-pair" : v[15] == '3' ? ",first" : "";
 }
 
 /* The kernel functions an op's lines in the model source call (identifiers

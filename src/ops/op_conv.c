@@ -92,14 +92,22 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
  * passes/kernel_choice.c) if layer p can take it, else 0 (the kernel's
  * rule): the four-position path for a CONV_2D the rule gathers, the
  * tap-pair loop for a depthwise layer the 3x3 path takes. */
+/* Cortex-M4 code of the few-channel path (aot_conv_first.h and its call in
+ * aot_conv2d_s8.c: VWW's module 11,368 -> 14,976 bytes, ResNet-8's 8,252 ->
+ * 11,776, arm-none-eabi-gcc -O2) */
+#define CONV_FIRST_CODE_BYTES 3600
+
 /* 1 when the DSP build's few-channel path (aot_conv_first.h) takes CONV_2D
- * p: it fits, and the cost model counts at least KC-like 3% fewer
- * instructions on it than on the gathered windows (the rule's path) */
+ * p: it fits, the cost model counts at least 3% fewer instructions on it
+ * than on the gathered windows (the rule's path; kernel_choice's margin),
+ * and the instructions it saves pay for its code at OPS_INSNS_PER_BYTE
+ * (charged to each such layer: a model has one first layer, as a rule) */
 static int conv_first_pays(int ck, const aot_conv_params *p) {
   aot_conv_params r = *p;
   r.dsp_variant = 0;
   if (ck != CK_CONV || !aot_conv2d_s8_first_fits(&r) || !aot_conv2d_s8_dsp_gw(&r)) return 0;
-  return cost_dsp_first_s8(&r) * 100 <= cost_dsp_conv_s8(0, &r) * 97;
+  const int64_t first = cost_dsp_first_s8(&r), rule = cost_dsp_conv_s8(0, &r);
+  return first * 100 <= rule * 97 && rule - first >= (int64_t)OPS_INSNS_PER_BYTE * CONV_FIRST_CODE_BYTES;
 }
 
 static int32_t conv_variant(int ck, const aot_conv_params *p, int v) {

@@ -83,6 +83,10 @@ int ops_conv_dsp_choice(const ir_graph *g, const ir_op *op, ops_dsp_choice *out)
 int64_t cost_dsp_conv_s8(int dw, const struct aot_conv_params *p);
 /* the same estimate for the few-channel CONV_2D path (aot_conv_first.h) */
 int64_t cost_dsp_first_s8(const struct aot_conv_params *p);
+/* instructions of one inference worth one byte of Cortex-M4 code: the rate
+ * at which a kernel path that adds code must pay (kernel_choice.c, the
+ * few-channel CONV_2D path of op_conv.c) */
+#define OPS_INSNS_PER_BYTE 64
 
 /* The one emit path of the code generator and the one eval path of the
  * reference interpreter / constant folder: lowered ops through their list,

@@ -9,7 +9,7 @@
  * faster take it when the code the module gains by it is none (an engine
  * some layer needs anyway, or one that replaces an engine no layer needs
  * any more), or when the instructions they save in one inference reach
- * KC_INSNS_PER_BYTE times the bytes it gains. The choice is stored in
+ * OPS_INSNS_PER_BYTE times the bytes it gains. The choice is stored in
  * op->kernel_variant, which the lowering reads (op_conv.c); it runs on the
  * final graph, before planning (the paths' scratch differs). The Helium and
  * portable builds ignore it. */
@@ -21,8 +21,6 @@
 #include "../ops/ops.h"
 #include "aot_conv.h"
 
-/* instructions of one inference worth one byte of code */
-#define KC_INSNS_PER_BYTE 64
 /* the other path pays where its estimate is at least this many percent
  * below the rule's (the model's mean error is 4-5%) */
 #define KC_MARGIN_PCT 3
@@ -66,7 +64,7 @@ static int kc_choose(ir_graph *g, const ops_dsp_choice *ch, const int *two, int 
     if (take) saved += ch[i].cost_rule - ch[i].cost_alt;
   }
   const int64_t added = kc_bytes(after) - kc_bytes(before);
-  if (saved == 0 || (added > 0 && saved < KC_INSNS_PER_BYTE * added)) return 0;
+  if (saved == 0 || (added > 0 && saved < OPS_INSNS_PER_BYTE * added)) return 0;
   int chosen = 0;
   for (int i = 0; i < g->nops; i++)
     if (two[i] && ch[i].variant == v && kc_faster(&ch[i])) {
