@@ -60,6 +60,9 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
              (p["out_w"] - 1) * p["stride_w"] - p["pad_w"] + (p["filter_w"] - 1) * p["dilation_w"] >= p["in_w"])
     taps = p["filter_h"] * p["filter_w"]
     if kern == "aot_conv2d_s8":
+        # the Cortex-M4 few-channel path, where the lowering chose it
+        # (aot_conv_params.dsp_variant AOT_DSP_VAR_FIRST)
+        if p.get("dsp_variant") == 3: want.add("CONV_S8_FIRST")
         if taps * p["filter_in_c"] > 1024: want.add("CONV_S8_BIG")
         # the DSP pointwise kernel: pointwise layers (K = in_c taps), and the
         # other layers of one group, dilation_w 1 and at most 1024 taps, their
@@ -192,12 +195,14 @@ if [ -f "$S/models/$m.tflite" ]; then
   fi
 fi
 # the models must exercise both values of a path, or the check proves little
-for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG DW_S8_DM1 FC_S8_LONG FC_S8_ROWS4 FC_S8_ROWS3 DW_S8_3S1 DW_S8_3S2; do
+for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG DW_S8_DM1 FC_S8_LONG FC_S8_ROWS4 FC_S8_ROWS3 DW_S8_3S1 DW_S8_3S2 \
+         CONV_S8_FIRST; do
   case "$seen" in *"$f=1"*) ;; *) echo "FAIL: no model with $f=1"; fail=1 ;; esac
 done
 case "$seen" in *"DW_S8_CLIP=0"*) ;; *) echo "FAIL: no model with DW_S8_CLIP=0"; fail=1 ;; esac
 case "$seen" in *"DW_S8_3S1=1 DW_S8_3S2=0"*) ;; *) echo "FAIL: no model with DW_S8_3S1=1 DW_S8_3S2=0"; fail=1 ;; esac
 case "$seen" in *"FC_S8_ROWS4=0"*) ;; *) echo "FAIL: no model with FC_S8_ROWS4=0"; fail=1 ;; esac
+case "$seen" in *"CONV_S8_FIRST=0"*) ;; *) echo "FAIL: no model with CONV_S8_FIRST=0"; fail=1 ;; esac
 case "$seen" in *"DW_S8_DM=1 DW_S8_DM1=0"*) ;; *) echo "FAIL: no model with DW_S8_DM=1 DW_S8_DM1=0"; fail=1 ;; esac
 [ $fail = 0 ] && echo "PASS test_features"
 exit $fail
