@@ -77,27 +77,21 @@ if [ ! -d "$S/models" ]; then
   echo "SKIP test_clang_simd models: $S/models not found"
   exit $fail
 fi
-vhash() { # model golden target tolerance [cc]: the PASS line's hash
-  AOTC_TARGET_CC="${5:-}" "$AOTC" verify --model.path "$1" --test.golden-data "$2" --target "$3" \
-    --test.tolerance "$4" ${5:+--count-instructions --profile} > "$W/v.txt" 2>&1
-  if [ -n "${5:-}" ] && ! grep -qE '\((dsp|mve)\)' "$W/v.txt"; then echo "nosimd"; return; fi
-  grep '^PASS' "$W/v.txt" | grep -o 'hash=[0-9a-f]*'
-}
 SE="$S/models/tflm/seanet-int16/conv/conv${CLANG_SIMD_SEANET:-3}"
 if [ -f "$SE.tflite" ]; then
   python3 "$ROOT/tests/integration/csv2npz.py" "$W/seanet.npz" "input_0=${SE}_input0_int16.csv:int16" \
     "output_0=${SE}_golden_int16.csv:int16" >/dev/null
 fi
+# simd_lib.sh's host / cortex-m4 / cortex-m55 check, the targets built by Clang
+. "$ROOT/tests/integration/simd_lib.sh"
+SIMD_TARGETS=1
+export W ROOT
 for m in ${CLANG_SIMD_MODELS:-mlperf-tiny/kws_ref_model mlperf-tiny/vww_96_int8 seanet}; do
   if [ "$m" = seanet ]; then f="$SE.tflite"; g="$W/seanet.npz"; tol=1
   else f="$S/models/$m.tflite"; g="$S/goldens-tflm/$m.npz"; tol=0; fi
   [ -f "$f" ] && [ -f "$g" ] || { echo "SKIP $m: model or golden missing"; continue; }
-  hg=$(vhash "$f" "$g" host $tol)
-  for t in cortex-m4 cortex-m55; do
-    hc=$(vhash "$f" "$g" $t $tol clang)
-    echo "$m $t: host ${hg:-none}, clang ${hc:-none}"
-    if [ -z "$hg" ] || [ "$hg" != "$hc" ]; then echo "FAIL $m $t"; fail=1; fi
-  done
+  AOTC_TARGET_CC=clang SIMD_KERNEL='conv2d_s8|conv2d_s16' simd_hash3 "clang $m" "$f" \
+    --test.golden-data "$g" --test.tolerance $tol
 done
 [ $fail = 0 ] && echo "test_clang_simd: all passed"
 exit $fail
