@@ -439,7 +439,9 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_pw_dsp(const aot_conv_par
   x.rstep = (size_t)p->dilation_h * x.in_row;
   x.img = (size_t)p->in_h * x.in_row;
   /* after the widened inputs and the padded last row: the gathered window */
-  x.win = aot_conv2d_s8_is_pw(p) ? NULL : (int8_t *)x.col + aot_conv2d_s8_dsp_pw_win(K);
+  /* (a module without such a layer leaves the gather out: aot_features.h) */
+  x.win = !AOT_F_CONV_S8_GW || aot_conv2d_s8_is_pw(p) ? NULL
+                                                      : (int8_t *)x.col + aot_conv2d_s8_dsp_pw_win(K);
   for (c = out_c - 1; c >= 0; c--) {
     const int32_t m = p->out_mult[c], sh = p->out_shift[c];
     int32_t ks, v;

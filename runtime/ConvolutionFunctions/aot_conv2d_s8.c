@@ -564,7 +564,13 @@ int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
   if (p->dsp_variant == AOT_DSP_VAR_FIRST && aot_conv2d_s8_dsp_first(p))
     return aot_conv2d_s8_first_dsp(p, input, filter, bias, output, scratch);
 #endif
-  if (aot_conv2d_s8_dsp_gw(p)) return aot_conv2d_s8_pw_dsp(p, input, filter, bias, output, scratch);
+  if (aot_conv2d_s8_dsp_gw(p)) {
+#if AOT_F_CONV_S8_GW
+    return aot_conv2d_s8_pw_dsp(p, input, filter, bias, output, scratch);
+#else
+    return AOT_KERNEL_BAD_PARAM;   /* no such layer in the module (aot_features.h) */
+#endif
+  }
   if (fsize <= AOT_CONV2D_S8_COL) {
 #if AOT_F_CONV_S8_G4
     return aot_conv2d_s8_dsp(p, input, filter, bias, output, scratch);

@@ -224,6 +224,10 @@ static void emit_copy(emit_ctx *e, const ir_graph *gb, int b, const ir_graph *ga
   e->g = save;
 }
 
+/* The failure exit of a C function whose kernel calls (emit_call) jump to it
+ * with the failing op's id: one callback call per function, not per op. */
+#define FAIL_EXIT "fail:\n  return aot_fail(ctx, failed_op, st);\n"
+
 static void emit_subgraph_call(emit_ctx *e, int sg) {
   e->uses_st = 1;
   sb_printf(&e->body, "  st = aot_subgraph_%d(ctx);\n  if (st != 0) return st;\n", sg);
@@ -396,9 +400,9 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
               i, comment_text(g->src->subgraphs[i].name), i);
     if (e.uses_S) sb_puts(&funcs, "  uint8_t *const S = AOT_SCRATCH(ctx);\n");
     if (e.uses_P) sb_puts(&funcs, "  uint8_t *const P = AOT_PERSISTENT(ctx);\n");
-    if (e.uses_st) sb_puts(&funcs, "  int32_t st;\n");
-    sb_printf(&funcs, "%s%s%s\n  return aot_status_ok;\n}\n\n", decls, e.body.s ? "" : "  (void)ctx;\n",
-              e.body.s ? e.body.s : "");
+    if (e.uses_st) sb_puts(&funcs, e.uses_fail ? "  int32_t st, failed_op;\n" : "  int32_t st;\n");
+    sb_printf(&funcs, "%s%s%s\n  return aot_status_ok;\n%s}\n\n", decls, e.body.s ? "" : "  (void)ctx;\n",
+              e.body.s ? e.body.s : "", e.uses_fail ? FAIL_EXIT : "");
     free(decls);
     sb_free(&e.body);
     e.body = saved;
@@ -482,7 +486,7 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
             "  ctx->callback(next, aot_op_state_run_started, 0, ctx->user_data);\n}\n"
             "#define AOT_OP_NEXT(done, id) aot_op_next(ctx, (done), (id))\n\n");
   /* only with a kernel call (an unused static function breaks -Werror) */
-  if ((e.body.s && strstr(e.body.s, "aot_fail(")) || (funcs.s && strstr(funcs.s, "aot_fail(")))
+  if ((e.body.s && strstr(e.body.s, "goto fail;")) || (funcs.s && strstr(funcs.s, "goto fail;")))
     sb_puts(&model,
             "static int32_t aot_fail(aot_model_context_t *ctx, int32_t op_id, int32_t st) {\n"
             "  if (ctx->callback != NULL) ctx->callback(op_id, aot_op_state_run_finished, st, ctx->user_data);\n"
@@ -537,7 +541,7 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
   }
   sb_puts(&model, "  ctx->once_done = 0;\n  ctx->_lifecycle_state = 1;\n  return aot_status_ok;\n}\n\n");
   sb_puts(&model, "int32_t aot_model_run(aot_model_context_t *ctx) {\n");
-  if (e.uses_st) sb_puts(&model, "  int32_t st;\n");
+  if (e.uses_st) sb_puts(&model, e.uses_fail ? "  int32_t st, failed_op;\n" : "  int32_t st;\n");
   sb_puts(&model, "  if (ctx == NULL) return aot_status_null_context;\n"
                   "  if (ctx->_lifecycle_state != 1) return aot_status_not_initialized;\n");
   if (L.any_staged) sb_puts(&model, "  if (ctx->_hydration_state != 1) return aot_status_hydration_required;\n");
@@ -561,7 +565,7 @@ int codegen_module(const ir_graph *g, const cg_options *opts, const char *dir, a
     free(decls);
   }
   if (e.body.s) sb_puts(&model, e.body.s);
-  sb_puts(&model, "\n  return aot_status_ok;\n}\n");
+  sb_printf(&model, "\n  return aot_status_ok;\n%s}\n", e.uses_fail ? FAIL_EXIT : "");
   /* files */
   {
     strbuf hm = {0}, ht = {0}, hc = {0}, hp = {0}, hco = {0}, tcs = {0};

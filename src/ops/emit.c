@@ -111,7 +111,7 @@ size_t emit_scratch_bytes(const emit_ctx *e) { return e->op->scratch_bytes; }
 
 void emit_fn_begin(emit_ctx *e) {
   e->fn_n = 0;
-  e->uses_S = e->uses_P = e->uses_st = 0;
+  e->uses_S = e->uses_P = e->uses_st = e->uses_fail = 0;
 }
 
 char *emit_fn_decls(emit_ctx *e, const char *indent) {
@@ -134,10 +134,12 @@ void emit_stmt(emit_ctx *e, const char *fmt, ...) {
 void emit_call(emit_ctx *e, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  e->uses_st = 1;
+  e->uses_st = e->uses_fail = 1;
   sb_puts(&e->body, "  st = ");
   sb_vprintf(&e->body, fmt, ap);
-  sb_printf(&e->body, ";\n  if (st != 0) return aot_fail(ctx, %ld, st);\n", emit_op_uid(e->g, e->op));
+  /* one failure exit per C function (codegen.c puts it after the last op):
+     each op's landing is two instructions, not an inlined callback call */
+  sb_printf(&e->body, ";\n  if (st != 0) { failed_op = %ld; goto fail; }\n", emit_op_uid(e->g, e->op));
   va_end(ap);
 }
 

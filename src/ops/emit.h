@@ -28,6 +28,7 @@ struct emit_ctx {
   char **fn_names, **fn_decls;
   int fn_n, fn_cap;
   int uses_S, uses_P, uses_st;
+  int uses_fail;   /* a kernel call jumps to the function's failure exit */
   size_t param_bytes;      /* bytes of the operators' constant parameter arrays */
 };
 

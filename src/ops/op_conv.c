@@ -67,6 +67,9 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
       f |= LF(CONV_S8_CLIP);
     /* the DSP build's few-channel path (aot_conv_first.h) */
     if (aot_conv2d_s8_dsp_first(p)) f |= LF(CONV_S8_FIRST);
+    /* the DSP pointwise kernel's gathered windows, for the layers it takes
+       that are not pointwise and not on the few-channel path */
+    else if (aot_conv2d_s8_dsp_gw(p)) f |= LF(CONV_S8_GW);
   } else if (ck == CK_DW) {
     if (aot_conv_clips(p)) f |= LF(DW_S8_CLIP);
     if (p->depth_multiplier == 1) {

@@ -71,6 +71,9 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
         gw = (not pw and p["filter_in_c"] == p["in_c"] and p["dilation_w"] == 1 and
               taps * p["filter_in_c"] <= 1024)
         K = p["in_c"] if pw else taps * p["filter_in_c"]
+        # gathered windows, unless the lowering chose the four-position
+        # (dsp_variant 1) or the few-channel (3) path
+        if gw and p.get("dsp_variant") not in (1, 3): want.add("CONV_S8_GW")
         # its constant channels (aot_conv2d_s8_pw_const)
         if (pw and p["in_c"] < 65536) or gw:
             ks, ms, ss = arr.get(name + "_kbias"), arr.get(name + "_mult"), arr.get(name + "_shift")
@@ -196,13 +199,14 @@ if [ -f "$S/models/$m.tflite" ]; then
 fi
 # the models must exercise both values of a path, or the check proves little
 for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG DW_S8_DM1 FC_S8_LONG FC_S8_ROWS4 FC_S8_ROWS3 DW_S8_3S1 DW_S8_3S2 \
-         CONV_S8_FIRST; do
+         CONV_S8_FIRST CONV_S8_GW; do
   case "$seen" in *"$f=1"*) ;; *) echo "FAIL: no model with $f=1"; fail=1 ;; esac
 done
 case "$seen" in *"DW_S8_CLIP=0"*) ;; *) echo "FAIL: no model with DW_S8_CLIP=0"; fail=1 ;; esac
 case "$seen" in *"DW_S8_3S1=1 DW_S8_3S2=0"*) ;; *) echo "FAIL: no model with DW_S8_3S1=1 DW_S8_3S2=0"; fail=1 ;; esac
 case "$seen" in *"FC_S8_ROWS4=0"*) ;; *) echo "FAIL: no model with FC_S8_ROWS4=0"; fail=1 ;; esac
 case "$seen" in *"CONV_S8_FIRST=0"*) ;; *) echo "FAIL: no model with CONV_S8_FIRST=0"; fail=1 ;; esac
+case "$seen" in *"CONV_S8_GW=0"*) ;; *) echo "FAIL: no model with CONV_S8_GW=0"; fail=1 ;; esac
 case "$seen" in *"DW_S8_DM=1 DW_S8_DM1=0"*) ;; *) echo "FAIL: no model with DW_S8_DM=1 DW_S8_DM1=0"; fail=1 ;; esac
 [ $fail = 0 ] && echo "PASS test_features"
 exit $fail
