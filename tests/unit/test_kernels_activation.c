@@ -462,6 +462,50 @@ static void test_softmax_s8(void **s) {
   }
 }
 
+/* int8 rows of 600-2000 elements near their maximum: the exponentials sum
+ * to 512 or more, so every int8 output is at most half a step above the
+ * minimum (the reference's shift by 32; aot_softmax_s8.c). The outputs still
+ * follow the float softmax within 1, and the int16 outputs within 8. */
+static void test_softmax_s8_long_rows(void **s) {
+  (void)s;
+  static const int32_t depths[] = {600, 1000, 2000};
+  for (int di = 0; di < 3; di++) {
+    const int32_t depth = depths[di], sh[] = {3, depth};
+    tg t;
+    tg_init(&t);
+    int x = tg_tensor(&t, DT_INT8, 2, sh, 0.02f, 0);
+    int y = tg_tensor(&t, DT_INT8, 2, sh, 1.0f / 256.0f, -128);
+    int y16 = tg_tensor(&t, DT_INT16, 2, sh, 1.0f / 65536.0f, -32768);
+    srand(31 + di);
+    for (int r = 0; r < 3; r++)   /* all at the maximum; 9 in 10 there; within 20 below it */
+      for (int c = 0; c < depth; c++)
+        ((int8_t *)t.data[x])[r * depth + c] =
+            (int8_t)(r == 0 ? 100 : r == 1 ? (rand() % 10 ? 100 : rand() % 256 - 128) : 100 - rand() % 21);
+    ir_op *op = tg_op(&t, OP_SOFTMAX, 1, (int[]){x}, y);
+    op->opts.beta = 1.0f;
+    for (int out16 = 0; out16 < 2; out16++) {
+      op->out[0] = out16 ? y16 : y;
+      RUN_OK(&t);
+      int maxerr = 0;
+      for (int r = 0; r < 3; r++) {
+        double *xv = malloc(sizeof(double) * (size_t)depth), *pr = malloc(sizeof(double) * (size_t)depth);
+        for (int c = 0; c < depth; c++) xv[c] = 0.02 * ((int8_t *)t.data[x])[r * depth + c];
+        softmax_ref(xv, depth, 1.0, pr);
+        for (int c = 0; c < depth; c++) {
+          const int32_t want = out16 ? clampi(rnd(pr[c] * 65536.0) - 32768, -32768, 32767)
+                                     : clampi(rnd(pr[c] * 256.0) - 128, -128, 127);
+          const int32_t got = out16 ? ((int16_t *)t.data[y16])[r * depth + c] : ((int8_t *)t.data[y])[r * depth + c];
+          if (abs(got - want) > maxerr) maxerr = abs(got - want);
+        }
+        free(xv);
+        free(pr);
+      }
+      assert_true(maxerr <= (out16 ? 8 : 1));
+    }
+    tg_free(&t);
+  }
+}
+
 static void test_softmax_s16(void **s) {
   (void)s;
   tg t;
@@ -571,7 +615,8 @@ int main(void) {
       cmocka_unit_test(test_relu_q),       cmocka_unit_test(test_relu_f32),
       cmocka_unit_test(test_leaky_relu),   cmocka_unit_test(test_hard_swish),
       cmocka_unit_test(test_prelu),        cmocka_unit_test(test_elu),
-      cmocka_unit_test(test_softmax_s8),   cmocka_unit_test(test_softmax_s16),
+      cmocka_unit_test(test_softmax_s8),   cmocka_unit_test(test_softmax_s8_long_rows),
+      cmocka_unit_test(test_softmax_s16),
       cmocka_unit_test(test_softmax_f32),  cmocka_unit_test(test_softmax_refusals),
       cmocka_unit_test(test_log_softmax_s8),
   };
