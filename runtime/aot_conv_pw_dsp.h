@@ -372,7 +372,7 @@ static void aot_pw_block(const aot_pw_ctx *x, int32_t np, int32_t one, aot_pw_it
   int32_t i, c = 0;
   aot_pw_fast S;
   for (i = 0; i < np; i++) {
-    if (x->win)
+    if (AOT_F_CONV_S8_GW && x->win)   /* (the flag: Clang keeps the call otherwise) */
       aot_pw_gather(x, &it, x->col + 2 * i, np);
     else
       aot_pw_widen(aot_pw_px(p, x->input, &it), K, x->col + 2 * i, np);
