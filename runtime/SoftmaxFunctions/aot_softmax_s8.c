@@ -53,13 +53,15 @@ static int32_t aot_softmax_s8_core(const aot_softmax_params *p, const int8_t *in
     }
     shifted_scale = aot_fx_reciprocal(sum, 12, &nbits);
     exponent = nbits + 31 - out_bits;
-    /* exponent > 31 (int8 output, exponentials summing to 512 or more: a
-       long row near its maximum everywhere): every output is below half an
-       output step, and aot_rdbpot rounds it to 0, the type minimum after
-       out_min (TFLite's reference shifts an int32 by 32 there, which C
-       leaves undefined); exponent < 0 cannot occur (the sum is at least
-       the maximum's exponential, 1) */
-    if (exponent < 0) return AOT_KERNEL_BAD_PARAM;
+    if (exponent < 0) return AOT_KERNEL_BAD_PARAM;   /* (the sum is at least 1) */
+    if (exponent > 31) {
+      /* int8 output, exponentials summing to 512 or more (a long row near
+         its maximum everywhere): every output is below half an output step
+         and rounds to 0, the type minimum; a zero scale gives exactly that
+         (TFLite's reference shifts an int32 by 32 there, undefined in C) */
+      shifted_scale = 0;
+      exponent = 31;
+    }
     for (c = 0; c < depth; c++) {
       const int32_t diff = (int32_t)x[c] - max_in_row;
       const int32_t e = AOT_SOFTMAX_S8_E(diff);
