@@ -57,7 +57,6 @@ done <<'EOF2'
 4 256 0.1 int8 tab
 4 256 0.1 int16 tab
 8 100 0.5 int8 tab
-1 12 0.5 int8 none
 4096 2 0.02 int8 two
 4096 2 0.5 int16 two
 64 2 8 int8 two
