@@ -8,5 +8,6 @@
 #include "aot_elementwise.h" /* arithmetic, comparisons, activations, softmax, (de)quantize */
 #include "aot_movement.h"    /* reshape, concat, pad, slice, transpose, gather, reductions */
 #include "aot_recurrent.h"   /* LSTM, SVDF, GRU */
+#include "aot_softmax_q.h"   /* two-class int8 softmax by tables */
 
 #endif

@@ -263,6 +263,7 @@ static void print_params(strbuf *sb, emit_ctx *e, const lower_call *pl,
         fi(sb, "exp_tab_n", pl->nlut32);
       } else if (lut_a) {
         sb_printf(sb, "  .exp_lut = %s,\n", lut_a);
+        if (p->exp_tab_n) fi(sb, "exp_tab_n", p->exp_tab_n); /* two-class table */
       }
       if (lut_b) sb_printf(sb, "  .one_over_one_plus_x_lut = %s,\n", lut_b);
       break;
@@ -338,7 +339,10 @@ static int emit_one(emit_ctx *e, lower_call *pl, const char *pname) {
   if (!pl->k || !lp_params[pl->k->kind].ctype) return -1;
   if (pl->k->kind < LP_ADDSUB) return lower_conv_emit(e, pl, pname);
   if (pl->k->nin > 3) return emit_wide(e, pl, pname);
-  if (pl->nlut16 >= 1) lut_a = emit_array_i16(e, "exp_lut", pl->lut16[0], 513);
+  /* one int16 table of a SOFTMAX: the two-class kernel's T_max, T_other */
+  if (pl->nlut16 == 1 && pl->k->kind == LP_SOFTMAX)
+    lut_a = emit_array_i16(e, "sm2_tab", pl->lut16[0], (size_t)pl->u.sm.exp_tab_n);
+  else if (pl->nlut16 >= 1) lut_a = emit_array_i16(e, "exp_lut", pl->lut16[0], 513);
   if (pl->nlut16 >= 2) lut_b = emit_array_i16(e, "recip_lut", pl->lut16[1], 513);
   if (pl->nlut8) lut_a = emit_array_i8(e, "lut", pl->lut8, 256);
   if (pl->nlut32) lut_a = emit_array_i32(e, "exp_tab", pl->lut32, (size_t)pl->nlut32);
@@ -407,10 +411,9 @@ static int eval_one(lower_call *pl, void *const *data, void *scratch) {
       const int32_t *arr = pl->ia[na++];
       memcpy((char *)pl + f->off, &arr, sizeof arr);
     }
-  if (pl->k->kind == LP_SOFTMAX && pl->nlut16 >= 2) {
-    pl->u.sm.exp_lut = pl->lut16[0];
+  if (pl->k->kind == LP_SOFTMAX && pl->nlut16 >= 1) pl->u.sm.exp_lut = pl->lut16[0];
+  if (pl->k->kind == LP_SOFTMAX && pl->nlut16 >= 2)
     pl->u.sm.one_over_one_plus_x_lut = pl->lut16[1];
-  }
   if (pl->k->kind == LP_SOFTMAX && pl->nlut32) {
     pl->u.sm.exp_tab = pl->lut32;
     pl->u.sm.exp_tab_n = pl->nlut32;

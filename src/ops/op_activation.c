@@ -367,6 +367,53 @@ static void softmax_s8_table(lower_call *pl, int64_t elements) {
   pl->features |= LF(SOFTMAX_S8_TAB);
 }
 
+/* int8 SOFTMAX of two classes (rows of 2, VWW's person / no person): each
+ * output depends only on d = max - other (0..255) and on whether the element
+ * is the row's maximum (ties: both are), so the portable kernel itself,
+ * run here on the rows (127, 127 - d) with the op's parameters, gives every
+ * output the op can have: T_max[d] = out[0], T_other[d] = out[1]. The tables
+ * are cut at the first n past which neither changes (the outputs saturate:
+ * 127 / -128 or the int16 ends), and aot_softmax2_s8.c reads a row's two
+ * outputs from them instead of linking the general kernel (1,078 code bytes
+ * on Cortex-M4, against 110). Constant bytes: 2 n for int8 output, 4 n for
+ * int16. The general kernel never fails on a row of two (the maximum's
+ * exponential is 1, the other's at most 1: the sum is in [1, 2], its
+ * reciprocal's exponent in range); if it did, the op keeps it (returns -1). */
+static int softmax2_tables(lower_call *pl, int out16) {
+  aot_softmax_params q = pl->u.sm;
+  int16_t tmax[256], toth[256];
+  int32_t n = 256;
+  q.outer = 1;
+  q.depth = 2;
+  q.exp_tab = NULL;
+  q.exp_tab_n = 0;
+  for (int32_t d = 0; d < 256; d++) {
+    const int8_t row[2] = {127, (int8_t)(127 - d)};
+    int8_t o8[2];
+    int16_t o16[2];
+    const int32_t st = out16 ? aot_softmax_s8_s16(&q, row, o16) : aot_softmax_s8(&q, row, o8);
+    if (st != AOT_KERNEL_OK) return -1;
+    tmax[d] = out16 ? o16[0] : o8[0];
+    toth[d] = out16 ? o16[1] : o8[1];
+  }
+  while (n > 1 && tmax[n - 2] == tmax[n - 1] && toth[n - 2] == toth[n - 1]) n--;
+  /* the layout aot_softmax2_s8.c reads: int16 output T_max then T_other;
+   * int8 output one entry T_other * 256 + T_max + 128 for both */
+  for (int32_t d = 0; d < n; d++) {
+    if (out16) {
+      pl->lut16[0][d] = tmax[d];
+      pl->lut16[0][n + d] = toth[d];
+    } else {
+      pl->lut16[0][d] = (int16_t)(toth[d] * 256 + tmax[d] + 128);
+    }
+  }
+  pl->nlut16 = 1;
+  pl->k = lower_kernel_get(out16 ? LK(aot_softmax2_s8_s16) : LK(aot_softmax2_s8));
+  pl->u.sm.input_mult = pl->u.sm.input_left_shift = pl->u.sm.diff_min = 0;
+  pl->u.sm.exp_tab_n = out16 ? 2 * n : n;
+  return 0;
+}
+
 static int softmax_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY) {
   if (op->nin < 1 || op->nout < 1 || op->in[0] < 0)
     return ew_fail(why, n, "needs 1 input and 1 output");
@@ -439,7 +486,8 @@ static int softmax_plan(const ir_graph *g, const ir_op *op, lower_call *pl, WHY)
                            &p->input_left_shift))
       return ew_fail(why, n, "beta x input scale too small");
     p->diff_min = -ew_input_radius(5, p->input_left_shift);
-    softmax_s8_table(pl, (int64_t)outer * depth);
+    if (depth != 2 || softmax2_tables(pl, y->dtype == DT_INT16))
+      softmax_s8_table(pl, (int64_t)outer * depth);
   } else {
     const double rescale = (double)x->scale[0] * (double)beta / (10.0 / 65535.0);
     ew_qm(rescale, &p->input_mult, &p->input_left_shift);

@@ -18,7 +18,9 @@
  *   - int8 SOFTMAX: the exponential table is made for large ops only, and
  *     the kernel gives with it exactly the outputs it computes without it
  *     (int8 and int16 outputs, rows with repeated maxima and wide ranges);
- *     lower_emit prints the table and its length. */
+ *     lower_emit prints the table and its length;
+ *   - int8 SOFTMAX of two classes: lower_emit prints the two-class kernel's
+ *     call, table and file (its outputs: test_softmax2). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -550,6 +552,43 @@ static void test_lower_softmax_table(void **state) {
   }
 }
 
+/* int8 SOFTMAX of two classes (op_activation.c softmax2_tables): the call
+ * of aot_softmax2_s8 / _s16, its int16 table of exp_tab_n entries and the
+ * runtime file; none of the general kernel's parameters. (Its outputs:
+ * test_softmax2.) */
+static void test_lower_softmax2_emit(void **state) {
+  (void)state;
+  for (int out16 = 0; out16 < 2; out16++) {
+    tg t;
+    tg_init(&t);
+    int x = tg_tensor(&t, DT_INT8, 2, (const int32_t[]){3, 2}, 0.25f, 4);
+    int y = out16 ? tg_tensor(&t, DT_INT16, 2, (const int32_t[]){3, 2}, 1.0f / 65536.0f, -32768)
+                  : tg_tensor(&t, DT_INT8, 2, (const int32_t[]){3, 2}, 1.0f / 256.0f, -128);
+    ir_op *op = tg_op(&t, OP_SOFTMAX, 1, (int[]){x}, y);
+    op->opts.beta = 1.0f;
+    char why[256] = "", want[96];
+    lower_list *L = calloc(1, sizeof *L);
+    assert_int_equal(lower_op(ops_find(t.g, op), t.g, op, L, why, sizeof why), 0);
+    const int32_t n = L->call[0].u.sm.exp_tab_n;
+    emit_ctx e;
+    char *cu[1];
+    emit_list(&t, op, L, &e, cu);
+    snprintf(want, sizeof want, "static const int16_t op_sm2_tab[%d]", (int)n);
+    assert_non_null(strstr(e.decls.s, want));
+    assert_non_null(strstr(e.decls.s, ".exp_lut = op_sm2_tab"));
+    snprintf(want, sizeof want, ".exp_tab_n = %d,", (int)n);
+    assert_non_null(strstr(e.decls.s, want));
+    assert_null(strstr(e.decls.s, ".input_mult"));
+    assert_non_null(strstr(e.body.s, out16 ? "aot_softmax2_s8_s16(&op_p, " : "aot_softmax2_s8(&op_p, "));
+    assert_true(has(e.kernels, e.nkernels, "SoftmaxFunctions/aot_softmax2_s8.c"));
+    assert_false(has(e.kernels, e.nkernels, "SoftmaxFunctions/aot_softmax_s8.c"));
+    emit_done(&e);
+    lower_release(L);
+    free(L);
+    tg_free(&t);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_kernel_table),
@@ -560,6 +599,7 @@ int main(void) {
       cmocka_unit_test(test_lower_fc_s8),
       cmocka_unit_test(test_lower_fc_hybrid),
       cmocka_unit_test(test_lower_softmax_table),
+      cmocka_unit_test(test_lower_softmax2_emit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
