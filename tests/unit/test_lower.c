@@ -324,9 +324,9 @@ static void test_lower_conv_s8(void **state) {
   assert_int_equal(c->out, y);
   /* padded windows: the clipped path (27 taps, no BIG); one group, no
    * dilation: the DSP pointwise kernel with gathered windows (not the
-   * four-position path, CONV_S8_G4, nor its padded filter); RELU6: a range
-   * narrower than int8 */
-  assert_int_equal(c->features, LF(CONV_S8_CLIP) | LF(CONV_S8_NARROW));
+   * four-position path, CONV_S8_G4, nor its padded filter: CONV_S8_GW);
+   * RELU6: a range narrower than int8 */
+  assert_int_equal(c->features, LF(CONV_S8_CLIP) | LF(CONV_S8_NARROW) | LF(CONV_S8_GW));
   /* the folded bias: bias + input_offset (5) * the sum of each filter */
   const int32_t *kb = c->arg[LOWER_CA_KBIAS].data;
   assert_non_null(kb);
@@ -370,9 +370,10 @@ static void test_lower_conv_s8(void **state) {
   assert_non_null(strstr(e.decls.s, ".out_mult = op_mult, .out_shift = op_shift,\n  .kbias = op_kbias\n};"));
   assert_non_null(strstr(e.body.s, "st = aot_conv2d_s8(&op_p, t0, aot_constants.c_t1, aot_constants.c_t2, t3, op_scratch);"));
   assert_true(has(e.kernels, e.nkernels, "ConvolutionFunctions/aot_conv2d_s8.c"));
-  assert_int_equal(e.nfeatures, 2);
+  assert_int_equal(e.nfeatures, 3);
   assert_string_equal(e.features[0], "CONV_S8_CLIP");
   assert_string_equal(e.features[1], "CONV_S8_NARROW");
+  assert_string_equal(e.features[2], "CONV_S8_GW");
   emit_done(&e);
   lower_release(L);
   free(L);
