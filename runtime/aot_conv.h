@@ -291,7 +291,11 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_mve(const aot_conv_params *p) {
  * t = fh * in_c bytes a column), so every window is one run of fsize
  * bytes. Scratch: cb x 4 int32 constants, 12 int32 of pass state, na x 4
  * int32 sums, cb x k16 packed filter bytes, 2 t x 8 uint16 gather offsets,
- * P, B. Fits when the gather offsets stay below 65536. */
+ * P, B (16 bytes of slack: windows are read as k16 taps). Output rows of
+ * at least 12 columns only: its passes run over one output row (the generic
+ * path's over up to 32 positions across rows), so on narrower rows their
+ * per-call costs outweigh the copies saved (KWS, out_w 5: 121,138 -> 276,857
+ * instructions on that path). Fits when the gather offsets stay below 65536. */
 typedef struct aot_conv2d_s8_fmve_plan {
   int32_t t, wp, k16, cb, na, ng;
   size_t rs;
@@ -308,14 +312,14 @@ AOT_INLINE size_t aot_conv2d_s8_fmve_plan_of(const aot_conv_params *p,
   pl->na = 0;
   if (p->in_c < 1 || p->in_c > 4 || p->filter_in_c != p->in_c || p->dilation_h != 1 ||
       p->dilation_w != 1 || p->filter_packed || fsize < 2 || fsize > 1024 || p->out_w < 1 ||
-      p->out_c < 1 || (p->filter_h == 1 && !aot_conv_clips(p)) ||
+      p->out_w < 12 || p->out_c < 1 || (p->filter_h == 1 && !aot_conv_clips(p)) ||
       (size_t)(p->filter_h - 1) * pl->rs + 16u * (size_t)p->in_c > 65535u)
     return 0;
   pl->cb = aot_min_i32(aot_max_i32((8192 / pl->k16) & ~3, 4), (p->out_c + 3) & ~3);
-  pl->na = aot_min_i32(32, (p->out_w + 1) & ~1);
+  pl->na = aot_min_i32(64, (p->out_w + 1) & ~1);
   return (size_t)pl->cb * (16u + (size_t)pl->k16) + 48u + 16u * (size_t)pl->na +
          32u * (size_t)pl->t + (size_t)p->filter_h * pl->rs + 16u * (size_t)p->in_c +
-         (size_t)pl->ng * 16u * (size_t)pl->t;
+         (size_t)pl->ng * 16u * (size_t)pl->t + 16u;
 }
 AOT_INLINE int aot_conv2d_s8_fmve_fits(const aot_conv_params *p) {
   aot_conv2d_s8_fmve_plan pl;

@@ -91,10 +91,10 @@ static int32_t aot_conv2d_s8_first_mve(const aot_conv_params *p, const int8_t *i
   ncopy = aot_min_i32(in_w, pl.wp - x0);
   aot_conv2d_s8_fmve_offsets(offs, t, in_c, pl.rs);
   aot_mve_fill_s8(pr, zp, (int32_t)pbytes);
+  aot_mve_fill_s8(bc + (size_t)pl.ng * 16 * t, 0, 16);
 
   for (c0 = 0; c0 < out_c; c0 += cb) {
     const int32_t nc = out_c - c0 < cb ? out_c - c0 : cb;
-    const int tail = (fsize & 15) != 0;
     int32_t j, i, b, oy, fy, fx, c;
     /* constants: ks = bias + input_offset * sum w (aotc's kbias when
        given), multiplier, left and right shift; channels past nc zero */
@@ -129,8 +129,11 @@ static int32_t aot_conv2d_s8_first_mve(const aot_conv_params *p, const int8_t *i
             d[(k >> 4) * 64 + (k & 15)] = *f++;
           }
     }
-    st[4] = fsize >> 4;
-    st[6] = (int32_t)vctp8q((uint32_t)(((fsize - 1) & 15) + 1));   /* 1..16 lanes */
+    /* every window read as k16 taps (whole chunks, no tail): the taps past
+       fsize are the next columns of B (or its zeroed slack) and meet zero
+       weights, so they add nothing */
+    st[4] = k16 >> 4;
+    st[6] = (int32_t)vctp8q(16u);
     for (b = 0; b < p->batches; b++) {
       const int8_t *in_b = input + (size_t)b * in_h * in_row;
       for (oy = 0; oy < out_h; oy++) {
@@ -155,10 +158,10 @@ static int32_t aot_conv2d_s8_first_mve(const aot_conv_params *p, const int8_t *i
           st[5] = (int32_t)(intptr_t)(wp + (size_t)j * k16);
           for (i = 0; i < out_w; i += cnt) {
             cnt = out_w - i < pl.na ? out_w - i : pl.na;
-            if (fsize <= 16)
+            if (k16 == 16)
               aot_conv2d_s8_mve_sums16(bc + (size_t)i * xs, (size_t)xs, cnt, st, acc, 0);
             else
-              aot_conv2d_s8_mve_sums(bc + (size_t)i * xs, (size_t)xs, cnt, st, acc, tail, 0);
+              aot_conv2d_s8_mve_sums(bc + (size_t)i * xs, (size_t)xs, cnt, st, acc, 0, 0);
             aot_conv2d_s8_mve_rq(acc, cnt, cst + j, cb, o + (size_t)i * out_c + j,
                                  (size_t)out_c, nc - j < 4 ? nc - j : 4, p->output_offset,
                                  p->act_min, p->act_max);
