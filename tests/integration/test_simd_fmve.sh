@@ -6,7 +6,8 @@
 # reference (tests/target/fmve_ref_kernels.c), on the host (ASan/UBSan when
 # available), Cortex-M4 (Arm DSP) and Cortex-M55 (Helium) under QEMU
 # (simd_lib.sh). Then the models whose first layer takes it (VWW, ResNet-8,
-# person_detect, micro_speech; FMVE_MODELS names others) must pass their
+# person_detect) and KWS (its 10x4 first layer of 5-column output rows stays
+# on the generic path; FMVE_MODELS names others) must pass their
 # TFLM goldens ($AOTC_SHARED/goldens-tflm) on the host, cortex-m4 and
 # cortex-m55 with one output hash. The targets are skipped when
 # arm-none-eabi-gcc or qemu-system-arm is missing.
@@ -20,7 +21,7 @@ if [ ! -d "$S/models" ]; then
   echo "SKIP test_simd_fmve models: $S/models not found"
   exit $fail
 fi
-for m in ${FMVE_MODELS:-mlperf-tiny/vww_96_int8 mlperf-tiny/pretrainedResnet_quant tflm/person_detect tflm/micro_speech_quantized}; do
+for m in ${FMVE_MODELS:-mlperf-tiny/vww_96_int8 mlperf-tiny/pretrainedResnet_quant tflm/person_detect mlperf-tiny/kws_ref_model}; do
   f="$S/models/$m.tflite"; g="$S/goldens-tflm/$m.npz"
   [ -f "$f" ] && [ -f "$g" ] || { echo "SKIP $m: model or golden missing"; continue; }
   SIMD_KERNEL=conv2d_s8 simd_hash3 "$m" "$f" --test.golden-data "$g"
