@@ -184,7 +184,16 @@ static __attribute__((noinline)) void aot_conv2d_s8_mve_rq(const int32_t *acc, i
   rq.mult = vldrwq_s32(cst + cb);
   rq.lsh = vldrwq_s32(cst + 2 * cb);
   rq.rsh = vldrwq_s32(cst + 3 * cb);
-  if (nsub == 4) {
+  if (nsub == 4 && vmaxvq_s32(0, rq.lsh) == 0) {
+    /* no left shift in the four channels (the usual case): VSHL by 0 is
+       the identity, left out */
+    for (i = 0; i < cnt; i++, acc += 4, out += out_rs) {
+      const int32x4_t x = vqrdmulhq_s32(vldrwq_s32(acc), rq.mult);
+      const int32x4_t r = vrshlq_s32(vqaddq_s32(x, vshrq_n_s32(vandq_s32(x, rq.rsh), 31)), rq.rsh);
+      vstrbq_s32(out, vminq_s32(vmaxq_s32(vaddq_n_s32(r, out_off), vdupq_n_s32(lo)),
+                                vdupq_n_s32(hi)));
+    }
+  } else if (nsub == 4) {
     for (i = 0; i < cnt; i++, acc += 4, out += out_rs)
       vstrbq_s32(out, aot_mve_out_s8(vldrwq_s32(acc), rq, out_off, lo, hi));
   } else {
@@ -288,6 +297,9 @@ static __attribute__((noinline)) void aot_conv2d_s8_mve_im2col(const aot_conv_pa
   }
 }
 
+/* layers of 1-4 input channels: aot_conv_first_mve.h (uses the passes above) */
+#include "aot_conv_first_mve.h"
+
 static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
                                  const int8_t *filter, const int32_t *bias, int8_t *output,
                                  void *scratch) {
@@ -303,6 +315,8 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
   aot_conv2d_s8_mve_plan pl;
   size_t wbytes;
 
+  if (aot_conv2d_s8_fmve_fits(p))
+    return aot_conv2d_s8_first_mve(p, input, filter, bias, output, scratch);
   if (fic <= 0 || in_c % fic != 0) return AOT_KERNEL_BAD_PARAM;
   groups = in_c / fic;
   if (out_c % groups != 0) return AOT_KERNEL_BAD_PARAM;

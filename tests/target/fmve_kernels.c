@@ -1,0 +1,167 @@
+/* fmve_kernels.c - check of the int8 CONV_2D kernel (aot_conv2d_s8.c) on
+ * the layers its Cortex-M55 Helium few-channel path takes
+ * (aot_conv_first_mve.h, aot_conv2d_s8_fmve_fits: 1-4 input channels, one
+ * group, dilation 1, output rows of 12 or more columns), against its
+ * portable loop.
+ *
+ * The kernel as built for this target (Helium on Cortex-M55, Arm DSP on
+ * Cortex-M4, portable on the host) is compared byte for byte with the same
+ * file compiled with AOT_NO_SIMD (ref_conv2d_s8, fmve_ref_kernels.c) on
+ * random layers: 1-4 input channels, filters 1x1 to 10x8 (3x3, 10x4 and
+ * 10x8 often), strides 1-3, paddings from none to filter - 1 (same and
+ * valid), a last window past the edge, batches, 1-40 output channels
+ * (mostly not multiples of 4, 8 or 16), input and output zero points over
+ * all of int8 (-128 and 127 included), inputs and weights at their extremes
+ * (the largest sums), random per-channel multipliers and shifts (shifts >= 0
+ * and -31 included), biases whose sums pass 2^30, the folded bias given or
+ * not, activation ranges, and the output's guard bytes (nothing written
+ * past it). Prints the number of cases (and of those the Helium few-channel
+ * path takes), one line per failure and "N passed, M failed"; exit status 0
+ * when everything passed. Built and run by
+ * tests/integration/test_simd_fmve.sh on the host, Cortex-M4 and
+ * Cortex-M55. */
+#include <stdio.h>
+#include <string.h>
+
+#include "aot_conv.h"
+
+int32_t ref_conv2d_s8(const aot_conv_params *p, const int8_t *input, const int8_t *filter,
+                      const int32_t *bias, int8_t *output, void *scratch);
+
+#define KC_SEED 0x3F7E5A11u
+#include "kernel_check.h"
+
+#define MAXIN 16384
+#define MAXF 8192
+#define MAXOUT 16384
+#define MAXC 40
+#define GUARD 8
+#define MAXSCR 65536
+static int8_t in8[MAXIN], filt[MAXF];
+static int32_t bias[MAXC], kbias[MAXC], mult[MAXC], shift[MAXC];
+static int8_t out[MAXOUT + GUARD], ref[MAXOUT + GUARD];
+static uint64_t scr[MAXSCR / 8];
+static int cases, fmve_cases, k16_cases, big_bias_cases, noop_cases;
+
+static void one(int idx) {
+  aot_conv_params p;
+  int32_t K, nin, nf, nout, c, i;
+  int tries = 0, mode, use_bias, use_kb;
+  size_t need;
+  memset(&p, 0, sizeof p);
+  do {
+    const int kind = (int)(rnd() % 8);
+    p.batches = (rnd() % 6) == 0 ? 2 : 1;
+    p.in_c = p.filter_in_c = rr(1, 4);
+    p.out_c = kind == 0 ? 8 * rr(1, 5) : rr(1, MAXC);
+    p.filter_h = rr(1, 10);
+    p.filter_w = rr(1, 8);
+    if (kind == 1) {   /* audio: 10 x 4 / 10 x 8, one channel */
+      p.filter_h = 10;
+      p.filter_w = rnd() & 1 ? 4 : 8;
+      p.in_c = p.filter_in_c = 1;
+    }
+    if (kind == 2) p.filter_h = p.filter_w = 3;
+    p.stride_h = rr(1, (rnd() % 4) == 0 ? 3 : 2);
+    p.stride_w = rr(1, (rnd() % 4) == 0 ? 3 : 2);
+    p.dilation_h = p.dilation_w = 1;
+    p.in_h = rr(1, 20);
+    p.in_w = rr(1, kind == 3 || kind == 4 ? 64 : 40);
+    if (rnd() & 1) {   /* same */
+      p.pad_h = (p.filter_h - 1) / 2;
+      p.pad_w = (p.filter_w - 1) / 2;
+      p.out_h = (p.in_h + p.stride_h - 1) / p.stride_h;
+      p.out_w = (p.in_w + p.stride_w - 1) / p.stride_w;
+    } else {
+      p.pad_h = (rnd() % 3) == 0 ? rr(0, p.filter_h - 1) : 0;
+      p.pad_w = (rnd() % 3) == 0 ? rr(0, p.filter_w - 1) : 0;
+      p.out_h = (p.in_h + 2 * p.pad_h - (p.filter_h - 1) - 1) / p.stride_h + 1;
+      p.out_w = (p.in_w + 2 * p.pad_w - (p.filter_w - 1) - 1) / p.stride_w + 1;
+      if ((rnd() % 4) == 0) p.out_w += 1;   /* a last window past the edge */
+    }
+    K = p.filter_h * p.filter_w * p.in_c;
+    nin = p.batches * p.in_h * p.in_w * p.in_c;
+    nf = p.out_c * K;
+    nout = p.batches * p.out_h * p.out_w * p.out_c;
+    tries++;
+  } while ((p.out_h < 1 || p.out_w < 1 || nin > MAXIN || nf > MAXF || nout > MAXOUT ||
+            aot_conv2d_s8_scratch_size(&p) > MAXSCR) && tries < 1000);
+  if (tries >= 1000) return;
+  mode = (int)(rnd() % 4);
+  for (i = 0; i < nin; i++)
+    in8[i] = (int8_t)(mode == 1 ? (rnd() & 1 ? -128 : 127) : rr(-128, 127));
+  for (i = 0; i < nf; i++)
+    filt[i] = (int8_t)(mode == 1 ? (rnd() & 1 ? -128 : 127) : mode == 2 ? rr(-3, 3) : rr(-128, 127));
+  if (mode == 1 && (rnd() & 1)) {   /* all products of one sign */
+    memset(in8, 0x80, (size_t)nin);
+    memset(filt, 0x80, (size_t)nf);
+  }
+  p.input_offset = (rnd() % 4) == 0 ? (rnd() & 1 ? 128 : -127) : -rr(-128, 127);
+  p.output_offset = (rnd() % 4) == 0 ? (rnd() & 1 ? -128 : 127) : rr(-128, 127);
+  use_bias = (rnd() % 4) != 0;
+  use_kb = (rnd() % 4) != 0;
+  for (c = 0; c < p.out_c; c++) {
+    const int r = (int)(rnd() % 16);
+    int32_t s = 0;
+    mult[c] = (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu));
+    shift[c] = r == 0 ? rr(0, 3) : r == 1 ? rr(-31, -26) : rr(-20, -1);
+    if (mode == 2) shift[c] = rr(-6, 0);
+    if (r == 2) mult[c] = 0;
+    bias[c] = !use_bias ? 0 : mode == 2 ? rr(-300, 300) : rr(-200000, 200000);
+    if (use_bias && (rnd() % 16) == 0) {   /* sums past 2^30: the exact requantization */
+      bias[c] = (int32_t)(rnd() % 1000u) + (rnd() & 1 ? 0x50000000 : -0x50000000);
+      big_bias_cases++;
+    }
+    for (i = 0; i < K; i++) s += filt[c * K + i];
+    kbias[c] = (int32_t)((uint32_t)bias[c] + (uint32_t)s * (uint32_t)p.input_offset);
+  }
+  if ((rnd() % 3) == 0) {
+    p.act_min = rr(-128, 0);
+    p.act_max = rr(p.act_min, 127);
+  } else {
+    p.act_min = -128;
+    p.act_max = 127;
+  }
+  p.out_mult = mult;
+  p.out_shift = shift;
+  p.kbias = use_kb ? kbias : NULL;
+  /* aotc's choice of the few-channel path (most cases; the others run on
+     the gathered windows) */
+  p.dsp_variant = (rnd() % 8) != 0 ? AOT_DSP_VAR_FIRST : 0;
+  need = aot_conv2d_s8_scratch_size(&p);
+  memset(out, 0x5A, sizeof out);
+  memset(ref, 0x5A, sizeof ref);
+  memset(scr, 0xA5, sizeof scr);
+  {
+    const int32_t r1 = aot_conv2d_s8(&p, in8, filt, use_bias ? bias : NULL, out,
+                                     need ? (void *)scr : NULL);
+    const int32_t r2 = ref_conv2d_s8(&p, in8, filt, use_bias ? bias : NULL, ref, NULL);
+    check(r1 == r2 && r1 == AOT_KERNEL_OK &&
+              memcmp(out, ref, (size_t)nout + GUARD) == 0,
+          "conv2d_s8", idx);
+  }
+  cases++;
+  if (aot_conv2d_s8_fmve_fits(&p)) {
+    fmve_cases++;
+    if (K <= 16) k16_cases++;
+  }
+  if (p.filter_h * p.filter_w == 1) noop_cases++;
+}
+
+int main(void) {
+  int c;
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && !defined(AOT_NO_SIMD)
+  printf("fmve kernels (Helium)\n");
+#elif defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32) && !defined(AOT_NO_SIMD)
+  printf("fmve kernels (Arm DSP)\n");
+#else
+  printf("fmve kernels (portable)\n");
+#endif
+  for (c = 0; c < 600; c++) one(c);
+  printf("cases: %d CONV_2D of 1-4 input channels (%d on the Helium few-channel path, %d of them "
+         "of at most 16 taps; %d channels with sums past 2^30; %d 1x1)\n",
+         cases, fmve_cases, k16_cases, big_bias_cases, noop_cases);
+  check(fmve_cases >= 300 && k16_cases >= 30 && big_bias_cases >= 20, "case coverage", 0);
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
