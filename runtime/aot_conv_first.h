@@ -26,22 +26,31 @@
  *    a filter row. When stride_w * in_c is odd, half of the windows start at
  *    an odd value: the rows are then also interleaved shifted by one value
  *    (the B copy) and those windows read it;
- *  - the filter is widened once per call into the same order, eight output
- *    channels interleaved (a filter row of an odd number of taps gets a zero
- *    last weight, which meets the next value of the row: nothing outside the
- *    window is added; channels past out_c have zero filters);
+ *  - the filter is widened at compile time into the same order
+ *    (aot_conv2d_s8_first_pack, aot_conv_first_pack.h: p->first), eight
+ *    output channels interleaved (a filter row of an odd number of taps
+ *    gets a zero last weight, which meets the next value of the row:
+ *    nothing outside the window is added; channels past out_c have zero
+ *    filters), with the start values and requantization constants;
  *  - per output row and eight channels one assembly loop over the
  *    positions (aot_cf_row8: per pair of taps one input word, four LDRD of
- *    filter pairs and eight SMLAD, 13 instructions for 16 MACs), the sums starting from
- *    ks = bias + input_offset * sum w (p->kbias when aotc computed it; int32
- *    wrap-around, the same integer as the portable sum of
- *    w * (x + input_offset) + bias; the sum of at most AOT_CONV_FIRST_L
- *    pairs cannot leave int32 beyond that wrap-around);
- *  - requantization per channel as aot_dsp_kc_set chooses it; when every
- *    channel takes its fast case and the activation range is all of int8,
- *    the fast case folded with the output offset and SSAT as in
+ *    filter pairs and eight SMLAD, 13 instructions for 16 MACs), the sums
+ *    starting from ks = kbias (int32 wrap-around, the same integer as the
+ *    portable sum of w * (x + input_offset) + bias; the sum of at most
+ *    AOT_CONV_FIRST_L pairs cannot leave int32 beyond that wrap-around);
+ *    when stride_w * in_c is odd, two such loops: the even positions
+ *    (windows from X) and the odd ones (from XB);
+ *  - when every channel takes aot_dsp_kc_set's fast case, the activation
+ *    range is all of int8 and out_c a multiple of eight (the pack's word
+ *    0), the sums doubled (filter and ks doubled at compile time) and the
+ *    fast case folded with the output offset and SSAT as in
  *    aot_conv_pw_dsp.h (((r >> rs) + 1 + 2 * out_off) >> 1 equals
- *    ((r >> rs) + 1) >> 1 + out_off).
+ *    ((r >> rs) + 1) >> 1 + out_off) inside the loop; else
+ *    (AOT_F_CONV_S8_FSLOW) one position at a time, the sums requantized
+ *    per channel by aot_dsp_rqk.
+ * Paths by layer (aot_features.h): AOT_F_CONV_S8_FSPREAD (shifted copies
+ * or odd left padding: rows widened then spread), AOT_F_CONV_S8_FEVEN
+ * (the others: four values into two words), AOT_F_CONV_S8_FSLOW.
  * Scratch as aot_conv2d_s8_first_layout (aot_conv.h) lays it out. */
 #ifndef AOT_CONV_FIRST_H
 #define AOT_CONV_FIRST_H
@@ -146,196 +155,87 @@ __attribute__((naked, noinline)) static void aot_cf_row8(AOT_CF_UNUSED const uin
       "pop {r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, pc}\n");
 }
 
-/* What one call shares */
-typedef struct aot_cf {
-  const aot_dsp_kc *kc;   /* oc8 entries */
-  int32_t fast;           /* every channel's fast requantization with SSAT */
-  int32_t out_off, full, lo, hi;
-} aot_cf;
-
-/* the n outputs of sums a (not doubled) of channels k into o */
-static __attribute__((noinline)) void aot_cf_out(const aot_cf *f, const int32_t *a,
-                                                 const aot_dsp_kc *k, int32_t n, int8_t *o) {
-  int32_t i;
-  for (i = 0; i < n; i++)
-    o[i] = aot_dsp_st(aot_dsp_rqk(a[i], k + i) + f->out_off, f->full, f->lo, f->hi);
-}
-
-/* Input row x (n int8) widened into the 16-bit row a of tot values: lead
- * zero points, the n values, then zero points. */
-static __attribute__((noinline)) void aot_cf_widen(const int8_t *x, int32_t lead, int32_t n,
-                                                   int32_t tot, int16_t zp, int16_t *a) {
-  int16_t *d = a + lead;
-  int32_t k;
-  for (k = 0; k < lead; k++) a[k] = zp;
-  for (k = n >> 2; k > 0; k--, x += 4, d += 4) {
-    uint32_t v, lo, hi;
-    memcpy(&v, x, 4);
-    lo = (uint32_t)__sxtb16((int8x4_t)v);
-    hi = (uint32_t)__sxtb16((int8x4_t)((v >> 8) | (v << 24)));
-    v = aot_dsp_pkhbt(lo, hi);
-    hi = aot_dsp_pkhtb(lo, hi);
-    memcpy(d, &v, 4);
-    memcpy(d + 2, &hi, 4);
-  }
-  for (k = n & 3; k > 0; k--) *d++ = *x++;
-  for (k = tot - lead - n; k > 0; k--) *d++ = zp;
-}
-
-/* The words of widened row r (rw words, 2 * rw >= 2q + 2 values) into
- * column fy of the interleaved rows X (q words, fh apart), and shifted by
- * one value into XB when XB is not NULL. */
-static __attribute__((noinline)) void aot_cf_spread(const uint32_t *r, int32_t q, int32_t fh,
-                                                    uint32_t *X, uint32_t *XB) {
-  int32_t k;
-  for (k = 0; k < q; k++, X += fh) *X = r[k];
-  if (XB) {
-    const int8_t *rb = (const int8_t *)r + 2;
-    for (k = 0; k < q; k++, XB += fh, rb += 4) memcpy(XB, rb, 4);
-  }
-}
-
 /* Column of the interleaved rows X (q words, fh apart; XB: the B copy or
- * NULL) of input row x (n int8 after lead zero points, zero points after;
- * x NULL: a row outside the image, all zero points); tmp: a row of rw
- * words for the general case (lead odd, or the B copy). */
-static __attribute__((noinline)) void aot_cf_col(const int8_t *x, int32_t lead, int32_t n,
-                                                 const aot_conv2d_s8_first_lay *Ly, int32_t fh,
-                                                 int16_t zp, uint32_t *X, uint32_t *XB,
+ * NULL) of input row x (Ly->n int8 after Ly->lead zero points, zero points
+ * after; x NULL: a row outside the image, all zero points); tmp: a widened
+ * row of Ly->rw words (the spread case). */
+static __attribute__((noinline)) void aot_cf_col(const int8_t *x, const aot_conv2d_s8_first_lay *Ly,
+                                                 int32_t fh, int16_t zp, uint32_t *X, uint32_t *XB,
                                                  uint32_t *tmp) {
-  const uint32_t zp2 = (uint32_t)(uint16_t)zp * 0x10001u;
-  const int32_t q = Ly->q;
-  int32_t k;
-  if (!x) {
-    for (k = 0; k < q; k++, X += fh) *X = zp2;
-    if (XB)
-      for (k = 0; k < q; k++, XB += fh) *XB = zp2;
+  const int32_t q = Ly->q, lead = Ly->lead;
+  int32_t k, n = x ? Ly->n : 0;
+#if AOT_F_CONV_S8_FSPREAD
+  if (Ly->spread) {   /* the row widened, then its words (and the words one value on) */
+    int16_t *const a = (int16_t *)tmp;
+    for (k = 0; k < 2 * Ly->rw; k++) a[k] = k >= lead && k - lead < n ? x[k - lead] : zp;
+    for (k = 0; k < q; k++, X += fh) {
+      memcpy(X, a + 2 * k, 4);
+      if (XB) {
+        memcpy(XB, a + 2 * k + 1, 4);
+        XB += fh;
+      }
+    }
     return;
   }
-  if (XB || (lead & 1)) {
-    aot_cf_widen(x, lead, n, 2 * Ly->rw, zp, (int16_t *)tmp);
-    aot_cf_spread(tmp, q, fh, X, XB);
-    return;
+#endif
+#if AOT_F_CONV_S8_FEVEN
+  {   /* lead even: four input values are two words of the column */
+    const uint32_t zp2 = (uint32_t)(uint16_t)zp * 0x10001u;
+    for (k = lead >> 1; k > 0; k--, X += fh) *X = zp2;
+    for (k = n >> 2; k > 0; k--, x += 4, X += 2 * fh) {
+      uint32_t v, lo, hi;
+      memcpy(&v, x, 4);
+      lo = (uint32_t)__sxtb16((int8x4_t)v);
+      hi = (uint32_t)__sxtb16((int8x4_t)((v >> 8) | (v << 24)));
+      X[0] = aot_dsp_pkhbt(lo, hi);
+      X[fh] = aot_dsp_pkhtb(lo, hi);
+    }
+    /* the last 0-3 values, then zero points */
+    for (k = (lead >> 1) + 2 * (n >> 2), n &= 3; k < q; k++, X += fh, n -= 2) {
+      const uint16_t lo = n > 0 ? (uint16_t)x[0] : (uint16_t)zp;
+      const uint16_t hi = n > 1 ? (uint16_t)x[1] : (uint16_t)zp;
+      *X = (uint32_t)lo | (uint32_t)hi << 16;
+      if (n > 0) x += n > 1 ? 2 : 1;
+    }
   }
-  /* lead even: four input values are two words of the column */
-  for (k = lead >> 1; k > 0; k--, X += fh) *X = zp2;
-  for (k = n >> 2; k > 0; k--, x += 4, X += 2 * fh) {
-    uint32_t v, lo, hi;
-    memcpy(&v, x, 4);
-    lo = (uint32_t)__sxtb16((int8x4_t)v);
-    hi = (uint32_t)__sxtb16((int8x4_t)((v >> 8) | (v << 24)));
-    X[0] = aot_dsp_pkhbt(lo, hi);
-    X[fh] = aot_dsp_pkhtb(lo, hi);
-  }
-  /* the last 0-3 values, then zero points */
-  for (k = (lead >> 1) + 2 * (n >> 2), n &= 3; k < q; k++, X += fh, n -= 2) {
-    const uint16_t lo = n > 0 ? (uint16_t)x[0] : (uint16_t)zp;
-    const uint16_t hi = n > 1 ? (uint16_t)x[1] : (uint16_t)zp;
-    *X = (uint32_t)lo | (uint32_t)hi << 16;
-    if (n > 0) x += n > 1 ? 2 : 1;
-  }
+#endif
+  (void)XB;
+  (void)tmp;
 }
 
 static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_params *p,
                                                                  const int8_t *input,
-                                                                 const int8_t *filter,
-                                                                 const int32_t *bias,
                                                                  int8_t *output, void *scratch) {
   aot_conv2d_s8_first_lay Ly;
-  const int32_t in_c = p->in_c, fh = p->filter_h, fw = p->filter_w, oc = p->out_c;
-  const int32_t K = fh * fw * in_c, rl = fw * in_c, sw = p->stride_w, in_h = p->in_h;
-  const int32_t out_w = p->out_w;
-  const uint32_t in_off = (uint32_t)p->input_offset;
+  const int32_t in_c = p->in_c, fh = p->filter_h, oc = p->out_c, out_w = p->out_w;
+  const int32_t in_h = p->in_h, sw_c = p->stride_w * in_c;
   const int16_t zp = (int16_t)(-p->input_offset);
   const size_t in_row = (size_t)p->in_w * in_c;
-  aot_dsp_kc *kc;
-  aot_cf_blk *blk;
-  int32_t *ks, *ms, io[8];
-  uint32_t *wpk, *tmp, *X, *XB;
-  int32_t tag[AOT_CONV_FIRST_FH];
-  int32_t c, fy, j, r, b, oy, ox, lead, n, dbl;
-  aot_cf f;
+  const int32_t *const F = p->first;
+  const uint32_t *wpk;
+  uint32_t *X, *XB, *tmp;
+  int32_t io[8], tag[AOT_CONV_FIRST_FH];
+  int32_t c, fy, b, oy, h, step;
+  aot_cf_blk B;
 
-  if (!AOT_KB(p)) {
-#if !AOT_F_CONV_S8_NOKB
-    return AOT_KERNEL_BAD_PARAM;   /* no layer without the folded bias */
-#endif
-  }
   aot_conv2d_s8_first_layout(p, &Ly);
-  kc = (aot_dsp_kc *)scratch;
-  ks = (int32_t *)(kc + Ly.oc8);
-  ms = ks + Ly.oc8;
-  blk = (aot_cf_blk *)(ms + 2 * Ly.oc8);
-  wpk = (uint32_t *)((char *)scratch + Ly.kc_bytes);
-  tmp = wpk + Ly.w_words * Ly.nrot;
-  X = tmp + Ly.rw;
+  /* a path the module left out (aot_features.h) */
+  if ((Ly.spread ? !AOT_F_CONV_S8_FSPREAD : !AOT_F_CONV_S8_FEVEN) || (!F[0] && !AOT_F_CONV_S8_FSLOW))
+    return AOT_KERNEL_BAD_PARAM;
+  wpk = (const uint32_t *)(F + 1 + AOT_CONV_FIRST_BLK * (Ly.oc8 / 8));
+  X = (uint32_t *)scratch;
   XB = Ly.odd ? X + (size_t)Ly.q * fh : NULL;
-  f.kc = kc;
-  f.out_off = p->output_offset;
-  f.full = AOT_FULL8(p);
-  f.lo = p->act_min;
-  f.hi = p->act_max;
-  /* channel constants; the fast path when every channel takes the fast
-     requantization (|ks + sum| < 2^30: the doubled sums fit int32) */
-  f.fast = f.full;
-  for (c = 0; c < Ly.oc8; c++) {
-    if (c >= oc) {
-      kc[c].ks = 0;
-      kc[c].m = 0;
-      kc[c].s = 0;
-    } else {
-      int32_t k;
-      if (AOT_KB(p)) {
-        k = p->kbias[c];
-      } else {
-        const uint32_t t = (uint32_t)aot_dsp_sum_s8(filter + (size_t)c * K, K);
-        k = (int32_t)((bias ? (uint32_t)bias[c] : 0u) + t * in_off);
-      }
-      aot_dsp_kc_set(kc + c, k, p->out_mult[c], p->out_shift[c], K);
-      if ((uint32_t)kc[c].s >= 32u) f.fast = 0;
-    }
-  }
-  dbl = f.fast ? 1 : 0;
-  for (c = 0; c < Ly.oc8; c++) {
-    ks[c] = (int32_t)((uint32_t)kc[c].ks << dbl);
-    ms[2 * c] = kc[c].m;
-    ms[2 * c + 1] = kc[c].s;
-  }
-  for (c = 0; c < Ly.oc8; c += 8) {
-    aot_cf_blk *B = blk + (c >> 3);
-    B->ks = ks + c;
-    B->ms = f.fast && c + 8 <= oc ? ms + 2 * c : NULL;
-    B->L = Ly.L;
-    B->c1 = 1 + 2 * p->output_offset;
-    B->io = io;
-    /* (windows sw * in_c / 2 * fh words apart when sw * in_c is even) */
-    B->xstep = 4 * ((sw * in_c >> 1) * fh - Ly.L);
-    B->ostep = oc - 8;
-  }
-  /* the widened filters (doubled on the fast path: |2w| <= 256 fits
-     int16): in copy r, word (c / 8, j * fh + col, c % 8) holds taps 2j,
-     2j + 1 of filter row (col - r) mod fh of channel c (0 past the row's
-     end or the last channel) */
-  for (r = 0; r < Ly.nrot; r++)
-    for (c = 0; c < Ly.oc8; c++) {
-      uint32_t *const d0 = wpk + Ly.w_words * r + (size_t)(c >> 3) * Ly.L * 8 + (c & 7);
-      for (fy = 0; fy < fh; fy++) {
-        const int8_t *wr = filter + (size_t)c * K + (fy - r + fh) % fh * rl;
-        uint32_t *d = d0 + 8 * fy;
-        if (c >= oc) {
-          for (j = 0; j < Ly.nj; j++, d += 8 * fh) *d = 0;
-          continue;
-        }
-        for (j = 0; 2 * j + 1 < rl; j++, d += 8 * fh, wr += 2)
-          *d = (uint32_t)(uint16_t)(wr[0] * (1 + dbl)) | (uint32_t)(uint16_t)(wr[1] * (1 + dbl)) << 16;
-        if (rl & 1) *d = (uint32_t)(uint16_t)(wr[0] * (1 + dbl));
-      }
-    }
-  (void)bias;
-  lead = p->pad_w * in_c;
-  if (lead > Ly.tot) lead = Ly.tot;
-  n = (int32_t)in_row;
-  if (n > Ly.tot - lead) n = Ly.tot - lead;
+  tmp = X + (size_t)Ly.q * fh * (Ly.odd ? 2u : 1u);
+  /* windows of the positions one loop runs: every position, sw * in_c / 2
+     pairs apart; when sw * in_c is odd, the even positions (from X) and the
+     odd ones (from XB, whose word s / 2 starts at value s, the window's
+     first value, odd), sw * in_c pairs apart: outputs two positions apart */
+  step = (sw_c << Ly.odd) >> 1;
+  B.L = Ly.L;
+  B.c1 = 1 + 2 * p->output_offset;
+  B.io = io;
+  B.xstep = 4 * (step * fh - Ly.L);
+  B.ostep = (oc << Ly.odd) - 8;
   for (b = 0; b < p->batches; b++) {
     const int8_t *in_b = input + (size_t)b * in_h * in_row;
     for (fy = 0; fy < fh; fy++) tag[fy] = INT32_MIN;
@@ -346,34 +246,43 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
       const int32_t rot = Ly.nrot > 1 ? (iy0 % fh + fh) % fh : 0;
       const uint32_t *wr = wpk + Ly.w_words * rot;
       int8_t *out = output + ((size_t)b * p->out_h + oy) * out_w * oc;
-      int32_t s;
       for (fy = 0; fy < fh; fy++) {
         const int32_t iy = iy0 + fy, cl = (rot + fy) % fh;
         if (Ly.nrot > 1 && tag[cl] == iy) continue;
         tag[cl] = Ly.nrot > 1 ? iy : INT32_MIN;
-        aot_cf_col(iy >= 0 && iy < in_h ? in_b + (size_t)iy * in_row : NULL, lead, n, &Ly, fh,
-                   zp, X + cl, XB ? XB + cl : NULL, tmp);
+        aot_cf_col(iy >= 0 && iy < in_h ? in_b + (size_t)iy * in_row : NULL, &Ly, fh, zp, X + cl,
+                   XB ? XB + cl : NULL, tmp);
       }
-      /* window of column ox: from value s = ox * sw * in_c (the B copy from
-         value s - 1 when s is odd: the same word index s / 2); a row of
-         windows sw * in_c / 2 pairs apart in one loop per block when every
-         s is even */
-      for (c = 0; c < oc; c += 8) {
-        aot_cf_blk *B = blk + (c >> 3);
-        B->w = wr + (size_t)c * Ly.L;
-        if (B->ms && !Ly.odd) {
-          B->npos = out_w;
-          aot_cf_row8(X, B, out + c);
-          continue;
-        }
-        for (ox = 0, s = 0; ox < out_w; ox++, s += sw * in_c) {
-          const uint32_t *x = ((s & 1) ? XB : X) + (size_t)(s >> 1) * fh;
-          B->npos = 1;
-          aot_cf_row8(x, B, out + (size_t)ox * oc + c);
-          if (!B->ms) {   /* the sums in io (doubled on the fast path: exact halves) */
-            for (j = 0; j < 8; j++) io[j] >>= dbl;
-            aot_cf_out(&f, io, kc + c, oc - c < 8 ? oc - c : 8, out + (size_t)ox * oc + c);
+      for (h = 0; h <= Ly.odd; h++) {
+        const uint32_t *x = (h ? XB : X) + (size_t)(sw_c >> 1) * h * fh;
+        const int32_t np = (out_w - h + Ly.odd) >> Ly.odd;
+        for (c = 0; np > 0 && c < oc; c += 8) {
+          int8_t *o = out + (size_t)h * oc + c;
+          B.ks = F + 1 + AOT_CONV_FIRST_BLK * (c >> 3);
+          B.ms = F[0] ? B.ks + 8 : NULL;
+          B.w = wr + (size_t)c * Ly.L;
+          if (F[0]) {
+            B.npos = np;
+            aot_cf_row8(x, &B, o);
+            continue;
           }
+#if AOT_F_CONV_S8_FSLOW
+          {   /* one position at a time: the sums in io, then the
+                 requantization of each channel (aot_dsp_rqk) */
+            const uint32_t *xp = x;
+            const int32_t nc = oc - c < 8 ? oc - c : 8;
+            int32_t i, k;
+            for (k = 0; k < np; k++, xp += step * fh, o += oc << Ly.odd) {
+              B.npos = 1;
+              aot_cf_row8(xp, &B, o);
+              for (i = 0; i < nc; i++) {
+                const aot_dsp_kc kc = {0, B.ks[8 + 2 * i], B.ks[9 + 2 * i]};
+                o[i] = aot_dsp_st(aot_dsp_rqk(io[i], &kc) + p->output_offset, AOT_FULL8(p),
+                                  p->act_min, p->act_max);
+              }
+            }
+          }
+#endif
         }
       }
     }

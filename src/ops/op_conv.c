@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "aot_conv.h"
+#include "aot_conv_first_pack.h"
 #include "lower.h"
 
 enum { CK_CONV, CK_DW, CK_TCONV };
@@ -65,8 +66,13 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
     }
     if (aot_conv_clips(p) || p->dilation_w != 1 || p->filter_in_c != p->in_c)
       f |= LF(CONV_S8_CLIP);
-    /* the DSP build's few-channel path (aot_conv_first.h) */
-    if (aot_conv2d_s8_dsp_first(p)) f |= LF(CONV_S8_FIRST);
+    /* the DSP build's few-channel path (aot_conv_first.h), its column
+       filling (FSLOW: conv_first_consts) */
+    if (aot_conv2d_s8_dsp_first(p)) {
+      aot_conv2d_s8_first_lay L;
+      aot_conv2d_s8_first_layout(p, &L);
+      f |= LF(CONV_S8_FIRST) | (L.spread ? LF(CONV_S8_FSPREAD) : LF(CONV_S8_FEVEN));
+    }
   } else if (ck == CK_DW) {
     if (aot_conv_clips(p)) f |= LF(DW_S8_CLIP);
     if (p->depth_multiplier == 1) {
@@ -108,6 +114,37 @@ static int conv_first_pays(int ck, const aot_conv_params *p) {
   if (ck != CK_CONV || !aot_conv2d_s8_first_fits(&r) || !aot_conv2d_s8_dsp_gw(&r)) return 0;
   const int64_t first = cost_dsp_first_s8(&r), rule = cost_dsp_conv_s8(0, &r);
   return first * 100 <= rule * 97 && rule - first >= (int64_t)OPS_INSNS_PER_BYTE * CONV_FIRST_CODE_BYTES;
+}
+
+/* The few-channel path's constants of call c (aot_conv2d_s8_first_pack:
+ * channel constants, widened filter copies) from its constant filter f,
+ * folded bias and multipliers (one for all channels or one each), as the
+ * array p->first; -1 when the call has no folded bias or filter data. */
+static int conv_first_consts(lower_call *c, const ir_tensor *f) {
+  const aot_conv_params *p = &c->u.conv.p;
+  const lower_arg *kb = &c->arg[LOWER_CA_KBIAS], *m = &c->arg[LOWER_CA_MULT];
+  const lower_arg *s = &c->arg[LOWER_CA_SHIFT];
+  const size_t oc = (size_t)p->out_c;
+  if (!kb->adt || !m->adt || !s->adt || m->n == 0 || s->n == 0 || f->dtype != DT_INT8 ||
+      !f->data || f->data_bytes < oc * (size_t)(p->filter_h * p->filter_w * p->in_c))
+    return -1;
+  aot_conv2d_s8_first_lay L;
+  aot_conv2d_s8_first_layout(p, &L);
+  int32_t *mult = xmalloc(oc * sizeof *mult), *shift = xmalloc(oc * sizeof *shift);
+  for (size_t i = 0; i < oc; i++) {
+    mult[i] = ((const int32_t *)m->data)[m->n == 1 ? 0 : i];
+    shift[i] = ((const int32_t *)s->data)[s->n == 1 ? 0 : i];
+  }
+  aot_conv_params q = *p;
+  q.out_mult = mult;
+  q.out_shift = shift;
+  q.kbias = kb->data;
+  int32_t *d = xcalloc(L.cwords, sizeof *d);
+  aot_conv2d_s8_first_pack(&q, (const int8_t *)f->data, d);
+  free(mult);
+  free(shift);
+  lower_conv_array(c, LOWER_CA_FIRST, 'w', "first", d, L.cwords);
+  return 0;
 }
 
 static int32_t conv_variant(int ck, const aot_conv_params *p, int v) {
@@ -382,7 +419,12 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
     conv_kbias(c, ck, &g->t[ir_root(g, op->in[ifl])],
                b ? &g->t[ir_root(g, op->in[ib])] : NULL);
   if (kind == CF_S8 && ck != CK_TCONV) p->dsp_variant = conv_variant(ck, p, op->kernel_variant);
+  if (p->dsp_variant == AOT_DSP_VAR_FIRST &&
+      conv_first_consts(c, &g->t[ir_root(g, op->in[ifl])]))
+    p->dsp_variant = 0;   /* no constants (a filter computed at run time) */
   if (kind == CF_S8) c->features = conv_features(ck, p);
+  if (c->arg[LOWER_CA_FIRST].adt && !((const int32_t *)c->arg[LOWER_CA_FIRST].data)[0])
+    c->features |= LF(CONV_S8_FSLOW);
   if (kind == CF_S8 && ck == CK_CONV && c->arg[LOWER_CA_KBIAS].adt)
     c->mve_pack = conv_mve_packs(g, op, p);
   /* no folded bias (a filter computed at run time): the kernels' own sums */
