@@ -177,14 +177,24 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
  * AOT_F_CONV_S8_FEVEN); nrot: copies of the widened filter (filter_h when
  * they fit: the interleaved rows are a ring, each input row widened once;
  * else 1: every output row widens its rows again). Constants (p->first,
- * cwords int32, aot_conv_first_pack.h): the fast flag, per eight channels
- * eight start values and eight (m, rs) pairs, then the nrot filter copies
- * (w_words each). Scratch: one widened row (rw words, when spread) and the
+ * cwords int32, aot_conv_first_pack.h): a header (AOT_CF_*), per eight
+ * channels eight start values and eight (m, rs) pairs, then the nrot filter
+ * copies (w_words each). Scratch: one widened row (rw words, when spread) and the
  * interleaved rows (q x filter_h words, twice when odd). */
 #define AOT_CONV_FIRST_FH 12
 #define AOT_CONV_FIRST_L 64
 #define AOT_CONV_FIRST_BYTES 16384
 #define AOT_CONV_FIRST_BLK 24   /* int32 of constants per eight channels */
+/* The header of the constants (p->first, aot_conv2d_s8_first_pack): 1 when
+ * the loop requantizes (fast); L; 1 + 2 * output_offset; bytes from the end
+ * of a window to the next one of the loop and from the end of its eight
+ * outputs to the next (these four in aot_cf_blk's order); q, lead, n; the
+ * values of a widened row (2 rw; 0 when not spread); odd; nrot; w_words;
+ * the word offset of the filter copies; words between the windows of one
+ * loop. */
+enum { AOT_CF_FAST, AOT_CF_L, AOT_CF_C1, AOT_CF_XSTEP, AOT_CF_OSTEP, AOT_CF_Q, AOT_CF_LEAD,
+       AOT_CF_N, AOT_CF_RV, AOT_CF_ODD, AOT_CF_NROT, AOT_CF_WW, AOT_CF_WOFS, AOT_CF_WSTEP,
+       AOT_CF_HDR };
 typedef struct aot_conv2d_s8_first_lay {
   int32_t nj, L, oc8, tot, q, rw, odd, nrot, lead, n, spread;
   size_t w_words, cwords, bytes;
@@ -205,7 +215,7 @@ AOT_INLINE void aot_conv2d_s8_first_layout(const aot_conv_params *p, aot_conv2d_
   L->q = (L->tot + 1) / 2;
   L->rw = L->q + 1;
   L->w_words = (size_t)L->oc8 * (size_t)L->L;
-  c0 = 1u + AOT_CONV_FIRST_BLK * (size_t)(L->oc8 / 8);
+  c0 = AOT_CF_HDR + AOT_CONV_FIRST_BLK * (size_t)(L->oc8 / 8);
   L->nrot = 4u * (c0 + L->w_words * (size_t)p->filter_h) > AOT_CONV_FIRST_BYTES ? 1 : p->filter_h;
   L->cwords = c0 + L->w_words * (size_t)L->nrot;
   L->bytes = 4u * (L->spread ? (size_t)L->rw : 0u) +

@@ -41,8 +41,8 @@
  *    when stride_w * in_c is odd, two such loops: the even positions
  *    (windows from X) and the odd ones (from XB);
  *  - when every channel takes aot_dsp_kc_set's fast case, the activation
- *    range is all of int8 and out_c a multiple of eight (the pack's word
- *    0), the sums doubled (filter and ks doubled at compile time) and the
+ *    range is all of int8 and out_c a multiple of eight (the header's
+ *    AOT_CF_FAST), the sums doubled (filter and ks doubled at compile time) and the
  *    fast case folded with the output offset and SSAT as in
  *    aot_conv_pw_dsp.h (((r >> rs) + 1 + 2 * out_off) >> 1 equals
  *    ((r >> rs) + 1) >> 1 + out_off) inside the loop; else
@@ -77,15 +77,15 @@
   "smlad r11, lr, r3, r11\n\t"
 
 /* The state of one block of eight channels for aot_cf_row8 (the assembly
- * reads it by these offsets) */
+ * reads it by these offsets; L .. ostep as the header of p->first) */
 typedef struct aot_cf_blk {
   const int32_t *ks;   /* 0: eight start values */
   const int32_t *ms;   /* 4: eight (m, rs) pairs of the fast requantization */
-  int32_t L;           /* 8: pairs of taps of a window (>= 1) */
-  int32_t c1;          /* 12: 1 + 2 * output offset */
-  int32_t *io;         /* 16: the eight sums, when ms is NULL */
-  const uint32_t *w;   /* 20: the block's widened filter */
-  int32_t npos;        /* 24: positions left (>= 1; 1 when ms is NULL) */
+  int32_t *io;         /* 8: the eight sums, when ms is NULL */
+  const uint32_t *w;   /* 12: the block's widened filter */
+  int32_t npos;        /* 16: positions left (>= 1; 1 when ms is NULL) */
+  int32_t L;           /* 20: pairs of taps of a window (>= 1) */
+  int32_t c1;          /* 24: 1 + 2 * output offset */
   int32_t xstep;       /* 28: bytes from the end of a window to the next one */
   int32_t ostep;       /* 32: bytes from the end of eight outputs to the next */
 } aot_cf_blk;
@@ -116,9 +116,9 @@ __attribute__((naked, noinline)) static void aot_cf_row8(AOT_CF_UNUSED const uin
       "5:\n\t"
       "ldr r2, [sp]\n\t"
       "ldr r3, [r2]\n\t"
-      "ldr r1, [r2, #20]\n\t"
+      "ldr r1, [r2, #12]\n\t"
       "ldm r3, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
-      "ldr r2, [r2, #8]\n\t"
+      "ldr r2, [r2, #20]\n\t"
       "lsrs r2, r2, #1\n\t"
       "bcc 2f\n\t"
       AOT_CF_G
@@ -132,7 +132,7 @@ __attribute__((naked, noinline)) static void aot_cf_row8(AOT_CF_UNUSED const uin
       "3:\n\t"
       "ldr r2, [sp]\n\t"
       "ldr r1, [sp, #4]\n\t"
-      "ldr r3, [r2, #12]\n\t"
+      "ldr r3, [r2, #24]\n\t"
       "ldr r2, [r2, #4]\n\t"
       "cmp r2, #0\n\t"
       "beq 4f\n\t"
@@ -143,31 +143,31 @@ __attribute__((naked, noinline)) static void aot_cf_row8(AOT_CF_UNUSED const uin
       "add r0, r0, r3\n\t"
       "add r1, r1, r12\n\t"
       "str r1, [sp, #4]\n\t"
-      "ldr r3, [r2, #24]\n\t"
+      "ldr r3, [r2, #16]\n\t"
       "subs r3, r3, #1\n\t"
-      "str r3, [r2, #24]\n\t"
+      "str r3, [r2, #16]\n\t"
       "bne 5b\n\t"
       "pop {r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, pc}\n"
       "4:\n\t"
       "ldr r2, [sp]\n\t"
-      "ldr r2, [r2, #16]\n\t"
+      "ldr r2, [r2, #8]\n\t"
       "stm r2, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
       "pop {r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, pc}\n");
 }
 
 /* Column of the interleaved rows X (q words, fh apart; XB: the B copy or
- * NULL) of input row x (Ly->n int8 after Ly->lead zero points, zero points
- * after; x NULL: a row outside the image, all zero points); tmp: a widened
- * row of Ly->rw words (the spread case). */
-static __attribute__((noinline)) void aot_cf_col(const int8_t *x, const aot_conv2d_s8_first_lay *Ly,
-                                                 int32_t fh, int16_t zp, uint32_t *X, uint32_t *XB,
+ * NULL) of input row x (n int8 after lead zero points, zero points after;
+ * x NULL: a row outside the image, all zero points; q, lead, n from the
+ * header F); tmp: a widened row of F[AOT_CF_RV] values (the spread case). */
+static __attribute__((noinline)) void aot_cf_col(const int8_t *x, const int32_t *F, int32_t fh,
+                                                 int16_t zp, uint32_t *X, uint32_t *XB,
                                                  uint32_t *tmp) {
-  const int32_t q = Ly->q, lead = Ly->lead;
-  int32_t k, n = x ? Ly->n : 0;
+  const int32_t q = F[AOT_CF_Q], lead = F[AOT_CF_LEAD];
+  int32_t k, n = x ? F[AOT_CF_N] : 0;
 #if AOT_F_CONV_S8_FSPREAD
-  if (Ly->spread) {   /* the row widened, then its words (and the words one value on) */
+  if (F[AOT_CF_RV]) {   /* the row widened, then its words (and the words one value on) */
     int16_t *const a = (int16_t *)tmp;
-    for (k = 0; k < 2 * Ly->rw; k++) a[k] = k >= lead && k - lead < n ? x[k - lead] : zp;
+    for (k = 0; k < F[AOT_CF_RV]; k++) a[k] = k >= lead && k - lead < n ? x[k - lead] : zp;
     for (k = 0; k < q; k++, X += fh) {
       memcpy(X, a + 2 * k, 4);
       if (XB) {
@@ -203,39 +203,26 @@ static __attribute__((noinline)) void aot_cf_col(const int8_t *x, const aot_conv
   (void)tmp;
 }
 
+/* Layer p on the few-channel path from its constants p->first (F: header,
+ * AOT_CF_*; blocks of channel constants; filter copies) */
 static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_params *p,
                                                                  const int8_t *input,
                                                                  int8_t *output, void *scratch) {
-  aot_conv2d_s8_first_lay Ly;
-  const int32_t in_c = p->in_c, fh = p->filter_h, oc = p->out_c, out_w = p->out_w;
-  const int32_t in_h = p->in_h, sw_c = p->stride_w * in_c;
-  const int16_t zp = (int16_t)(-p->input_offset);
-  const size_t in_row = (size_t)p->in_w * in_c;
   const int32_t *const F = p->first;
-  const uint32_t *wpk;
-  uint32_t *X, *XB, *tmp;
+  const int32_t fh = p->filter_h, oc = p->out_c, out_w = p->out_w, in_h = p->in_h;
+  const int32_t odd = F[AOT_CF_ODD], nrot = F[AOT_CF_NROT], fast = F[AOT_CF_FAST];
+  const int16_t zp = (int16_t)(-p->input_offset);
+  const size_t in_row = (size_t)p->in_w * p->in_c, qf = (size_t)F[AOT_CF_Q] * fh;
+  uint32_t *const X = (uint32_t *)scratch, *const XB = odd ? X + qf : NULL;
   int32_t io[8], tag[AOT_CONV_FIRST_FH];
-  int32_t c, fy, b, oy, h, step;
+  int32_t c, fy, b, oy, h;
   aot_cf_blk B;
 
-  aot_conv2d_s8_first_layout(p, &Ly);
   /* a path the module left out (aot_features.h) */
-  if ((Ly.spread ? !AOT_F_CONV_S8_FSPREAD : !AOT_F_CONV_S8_FEVEN) || (!F[0] && !AOT_F_CONV_S8_FSLOW))
+  if ((F[AOT_CF_RV] ? !AOT_F_CONV_S8_FSPREAD : !AOT_F_CONV_S8_FEVEN) || (!fast && !AOT_F_CONV_S8_FSLOW))
     return AOT_KERNEL_BAD_PARAM;
-  wpk = (const uint32_t *)(F + 1 + AOT_CONV_FIRST_BLK * (Ly.oc8 / 8));
-  X = (uint32_t *)scratch;
-  XB = Ly.odd ? X + (size_t)Ly.q * fh : NULL;
-  tmp = X + (size_t)Ly.q * fh * (Ly.odd ? 2u : 1u);
-  /* windows of the positions one loop runs: every position, sw * in_c / 2
-     pairs apart; when sw * in_c is odd, the even positions (from X) and the
-     odd ones (from XB, whose word s / 2 starts at value s, the window's
-     first value, odd), sw * in_c pairs apart: outputs two positions apart */
-  step = (sw_c << Ly.odd) >> 1;
-  B.L = Ly.L;
-  B.c1 = 1 + 2 * p->output_offset;
+  memcpy((char *)&B + offsetof(aot_cf_blk, L), F + AOT_CF_L, 4 * sizeof(int32_t));
   B.io = io;
-  B.xstep = 4 * (step * fh - Ly.L);
-  B.ostep = (oc << Ly.odd) - 8;
   for (b = 0; b < p->batches; b++) {
     const int8_t *in_b = input + (size_t)b * in_h * in_row;
     for (fy = 0; fy < fh; fy++) tag[fy] = INT32_MIN;
@@ -243,25 +230,28 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
       const int32_t iy0 = oy * p->stride_h - p->pad_h;
       /* ring: input row iy in column iy mod fh, filter copy iy0 mod fh;
          else row fy in column fy, every output row */
-      const int32_t rot = Ly.nrot > 1 ? (iy0 % fh + fh) % fh : 0;
-      const uint32_t *wr = wpk + Ly.w_words * rot;
+      const int32_t rot = nrot > 1 ? (iy0 % fh + fh) % fh : 0;
+      const uint32_t *wr = (const uint32_t *)(F + F[AOT_CF_WOFS]) + (size_t)F[AOT_CF_WW] * rot;
       int8_t *out = output + ((size_t)b * p->out_h + oy) * out_w * oc;
       for (fy = 0; fy < fh; fy++) {
         const int32_t iy = iy0 + fy, cl = (rot + fy) % fh;
-        if (Ly.nrot > 1 && tag[cl] == iy) continue;
-        tag[cl] = Ly.nrot > 1 ? iy : INT32_MIN;
-        aot_cf_col(iy >= 0 && iy < in_h ? in_b + (size_t)iy * in_row : NULL, &Ly, fh, zp, X + cl,
-                   XB ? XB + cl : NULL, tmp);
+        if (nrot > 1 && tag[cl] == iy) continue;
+        tag[cl] = nrot > 1 ? iy : INT32_MIN;
+        aot_cf_col(iy >= 0 && iy < in_h ? in_b + (size_t)iy * in_row : NULL, F, fh, zp, X + cl,
+                   XB ? XB + cl : NULL, X + qf * (1u + (uint32_t)odd));
       }
-      for (h = 0; h <= Ly.odd; h++) {
-        const uint32_t *x = (h ? XB : X) + (size_t)(sw_c >> 1) * h * fh;
-        const int32_t np = (out_w - h + Ly.odd) >> Ly.odd;
+      /* the positions of one loop (all; or the even ones from X, then the
+         odd ones from XB, whose word s / 2 starts at value s, the odd first
+         value of their window) */
+      for (h = 0; h <= odd; h++) {
+        const uint32_t *x = (h ? XB : X) + (size_t)((p->stride_w * p->in_c) >> 1) * h * fh;
+        const int32_t np = (out_w - h + odd) >> odd;
         for (c = 0; np > 0 && c < oc; c += 8) {
           int8_t *o = out + (size_t)h * oc + c;
-          B.ks = F + 1 + AOT_CONV_FIRST_BLK * (c >> 3);
-          B.ms = F[0] ? B.ks + 8 : NULL;
-          B.w = wr + (size_t)c * Ly.L;
-          if (F[0]) {
+          B.ks = F + AOT_CF_HDR + AOT_CONV_FIRST_BLK * (c >> 3);
+          B.ms = fast ? B.ks + 8 : NULL;
+          B.w = wr + (size_t)c * B.L;
+          if (fast) {
             B.npos = np;
             aot_cf_row8(x, &B, o);
             continue;
@@ -272,7 +262,7 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
             const uint32_t *xp = x;
             const int32_t nc = oc - c < 8 ? oc - c : 8;
             int32_t i, k;
-            for (k = 0; k < np; k++, xp += step * fh, o += oc << Ly.odd) {
+            for (k = 0; k < np; k++, xp += F[AOT_CF_WSTEP], o += oc << odd) {
               B.npos = 1;
               aot_cf_row8(xp, &B, o);
               for (i = 0; i < nc; i++) {

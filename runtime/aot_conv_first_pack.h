@@ -6,7 +6,8 @@
  * module includes it (the kernel only reads the array).
  *
  * The array (aot_conv2d_s8_first_lay.cwords int32, aot_conv.h):
- *  - word 0: 1 when every channel takes the fast requantization (as
+ *  - the header (AOT_CF_*, aot_conv.h): the layout the kernel reads
+ *    instead of computing it, and AOT_CF_FAST: 1 when every channel takes the fast requantization (as
  *    aot_dsp_kc_set decides it: m = 0, or a shift in [-31, -1] with
  *    |ks| + 16384 * K < 2^30, so the doubled sums fit int32), the
  *    activation range is all of int8 and out_c is a multiple of eight:
@@ -41,7 +42,7 @@ AOT_INLINE void aot_conv2d_s8_first_pack(const aot_conv_params *p, const int8_t 
                                          int32_t *dst) {
   aot_conv2d_s8_first_lay Ly;
   const int32_t fh = p->filter_h, rl = p->filter_w * p->in_c, K = fh * rl, oc = p->out_c;
-  int32_t c, r, fy, j, fast, dbl;
+  int32_t c, r, fy, j, fast, dbl, step;
   uint32_t *w;
   aot_conv2d_s8_first_layout(p, &Ly);
   fast = p->act_min == -128 && p->act_max == 127 && oc % 8 == 0;
@@ -49,15 +50,31 @@ AOT_INLINE void aot_conv2d_s8_first_pack(const aot_conv_params *p, const int8_t 
     if ((uint32_t)aot_conv_first_s(p->kbias[c], p->out_mult[c], p->out_shift[c], K) >= 32u)
       fast = 0;
   dbl = fast ? 2 : 1;
-  dst[0] = fast;
+  /* windows of one loop: every position, sw * in_c / 2 pairs apart; when
+     sw * in_c is odd, every other position, sw * in_c pairs apart */
+  step = ((p->stride_w * p->in_c) << Ly.odd) >> 1;
+  dst[AOT_CF_FAST] = fast;
+  dst[AOT_CF_L] = Ly.L;
+  dst[AOT_CF_C1] = 1 + 2 * p->output_offset;
+  dst[AOT_CF_XSTEP] = 4 * (step * fh - Ly.L);
+  dst[AOT_CF_OSTEP] = (oc << Ly.odd) - 8;
+  dst[AOT_CF_Q] = Ly.q;
+  dst[AOT_CF_LEAD] = Ly.lead;
+  dst[AOT_CF_N] = Ly.n;
+  dst[AOT_CF_RV] = Ly.spread ? 2 * Ly.rw : 0;
+  dst[AOT_CF_ODD] = Ly.odd;
+  dst[AOT_CF_NROT] = Ly.nrot;
+  dst[AOT_CF_WW] = (int32_t)Ly.w_words;
+  dst[AOT_CF_WOFS] = AOT_CF_HDR + AOT_CONV_FIRST_BLK * (Ly.oc8 / 8);
+  dst[AOT_CF_WSTEP] = step * fh;
   for (c = 0; c < Ly.oc8; c++) {
-    int32_t *b = dst + 1 + AOT_CONV_FIRST_BLK * (c >> 3);
+    int32_t *b = dst + AOT_CF_HDR + AOT_CONV_FIRST_BLK * (c >> 3);
     const int32_t ks = c < oc ? p->kbias[c] : 0;
     b[c & 7] = (int32_t)((uint32_t)ks * (uint32_t)dbl);
     b[8 + 2 * (c & 7)] = c < oc ? p->out_mult[c] : 0;
     b[9 + 2 * (c & 7)] = c < oc ? aot_conv_first_s(ks, p->out_mult[c], p->out_shift[c], K) : 0;
   }
-  w = (uint32_t *)(dst + 1 + AOT_CONV_FIRST_BLK * (Ly.oc8 / 8));
+  w = (uint32_t *)(dst + dst[AOT_CF_WOFS]);
   for (r = 0; r < Ly.nrot; r++)
     for (c = 0; c < Ly.oc8; c++)
       for (fy = 0; fy < fh; fy++) {

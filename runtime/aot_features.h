@@ -88,7 +88,7 @@
 #define AOT_F_CONV_S8_FEVEN 1
 /* that path's layers with a channel aot_dsp_kc_set does not give the fast
  * requantization, a narrower activation range than int8 or out_c not a
- * multiple of 8 (aot_conv2d_s8_first_pack's word 0): its per-position loop */
+ * multiple of 8 (aot_conv2d_s8_first_pack's AOT_CF_FAST): its per-position loop */
 #define AOT_F_CONV_S8_FSLOW 1
 /* int8 FULLY_CONNECTED with four or more output channels and at least
  * 1024 weights that AOT_F_FC_S8_ROWS3 does not take (the DSP and portable
