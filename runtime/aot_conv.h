@@ -227,11 +227,11 @@ AOT_INLINE int aot_conv2d_s8_first_fits(const aot_conv_params *p) {
       p->dilation_w != 1 || p->filter_h < 1 || p->filter_h > AOT_CONV_FIRST_FH ||
       p->filter_w < 1 || p->filter_w * p->in_c > 40 || p->filter_h * p->filter_w < 2 ||
       p->out_c < 1 || p->out_c > 4096 || p->out_w < 1 || p->stride_w < 1 || p->stride_h < 1 ||
-      p->in_w > 4096)
+      p->in_w > 4096 || p->pad_h < 0 || p->pad_h >= p->filter_h)
     return 0;
   aot_conv2d_s8_first_layout(p, &L);
   return L.tot > 0 && L.L <= AOT_CONV_FIRST_L && L.bytes <= AOT_CONV_FIRST_BYTES &&
-         4u * L.cwords <= AOT_CONV_FIRST_BYTES;
+         L.nrot == p->filter_h && 4u * L.cwords <= AOT_CONV_FIRST_BYTES;
 }
 /* 1 when the DSP build runs layer p on the few-channel path: aotc chose it
  * (AOT_DSP_VAR_FIRST, where its cost model counts fewer instructions than

@@ -119,13 +119,14 @@ __attribute__((naked, noinline)) static void aot_cf_row8(AOT_CF_UNUSED const uin
       "ldr r1, [r2, #12]\n\t"
       "ldm r3, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
       "ldr r2, [r2, #20]\n\t"
+      /* (L + 1) / 2 turns of two pairs; L odd: the first turn from its
+         second pair (C clear: L + 1 even) */
+      "adds r2, r2, #1\n\t"
       "lsrs r2, r2, #1\n\t"
-      "bcc 2f\n\t"
-      AOT_CF_G
-      "2:\n\t"
-      "beq 3f\n"
+      "bcc 6f\n"
       "1:\n\t"
       AOT_CF_G
+      "6:\n\t"
       AOT_CF_G
       "subs r2, r2, #1\n\t"
       "bne 1b\n"
@@ -209,13 +210,11 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
                                                                  const int8_t *input,
                                                                  int8_t *output, void *scratch) {
   const int32_t *const F = p->first;
-  const int32_t fh = p->filter_h, oc = p->out_c, out_w = p->out_w, in_h = p->in_h;
-  const int32_t odd = F[AOT_CF_ODD], nrot = F[AOT_CF_NROT], fast = F[AOT_CF_FAST];
-  const int16_t zp = (int16_t)(-p->input_offset);
+  const int32_t fh = p->filter_h, oc = p->out_c, in_h = p->in_h, out_h = p->out_h;
+  const int32_t odd = F[AOT_CF_ODD], fast = F[AOT_CF_FAST];
   const size_t in_row = (size_t)p->in_w * p->in_c, qf = (size_t)F[AOT_CF_Q] * fh;
   uint32_t *const X = (uint32_t *)scratch, *const XB = odd ? X + qf : NULL;
-  int32_t io[8], tag[AOT_CONV_FIRST_FH];
-  int32_t c, fy, b, oy, h;
+  int32_t io[8], ob, iy, hi = 0, c, h;
   aot_cf_blk B;
 
   /* a path the module left out (aot_features.h) */
@@ -223,57 +222,52 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
     return AOT_KERNEL_BAD_PARAM;
   memcpy((char *)&B + offsetof(aot_cf_blk, L), F + AOT_CF_L, 4 * sizeof(int32_t));
   B.io = io;
-  for (b = 0; b < p->batches; b++) {
-    const int8_t *in_b = input + (size_t)b * in_h * in_row;
-    for (fy = 0; fy < fh; fy++) tag[fy] = INT32_MIN;
-    for (oy = 0; oy < p->out_h; oy++) {
-      const int32_t iy0 = oy * p->stride_h - p->pad_h;
-      /* ring: input row iy in column iy mod fh, filter copy iy0 mod fh;
-         else row fy in column fy, every output row */
-      const int32_t rot = nrot > 1 ? (iy0 % fh + fh) % fh : 0;
-      const uint32_t *wr = (const uint32_t *)(F + F[AOT_CF_WOFS]) + (size_t)F[AOT_CF_WW] * rot;
-      int8_t *out = output + ((size_t)b * p->out_h + oy) * out_w * oc;
-      for (fy = 0; fy < fh; fy++) {
-        const int32_t iy = iy0 + fy, cl = (rot + fy) % fh;
-        if (nrot > 1 && tag[cl] == iy) continue;
-        tag[cl] = nrot > 1 ? iy : INT32_MIN;
-        aot_cf_col(iy >= 0 && iy < in_h ? in_b + (size_t)iy * in_row : NULL, F, fh, zp, X + cl,
-                   XB ? XB + cl : NULL, X + qf * (1u + (uint32_t)odd));
-      }
-      /* the positions of one loop (all; or the even ones from X, then the
-         odd ones from XB, whose word s / 2 starts at value s, the odd first
-         value of their window) */
-      for (h = 0; h <= odd; h++) {
-        const uint32_t *x = (h ? XB : X) + (size_t)((p->stride_w * p->in_c) >> 1) * h * fh;
-        const int32_t np = (out_w - h + odd) >> odd;
-        for (c = 0; np > 0 && c < oc; c += 8) {
-          int8_t *o = out + (size_t)h * oc + c;
-          B.ks = F + AOT_CF_HDR + AOT_CONV_FIRST_BLK * (c >> 3);
-          B.ms = fast ? B.ks + 8 : NULL;
-          B.w = wr + (size_t)c * B.L;
-          if (fast) {
-            B.npos = np;
-            aot_cf_row8(x, &B, o);
-            continue;
-          }
+  /* output rows of every batch in turn; input row iy in column iy mod fh
+     (a ring: iy > -fh), each loaded once (rows hi on are not yet), output
+     row iy0 / stride_h reading filter copy iy0 mod fh */
+  for (ob = 0; ob < p->batches * out_h; ob++) {
+    const int32_t b = ob / out_h, iy0 = (ob - b * out_h) * p->stride_h - p->pad_h;
+    const uint32_t *x;
+    if (iy0 == -p->pad_h) hi = iy0;   /* a batch's first row */
+    for (iy = hi > iy0 ? hi : iy0; iy < iy0 + fh; iy++) {
+      const int32_t cl = (iy + fh) % fh;
+      aot_cf_col(iy >= 0 && iy < in_h ? input + ((size_t)b * in_h + iy) * in_row : NULL, F, fh,
+                 (int16_t)-p->input_offset, X + cl, XB ? XB + cl : NULL, X + qf * (1u + (uint32_t)odd));
+    }
+    hi = iy0 + fh;
+    /* the positions of one loop (all; or the even ones from X, then the
+       odd ones from XB, whose word s / 2 starts at value s, the odd first
+       value of their window) */
+    for (h = 0, x = X; h <= odd; h++, x = XB + (size_t)((p->stride_w * p->in_c) >> 1) * fh) {
+      const int32_t np = (p->out_w - h + odd) >> odd;
+      int8_t *o = output + ((size_t)ob * p->out_w + h) * oc;
+      B.ks = F + AOT_CF_HDR;
+      B.w = (const uint32_t *)(F + F[AOT_CF_WOFS]) + (size_t)F[AOT_CF_WW] * ((iy0 + fh) % fh);
+      for (c = 0; np > 0 && c < oc; c += 8, o += 8, B.ks += AOT_CONV_FIRST_BLK, B.w += 8 * B.L) {
+        B.ms = fast ? B.ks + 8 : NULL;
+        if (fast) {
+          B.npos = np;
+          aot_cf_row8(x, &B, o);
+          continue;
+        }
 #if AOT_F_CONV_S8_FSLOW
-          {   /* one position at a time: the sums in io, then the
-                 requantization of each channel (aot_dsp_rqk) */
-            const uint32_t *xp = x;
-            const int32_t nc = oc - c < 8 ? oc - c : 8;
-            int32_t i, k;
-            for (k = 0; k < np; k++, xp += F[AOT_CF_WSTEP], o += oc << odd) {
-              B.npos = 1;
-              aot_cf_row8(xp, &B, o);
-              for (i = 0; i < nc; i++) {
-                const aot_dsp_kc kc = {0, B.ks[8 + 2 * i], B.ks[9 + 2 * i]};
-                o[i] = aot_dsp_st(aot_dsp_rqk(io[i], &kc) + p->output_offset, AOT_FULL8(p),
-                                  p->act_min, p->act_max);
-              }
+        {   /* one position at a time: the sums in io, then the
+               requantization of each channel (aot_dsp_rqk) */
+          const uint32_t *xp = x;
+          const int32_t nc = oc - c < 8 ? oc - c : 8;
+          int8_t *op = o;
+          int32_t i, k;
+          for (k = 0; k < np; k++, xp += F[AOT_CF_WSTEP], op += oc << odd) {
+            B.npos = 1;
+            aot_cf_row8(xp, &B, op);
+            for (i = 0; i < nc; i++) {
+              const aot_dsp_kc kc = {0, B.ks[8 + 2 * i], B.ks[9 + 2 * i]};
+              op[i] = aot_dsp_st(aot_dsp_rqk(io[i], &kc) + p->output_offset, AOT_FULL8(p),
+                                 p->act_min, p->act_max);
             }
           }
-#endif
         }
+#endif
       }
     }
   }
