@@ -210,46 +210,49 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
                                                                  const int8_t *input,
                                                                  int8_t *output, void *scratch) {
   const int32_t *const F = p->first;
-  const int32_t fh = p->filter_h, oc = p->out_c, in_h = p->in_h, out_h = p->out_h;
-  const int32_t odd = F[AOT_CF_ODD], fast = F[AOT_CF_FAST];
+  const int32_t fh = p->filter_h, oc = p->out_c, in_h = p->in_h;
+  /* (no shifted copies without FSPREAD; all fast without FSLOW) */
+  const int32_t odd = AOT_F_CONV_S8_FSPREAD ? F[AOT_CF_ODD] : 0;
+  const int32_t fast = AOT_F_CONV_S8_FSLOW ? F[AOT_CF_FAST] : 1;
   const size_t in_row = (size_t)p->in_w * p->in_c, qf = (size_t)F[AOT_CF_Q] * fh;
-  uint32_t *const X = (uint32_t *)scratch, *const XB = odd ? X + qf : NULL;
-  int32_t io[8], ob, iy, hi = 0, c, h;
+  uint32_t *const X = (uint32_t *)scratch, *const XB = X + qf;
+  int32_t io[8], b, oy, iy, hi, c, h;
   aot_cf_blk B;
 
   /* a path the module left out (aot_features.h) */
-  if ((F[AOT_CF_RV] ? !AOT_F_CONV_S8_FSPREAD : !AOT_F_CONV_S8_FEVEN) || (!fast && !AOT_F_CONV_S8_FSLOW))
+  if ((F[AOT_CF_RV] ? !AOT_F_CONV_S8_FSPREAD : !AOT_F_CONV_S8_FEVEN) ||
+      (!F[AOT_CF_FAST] && !AOT_F_CONV_S8_FSLOW))
     return AOT_KERNEL_BAD_PARAM;
   memcpy((char *)&B + offsetof(aot_cf_blk, L), F + AOT_CF_L, 4 * sizeof(int32_t));
   B.io = io;
-  /* output rows of every batch in turn; input row iy in column iy mod fh
-     (a ring: iy > -fh), each loaded once (rows hi on are not yet), output
-     row iy0 / stride_h reading filter copy iy0 mod fh */
-  for (ob = 0; ob < p->batches * out_h; ob++) {
-    const int32_t b = ob / out_h, iy0 = (ob - b * out_h) * p->stride_h - p->pad_h;
-    const uint32_t *x;
-    if (iy0 == -p->pad_h) hi = iy0;   /* a batch's first row */
-    for (iy = hi > iy0 ? hi : iy0; iy < iy0 + fh; iy++) {
-      const int32_t cl = (iy + fh) % fh;
-      aot_cf_col(iy >= 0 && iy < in_h ? input + ((size_t)b * in_h + iy) * in_row : NULL, F, fh,
-                 (int16_t)-p->input_offset, X + cl, XB ? XB + cl : NULL, X + qf * (1u + (uint32_t)odd));
-    }
-    hi = iy0 + fh;
-    /* the positions of one loop (all; or the even ones from X, then the
-       odd ones from XB, whose word s / 2 starts at value s, the odd first
-       value of their window) */
-    for (h = 0, x = X; h <= odd; h++, x = XB + (size_t)((p->stride_w * p->in_c) >> 1) * fh) {
-      const int32_t np = (p->out_w - h + odd) >> odd;
-      int8_t *o = output + ((size_t)ob * p->out_w + h) * oc;
-      B.ks = F + AOT_CF_HDR;
-      B.w = (const uint32_t *)(F + F[AOT_CF_WOFS]) + (size_t)F[AOT_CF_WW] * ((iy0 + fh) % fh);
-      for (c = 0; np > 0 && c < oc; c += 8, o += 8, B.ks += AOT_CONV_FIRST_BLK, B.w += 8 * B.L) {
-        B.ms = fast ? B.ks + 8 : NULL;
-        if (fast) {
-          B.npos = np;
-          aot_cf_row8(x, &B, o);
-          continue;
-        }
+  /* input row iy in column iy mod fh (a ring: iy > -fh), each loaded once
+     (rows hi on are not yet), output row iy0 / stride_h reading filter
+     copy iy0 mod fh */
+  for (b = 0; b < p->batches; b++, input += (size_t)in_h * in_row)
+    for (oy = 0, hi = -p->pad_h; oy < p->out_h; oy++, output += (size_t)p->out_w * oc) {
+      const int32_t iy0 = oy * p->stride_h - p->pad_h;
+      const uint32_t *x = X;
+      for (iy = hi > iy0 ? hi : iy0; iy < iy0 + fh; iy++) {
+        const int32_t cl = (iy + fh) % fh;
+        aot_cf_col(iy >= 0 && iy < in_h ? input + (size_t)iy * in_row : NULL, F, fh,
+                   (int16_t)-p->input_offset, X + cl, odd ? XB + cl : NULL, X + qf * (1u + (uint32_t)odd));
+      }
+      hi = iy0 + fh;
+      /* the positions of one loop (all; or the even ones from X, then the
+         odd ones from XB, whose word s / 2 starts at value s, the odd
+         first value of their window) */
+      for (h = 0; h <= odd; h++, x = XB + (size_t)((p->stride_w * p->in_c) >> 1) * fh) {
+        const int32_t np = (p->out_w - h + odd) >> odd;
+        int8_t *o = output + (size_t)h * oc;
+        B.ks = F + AOT_CF_HDR;
+        B.w = (const uint32_t *)(F + F[AOT_CF_WOFS]) + (size_t)F[AOT_CF_WW] * ((iy0 + fh) % fh);
+        for (c = 0; np > 0 && c < oc; c += 8, o += 8, B.ks += AOT_CONV_FIRST_BLK, B.w += 8 * B.L) {
+          B.ms = fast ? B.ks + 8 : NULL;
+          if (fast) {
+            B.npos = np;
+            aot_cf_row8(x, &B, o);
+            continue;
+          }
 #if AOT_F_CONV_S8_FSLOW
         {   /* one position at a time: the sums in io, then the
                requantization of each channel (aot_dsp_rqk) */
@@ -268,9 +271,9 @@ static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_
           }
         }
 #endif
+        }
       }
     }
-  }
   return AOT_KERNEL_OK;
 }
 
