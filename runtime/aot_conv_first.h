@@ -156,6 +156,20 @@ __attribute__((naked, noinline)) static void aot_cf_row8(AOT_CF_UNUSED const uin
       "pop {r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, pc}\n");
 }
 
+/* The driver's loops run a few hundred times per call: compiled for size
+ * (GCC; Clang's level as it is) */
+#if defined(__clang__)
+#define AOT_CF_SMALL
+#else
+#define AOT_CF_SMALL __attribute__((optimize("Os")))
+#endif
+
+/* zp2 into words from .. to - 1 of a column (fh apart) */
+static __attribute__((noinline)) void aot_cf_fill(uint32_t *X, int32_t from, int32_t to,
+                                                  int32_t fh, uint32_t zp2) {
+  for (X += from * fh; from < to; from++, X += fh) *X = zp2;
+}
+
 /* Column of the interleaved rows X (q words, fh apart; XB: the B copy or
  * NULL) of input row x (n int8 after lead zero points, zero points after;
  * x NULL: a row outside the image, all zero points; q, lead, n from the
@@ -180,10 +194,13 @@ static __attribute__((noinline)) void aot_cf_col(const int8_t *x, const int32_t 
   }
 #endif
 #if AOT_F_CONV_S8_FEVEN
-  {   /* lead even: four input values are two words of the column */
+  {   /* lead even: zero points around the values, then four input values
+         into two words at a time, the last 0-3 values by halves (memcpy:
+         after the zero points' stores, whose types differ) */
     const uint32_t zp2 = (uint32_t)(uint16_t)zp * 0x10001u;
-    for (k = lead >> 1; k > 0; k--, X += fh) *X = zp2;
-    for (k = n >> 2; k > 0; k--, x += 4, X += 2 * fh) {
+    aot_cf_fill(X, 0, lead >> 1, fh, zp2);
+    aot_cf_fill(X, (lead + n) >> 1, q, fh, zp2);
+    for (X += (lead >> 1) * fh, k = n >> 2; k > 0; k--, x += 4, X += 2 * fh) {
       uint32_t v, lo, hi;
       memcpy(&v, x, 4);
       lo = (uint32_t)__sxtb16((int8x4_t)v);
@@ -191,12 +208,9 @@ static __attribute__((noinline)) void aot_cf_col(const int8_t *x, const int32_t 
       X[0] = aot_dsp_pkhbt(lo, hi);
       X[fh] = aot_dsp_pkhtb(lo, hi);
     }
-    /* the last 0-3 values, then zero points */
-    for (k = (lead >> 1) + 2 * (n >> 2), n &= 3; k < q; k++, X += fh, n -= 2) {
-      const uint16_t lo = n > 0 ? (uint16_t)x[0] : (uint16_t)zp;
-      const uint16_t hi = n > 1 ? (uint16_t)x[1] : (uint16_t)zp;
-      *X = (uint32_t)lo | (uint32_t)hi << 16;
-      if (n > 0) x += n > 1 ? 2 : 1;
+    for (k = 0; k < (n & 3); k++) {
+      const int16_t v = x[k];
+      memcpy((int16_t *)(X + (k >> 1) * fh) + (k & 1), &v, 2);
     }
   }
 #endif
@@ -206,7 +220,7 @@ static __attribute__((noinline)) void aot_cf_col(const int8_t *x, const int32_t 
 
 /* Layer p on the few-channel path from its constants p->first (F: header,
  * AOT_CF_*; blocks of channel constants; filter copies) */
-static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_params *p,
+static __attribute__((noinline)) AOT_CF_SMALL int32_t aot_conv2d_s8_first_dsp(const aot_conv_params *p,
                                                                  const int8_t *input,
                                                                  int8_t *output, void *scratch) {
   const int32_t *const F = p->first;
