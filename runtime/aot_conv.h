@@ -191,10 +191,10 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
  * outputs to the next (these four in aot_cf_blk's order); q, lead, n; the
  * values of a widened row (2 rw; 0 when not spread); odd; nrot; w_words;
  * the word offset of the filter copies; words between the windows of one
- * loop. */
+ * loop; the input zero point in both halves of a word. */
 enum { AOT_CF_FAST, AOT_CF_L, AOT_CF_C1, AOT_CF_XSTEP, AOT_CF_OSTEP, AOT_CF_Q, AOT_CF_LEAD,
        AOT_CF_N, AOT_CF_RV, AOT_CF_ODD, AOT_CF_NROT, AOT_CF_WW, AOT_CF_WOFS, AOT_CF_WSTEP,
-       AOT_CF_HDR };
+       AOT_CF_ZP2, AOT_CF_HDR };
 typedef struct aot_conv2d_s8_first_lay {
   int32_t nj, L, oc8, tot, q, rw, odd, nrot, lead, n, spread;
   size_t w_words, cwords, bytes;

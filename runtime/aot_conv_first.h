@@ -164,24 +164,29 @@ __attribute__((naked, noinline)) static void aot_cf_row8(AOT_CF_UNUSED const uin
 #define AOT_CF_SMALL __attribute__((optimize("Os")))
 #endif
 
+#if AOT_F_CONV_S8_FEVEN
 /* zp2 into words from .. to - 1 of a column (fh apart) */
 static __attribute__((noinline)) void aot_cf_fill(uint32_t *X, int32_t from, int32_t to,
                                                   int32_t fh, uint32_t zp2) {
   for (X += from * fh; from < to; from++, X += fh) *X = zp2;
 }
+#endif
 
 /* Column of the interleaved rows X (q words, fh apart; XB: the B copy or
  * NULL) of input row x (n int8 after lead zero points, zero points after;
- * x NULL: a row outside the image, all zero points; q, lead, n from the
- * header F); tmp: a widened row of F[AOT_CF_RV] values (the spread case). */
-static __attribute__((noinline)) void aot_cf_col(const int8_t *x, const int32_t *F, int32_t fh,
-                                                 int16_t zp, uint32_t *X, uint32_t *XB,
+ * n 0: a row outside the image, all zero points; q, lead and the zero
+ * point from the header F); tmp: a widened row of F[AOT_CF_RV] values (the
+ * spread case). */
+static __attribute__((noinline)) void aot_cf_col(const int8_t *x, int32_t n, const int32_t *F,
+                                                 int32_t fh, uint32_t *X, uint32_t *XB,
                                                  uint32_t *tmp) {
   const int32_t q = F[AOT_CF_Q], lead = F[AOT_CF_LEAD];
-  int32_t k, n = x ? F[AOT_CF_N] : 0;
+  const uint32_t zp2 = (uint32_t)F[AOT_CF_ZP2];
+  int32_t k;
 #if AOT_F_CONV_S8_FSPREAD
   if (F[AOT_CF_RV]) {   /* the row widened, then its words (and the words one value on) */
     int16_t *const a = (int16_t *)tmp;
+    const int16_t zp = (int16_t)zp2;
     for (k = 0; k < F[AOT_CF_RV]; k++) a[k] = k >= lead && k - lead < n ? x[k - lead] : zp;
     for (k = 0; k < q; k++, X += fh) {
       memcpy(X, a + 2 * k, 4);
@@ -197,7 +202,6 @@ static __attribute__((noinline)) void aot_cf_col(const int8_t *x, const int32_t 
   {   /* lead even: zero points around the values, then four input values
          into two words at a time, the last 0-3 values by halves (memcpy:
          after the zero points' stores, whose types differ) */
-    const uint32_t zp2 = (uint32_t)(uint16_t)zp * 0x10001u;
     aot_cf_fill(X, 0, lead >> 1, fh, zp2);
     aot_cf_fill(X, (lead + n) >> 1, q, fh, zp2);
     for (X += (lead >> 1) * fh, k = n >> 2; k > 0; k--, x += 4, X += 2 * fh) {
@@ -248,8 +252,9 @@ static __attribute__((noinline)) AOT_CF_SMALL int32_t aot_conv2d_s8_first_dsp(co
       const uint32_t *x = X;
       for (iy = hi > iy0 ? hi : iy0; iy < iy0 + fh; iy++) {
         const int32_t cl = (iy + fh) % fh;
-        aot_cf_col(iy >= 0 && iy < in_h ? input + (size_t)iy * in_row : NULL, F, fh,
-                   (int16_t)-p->input_offset, X + cl, odd ? XB + cl : NULL, X + qf * (1u + (uint32_t)odd));
+        const int in = iy >= 0 && iy < in_h;
+        aot_cf_col(input + (in ? (size_t)iy * in_row : 0u), in ? F[AOT_CF_N] : 0, F, fh, X + cl,
+                   odd ? XB + cl : NULL, X + qf * (1u + (uint32_t)odd));
       }
       hi = iy0 + fh;
       /* the positions of one loop (all; or the even ones from X, then the
