@@ -184,17 +184,28 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
 #define AOT_CONV_FIRST_FH 12
 #define AOT_CONV_FIRST_L 64
 #define AOT_CONV_FIRST_BYTES 16384
-#define AOT_CONV_FIRST_BLK 24   /* int32 of constants per eight channels */
 /* The header of the constants (p->first, aot_conv2d_s8_first_pack): 1 when
- * the loop requantizes (fast); L; 1 + 2 * output_offset; bytes from the end
- * of a window to the next one of the loop and from the end of its eight
- * outputs to the next (these four in aot_cf_blk's order); q, lead, n; the
- * values of a widened row (2 rw; 0 when not spread); odd; nrot; w_words;
- * the word offset of the filter copies; words between the windows of one
- * loop; the input zero point in both halves of a word. */
-enum { AOT_CF_FAST, AOT_CF_L, AOT_CF_C1, AOT_CF_XSTEP, AOT_CF_OSTEP, AOT_CF_Q, AOT_CF_LEAD,
-       AOT_CF_N, AOT_CF_RV, AOT_CF_ODD, AOT_CF_NROT, AOT_CF_WW, AOT_CF_WOFS, AOT_CF_WSTEP,
-       AOT_CF_ZP2, AOT_CF_HDR };
+ * the assembly loop requantizes (fast); L; q, lead, n; the values of a
+ * widened row (2 rw; 0 when not spread); odd; nrot; w_words; the word
+ * offset of the filter copies; words between the windows of one loop; the
+ * input zero point in both halves of a word. */
+enum { AOT_CF_FAST, AOT_CF_L, AOT_CF_Q, AOT_CF_LEAD, AOT_CF_N, AOT_CF_RV, AOT_CF_ODD,
+       AOT_CF_NROT, AOT_CF_WW, AOT_CF_WOFS, AOT_CF_WSTEP, AOT_CF_ZP2, AOT_CF_HDR };
+/* The AOT_CONV_FIRST_BLK words of eight channels (aot_cf_row8 reads them
+ * by their byte offsets): eight start values, eight (m, rs) pairs, then L,
+ * 1 + 2 * output offset, the bytes from the end of a window to the next
+ * one of the loop and from the end of its eight outputs to the next, and
+ * the fast flag. */
+#define AOT_CF_BL 24
+#define AOT_CF_BC1 25
+#define AOT_CF_BXSTEP 26
+#define AOT_CF_BOSTEP 27
+#define AOT_CF_BFAST 28
+#define AOT_CONV_FIRST_BLK 29
+#define AOT_CF_BL_BYTES 96
+#define AOT_CF_BC1_BYTES 100
+#define AOT_CF_BXSTEP_BYTES 104
+#define AOT_CF_BFAST_BYTES 112
 typedef struct aot_conv2d_s8_first_lay {
   int32_t nj, L, oc8, tot, q, rw, odd, nrot, lead, n, spread;
   size_t w_words, cwords, bytes;

@@ -76,49 +76,41 @@
   "smlad r10, r12, r3, r10\n\t"           \
   "smlad r11, lr, r3, r11\n\t"
 
-/* The state of one block of eight channels for aot_cf_row8 (the assembly
- * reads it by these offsets; L .. ostep as the header of p->first) */
-typedef struct aot_cf_blk {
-  const int32_t *ks;   /* 0: eight start values */
-  const int32_t *ms;   /* 4: eight (m, rs) pairs of the fast requantization */
-  int32_t *io;         /* 8: the eight sums, when ms is NULL */
-  const uint32_t *w;   /* 12: the block's widened filter */
-  int32_t npos;        /* 16: positions left (>= 1; 1 when ms is NULL) */
-  int32_t L;           /* 20: pairs of taps of a window (>= 1) */
-  int32_t c1;          /* 24: 1 + 2 * output offset */
-  int32_t xstep;       /* 28: bytes from the end of a window to the next one */
-  int32_t ostep;       /* 32: bytes from the end of eight outputs to the next */
-} aot_cf_blk;
-
-/* B->npos output positions, eight channels, windows from x on: the sums
- * B->ks[i] + the SMLAD of filter words B->w[8t + i] with input words x[t],
- * t < B->L; then, when B->ms is set, the fast requantization of each (sums
- * doubled: the filter words and ks are; m and rs from ms, then SSAT with
- * the output offset folded) stored to out[i] (the next position's window
- * B->xstep bytes after the end of this one, its outputs B->ostep after
- * these), else the sums stored to B->io (one position). B->npos is counted
- * down. Naked: the loop needs all fourteen registers (eight sums, two
- * pointers, the count, the input word, two filter words). */
+/* npos output positions, eight channels, windows from x on: the sums
+ * K[i] + the SMLAD of filter words w[8t + i] with input words x[t],
+ * t < K[AOT_CF_BL]; then, when K[AOT_CF_BFAST] is set, the fast
+ * requantization of each (sums doubled: the filter words and ks are; m and
+ * rs from K[8 + 2i], K[9 + 2i], then SSAT with the output offset folded,
+ * K[AOT_CF_BC1]) stored to out[i] (the next position's window
+ * K[AOT_CF_BXSTEP] bytes after the end of this one, its outputs
+ * K[AOT_CF_BOSTEP] after these), else the sums stored to out as eight
+ * int32 (one position). Naked: the loop needs all fourteen registers
+ * (eight sums, two pointers, the count, the input word, two filter
+ * words); K, out, w and npos (the fifth argument, counted down in place)
+ * on the stack. */
 #define AOT_CF_UNUSED __attribute__((unused))
 #define AOT_CF_RQ(r)                      \
-  "ldrd r12, lr, [r2], #8\n\t"            \
+  "ldrd r12, r3, [r2], #8\n\t"            \
   "smmulr " r ", " r ", r12\n\t"          \
   "add " r ", " r ", " r ", asr #31\n\t"  \
-  "asr " r ", " r ", lr\n\t"              \
-  "add " r ", " r ", r3\n\t"              \
+  "asrs " r ", " r ", r3\n\t"             \
+  "add " r ", " r ", lr\n\t"              \
   "ssat " r ", #8, " r ", asr #1\n\t"     \
   "strb " r ", [r1], #1\n\t"
+#define AOT_CF_S2(x) #x
+#define AOT_CF_S(x) AOT_CF_S2(x)
 __attribute__((naked, noinline)) static void aot_cf_row8(AOT_CF_UNUSED const uint32_t *x,
-                                                        AOT_CF_UNUSED aot_cf_blk *B,
-                                                        AOT_CF_UNUSED int8_t *out) {
+                                                        AOT_CF_UNUSED const int32_t *K,
+                                                        AOT_CF_UNUSED int8_t *out,
+                                                        AOT_CF_UNUSED const uint32_t *w,
+                                                        AOT_CF_UNUSED int32_t npos) {
   __asm__ volatile(
-      "push {r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n"
+      "push {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n"
       "5:\n\t"
       "ldr r2, [sp]\n\t"
-      "ldr r3, [r2]\n\t"
-      "ldr r1, [r2, #12]\n\t"
-      "ldm r3, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
-      "ldr r2, [r2, #20]\n\t"
+      "ldr r1, [sp, #8]\n\t"
+      "ldm r2, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
+      "ldr r2, [r2, #" AOT_CF_S(AOT_CF_BL_BYTES) "]\n\t"
       /* (L + 1) / 2 turns of two pairs; L odd: the first turn from its
          second pair (C clear: L + 1 even) */
       "adds r2, r2, #1\n\t"
@@ -129,31 +121,28 @@ __attribute__((naked, noinline)) static void aot_cf_row8(AOT_CF_UNUSED const uin
       "6:\n\t"
       AOT_CF_G
       "subs r2, r2, #1\n\t"
-      "bne 1b\n"
-      "3:\n\t"
+      "bne 1b\n\t"
       "ldr r2, [sp]\n\t"
       "ldr r1, [sp, #4]\n\t"
-      "ldr r3, [r2, #24]\n\t"
-      "ldr r2, [r2, #4]\n\t"
-      "cmp r2, #0\n\t"
-      "beq 4f\n\t"
+      "ldr r3, [r2, #" AOT_CF_S(AOT_CF_BFAST_BYTES) "]\n\t"
+      "cbnz r3, 7f\n\t"
+      "stm r1, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
+      "pop {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, pc}\n"
+      "7:\n\t"
+      "ldr lr, [r2, #" AOT_CF_S(AOT_CF_BC1_BYTES) "]\n\t"
+      "adds r2, r2, #32\n\t"
       AOT_CF_RQ("r4") AOT_CF_RQ("r5") AOT_CF_RQ("r6") AOT_CF_RQ("r7")
       AOT_CF_RQ("r8") AOT_CF_RQ("r9") AOT_CF_RQ("r10") AOT_CF_RQ("r11")
       "ldr r2, [sp]\n\t"
-      "ldrd r3, r12, [r2, #28]\n\t"
+      "ldrd r3, r12, [r2, #" AOT_CF_S(AOT_CF_BXSTEP_BYTES) "]\n\t"
       "add r0, r0, r3\n\t"
       "add r1, r1, r12\n\t"
       "str r1, [sp, #4]\n\t"
-      "ldr r3, [r2, #16]\n\t"
+      "ldr r3, [sp, #48]\n\t"
       "subs r3, r3, #1\n\t"
-      "str r3, [r2, #16]\n\t"
+      "str r3, [sp, #48]\n\t"
       "bne 5b\n\t"
-      "pop {r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, pc}\n"
-      "4:\n\t"
-      "ldr r2, [sp]\n\t"
-      "ldr r2, [r2, #8]\n\t"
-      "stm r2, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
-      "pop {r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, pc}\n");
+      "pop {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, pc}\n");
 }
 
 /* The driver's loops run a few hundred times per call: compiled for size
@@ -234,15 +223,12 @@ static __attribute__((noinline)) AOT_CF_SMALL int32_t aot_conv2d_s8_first_dsp(co
   const int32_t fast = AOT_F_CONV_S8_FSLOW ? F[AOT_CF_FAST] : 1;
   const size_t in_row = (size_t)p->in_w * p->in_c, qf = (size_t)F[AOT_CF_Q] * fh;
   uint32_t *const X = (uint32_t *)scratch, *const XB = X + qf;
-  int32_t io[8], b, oy, iy, hi, c, h;
-  aot_cf_blk B;
+  int32_t b, oy, iy, hi, c, h;
 
   /* a path the module left out (aot_features.h) */
   if ((F[AOT_CF_RV] ? !AOT_F_CONV_S8_FSPREAD : !AOT_F_CONV_S8_FEVEN) ||
       (!F[AOT_CF_FAST] && !AOT_F_CONV_S8_FSLOW))
     return AOT_KERNEL_BAD_PARAM;
-  memcpy((char *)&B + offsetof(aot_cf_blk, L), F + AOT_CF_L, 4 * sizeof(int32_t));
-  B.io = io;
   /* input row iy in column iy mod fh (a ring: iy > -fh), each loaded once
      (rows hi on are not yet), output row iy0 / stride_h reading filter
      copy iy0 mod fh */
@@ -263,27 +249,26 @@ static __attribute__((noinline)) AOT_CF_SMALL int32_t aot_conv2d_s8_first_dsp(co
       for (h = 0; h <= odd; h++, x = XB + (size_t)((p->stride_w * p->in_c) >> 1) * fh) {
         const int32_t np = (p->out_w - h + odd) >> odd;
         int8_t *o = output + (size_t)h * oc;
-        B.ks = F + AOT_CF_HDR;
-        B.w = (const uint32_t *)(F + F[AOT_CF_WOFS]) + (size_t)F[AOT_CF_WW] * ((iy0 + fh) % fh);
-        for (c = 0; np > 0 && c < oc; c += 8, o += 8, B.ks += AOT_CONV_FIRST_BLK, B.w += 8 * B.L) {
-          B.ms = fast ? B.ks + 8 : NULL;
+        const int32_t *K = F + AOT_CF_HDR;
+        const uint32_t *w =
+            (const uint32_t *)(F + F[AOT_CF_WOFS]) + (size_t)F[AOT_CF_WW] * ((iy0 + fh) % fh);
+        for (c = 0; np > 0 && c < oc; c += 8, o += 8, K += AOT_CONV_FIRST_BLK, w += 8 * F[AOT_CF_L]) {
           if (fast) {
-            B.npos = np;
-            aot_cf_row8(x, &B, o);
+            aot_cf_row8(x, K, o, w, np);
             continue;
           }
 #if AOT_F_CONV_S8_FSLOW
         {   /* one position at a time: the sums in io, then the
                requantization of each channel (aot_dsp_rqk) */
           const uint32_t *xp = x;
+          int32_t io[8];
           const int32_t nc = oc - c < 8 ? oc - c : 8;
           int8_t *op = o;
           int32_t i, k;
           for (k = 0; k < np; k++, xp += F[AOT_CF_WSTEP], op += oc << odd) {
-            B.npos = 1;
-            aot_cf_row8(xp, &B, op);
+            aot_cf_row8(xp, K, (int8_t *)io, w, 1);
             for (i = 0; i < nc; i++) {
-              const aot_dsp_kc kc = {0, B.ks[8 + 2 * i], B.ks[9 + 2 * i]};
+              const aot_dsp_kc kc = {0, K[8 + 2 * i], K[9 + 2 * i]};
               op[i] = aot_dsp_st(aot_dsp_rqk(io[i], &kc) + p->output_offset, AOT_FULL8(p),
                                  p->act_min, p->act_max);
             }

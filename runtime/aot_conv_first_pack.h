@@ -16,7 +16,8 @@
  *  - per eight channels AOT_CONV_FIRST_BLK words: eight start values ks =
  *    kbias (doubled when fast; int32 wrap-around, the portable sum's
  *    integer), then eight (m, s) pairs, s as aot_dsp_kc.s (on the fast path
- *    rs = -shift - 1); channels past out_c 0;
+ *    rs = -shift - 1); channels past out_c 0; then the loop's constants
+ *    (AOT_CF_B*, aot_conv.h);
  *  - the nrot widened filter copies (w_words each): in copy r, word
  *    (c / 8) * 8L + (j * fh + col) * 8 + c % 8 holds taps 2j, 2j + 1 of
  *    filter row (col - r) mod fh of channel c as two int16 (doubled when
@@ -55,9 +56,6 @@ AOT_INLINE void aot_conv2d_s8_first_pack(const aot_conv_params *p, const int8_t 
   step = ((p->stride_w * p->in_c) << Ly.odd) >> 1;
   dst[AOT_CF_FAST] = fast;
   dst[AOT_CF_L] = Ly.L;
-  dst[AOT_CF_C1] = 1 + 2 * p->output_offset;
-  dst[AOT_CF_XSTEP] = 4 * (step * fh - Ly.L);
-  dst[AOT_CF_OSTEP] = (oc << Ly.odd) - 8;
   dst[AOT_CF_Q] = Ly.q;
   dst[AOT_CF_LEAD] = Ly.lead;
   dst[AOT_CF_N] = Ly.n;
@@ -74,6 +72,11 @@ AOT_INLINE void aot_conv2d_s8_first_pack(const aot_conv_params *p, const int8_t 
     b[c & 7] = (int32_t)((uint32_t)ks * (uint32_t)dbl);
     b[8 + 2 * (c & 7)] = c < oc ? p->out_mult[c] : 0;
     b[9 + 2 * (c & 7)] = c < oc ? aot_conv_first_s(ks, p->out_mult[c], p->out_shift[c], K) : 0;
+    b[AOT_CF_BL] = Ly.L;
+    b[AOT_CF_BC1] = 1 + 2 * p->output_offset;
+    b[AOT_CF_BXSTEP] = 4 * (step * fh - Ly.L);
+    b[AOT_CF_BOSTEP] = (oc << Ly.odd) - 8;
+    b[AOT_CF_BFAST] = fast;
   }
   w = (uint32_t *)(dst + dst[AOT_CF_WOFS]);
   for (r = 0; r < Ly.nrot; r++)
