@@ -153,14 +153,6 @@ __attribute__((naked, noinline)) static void aot_cf_row8(AOT_CF_UNUSED const uin
 #define AOT_CF_SMALL __attribute__((optimize("Os")))
 #endif
 
-#if AOT_F_CONV_S8_FEVEN
-/* zp2 into words from .. to - 1 of a column (fh apart) */
-static __attribute__((noinline)) void aot_cf_fill(uint32_t *X, int32_t from, int32_t to,
-                                                  int32_t fh, uint32_t zp2) {
-  for (X += from * fh; from < to; from++, X += fh) *X = zp2;
-}
-#endif
-
 /* Column of the interleaved rows X (q words, fh apart; XB: the B copy or
  * NULL) of input row x (n int8 after lead zero points, zero points after;
  * n 0: a row outside the image, all zero points; q, lead and the zero
@@ -191,8 +183,9 @@ static __attribute__((noinline)) void aot_cf_col(const int8_t *x, int32_t n, con
   {   /* lead even: zero points around the values, then four input values
          into two words at a time, the last 0-3 values by halves (memcpy:
          after the zero points' stores, whose types differ) */
-    aot_cf_fill(X, 0, lead >> 1, fh, zp2);
-    aot_cf_fill(X, (lead + n) >> 1, q, fh, zp2);
+    uint32_t *Y = X;
+    for (k = 0; k < lead >> 1; k++, Y += fh) *Y = zp2;
+    for (k = (lead + n) >> 1, Y = X + k * fh; k < q; k++, Y += fh) *Y = zp2;
     for (X += (lead >> 1) * fh, k = n >> 2; k > 0; k--, x += 4, X += 2 * fh) {
       uint32_t v, lo, hi;
       memcpy(&v, x, 4);
