@@ -194,8 +194,8 @@ enum { AOT_CF_FAST, AOT_CF_L, AOT_CF_Q, AOT_CF_LEAD, AOT_CF_N, AOT_CF_RV, AOT_CF
 /* The AOT_CONV_FIRST_BLK words of eight channels (aot_cf_row8 reads them
  * by their byte offsets): eight start values, eight (m, rs) pairs, then L,
  * 1 + 2 * output offset, the bytes from the end of a window to the next
- * one of the loop and from the end of its eight outputs to the next, and
- * the fast flag. */
+ * one of the loop and from a position's outputs to the next one's, and the
+ * fast flag. */
 #define AOT_CF_BL 24
 #define AOT_CF_BC1 25
 #define AOT_CF_BXSTEP 26

@@ -62,7 +62,7 @@
 /* one pair of taps for eight channels: the input word into r3, four LDRD of
  * filter words, eight SMLAD into r4-r11 */
 #define AOT_CF_G                          \
-  "ldr r3, [r0], #4\n\t"                  \
+  "ldmia r0!, {r3}\n\t"                   \
   "ldrd r12, lr, [r1], #8\n\t"            \
   "smlad r4, r12, r3, r4\n\t"             \
   "smlad r5, lr, r3, r5\n\t"              \
@@ -89,14 +89,14 @@
  * words); K, out, w and npos (the fifth argument, counted down in place)
  * on the stack. */
 #define AOT_CF_UNUSED __attribute__((unused))
-#define AOT_CF_RQ(r)                      \
+#define AOT_CF_RQ(r, i)                   \
   "ldrd r12, r3, [r2], #8\n\t"            \
   "smmulr " r ", " r ", r12\n\t"          \
   "add " r ", " r ", " r ", asr #31\n\t"  \
   "asrs " r ", " r ", r3\n\t"             \
   "add " r ", " r ", lr\n\t"              \
   "ssat " r ", #8, " r ", asr #1\n\t"     \
-  "strb " r ", [r1], #1\n\t"
+  "strb " r ", [r1, #" i "]\n\t"
 #define AOT_CF_S2(x) #x
 #define AOT_CF_S(x) AOT_CF_S2(x)
 __attribute__((naked, noinline)) static void aot_cf_row8(AOT_CF_UNUSED const uint32_t *x,
@@ -131,8 +131,8 @@ __attribute__((naked, noinline)) static void aot_cf_row8(AOT_CF_UNUSED const uin
       "7:\n\t"
       "ldr lr, [r2, #" AOT_CF_S(AOT_CF_BC1_BYTES) "]\n\t"
       "adds r2, r2, #32\n\t"
-      AOT_CF_RQ("r4") AOT_CF_RQ("r5") AOT_CF_RQ("r6") AOT_CF_RQ("r7")
-      AOT_CF_RQ("r8") AOT_CF_RQ("r9") AOT_CF_RQ("r10") AOT_CF_RQ("r11")
+      AOT_CF_RQ("r4", "0") AOT_CF_RQ("r5", "1") AOT_CF_RQ("r6", "2") AOT_CF_RQ("r7", "3")
+      AOT_CF_RQ("r8", "4") AOT_CF_RQ("r9", "5") AOT_CF_RQ("r10", "6") AOT_CF_RQ("r11", "7")
       "ldr r2, [sp]\n\t"
       "ldrd r3, r12, [r2, #" AOT_CF_S(AOT_CF_BXSTEP_BYTES) "]\n\t"
       "add r0, r0, r3\n\t"

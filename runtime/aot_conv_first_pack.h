@@ -75,7 +75,7 @@ AOT_INLINE void aot_conv2d_s8_first_pack(const aot_conv_params *p, const int8_t 
     b[AOT_CF_BL] = Ly.L;
     b[AOT_CF_BC1] = 1 + 2 * p->output_offset;
     b[AOT_CF_BXSTEP] = 4 * (step * fh - Ly.L);
-    b[AOT_CF_BOSTEP] = (oc << Ly.odd) - 8;
+    b[AOT_CF_BOSTEP] = oc << Ly.odd;
     b[AOT_CF_BFAST] = fast;
   }
   w = (uint32_t *)(dst + dst[AOT_CF_WOFS]);
