@@ -188,9 +188,10 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
  * the assembly loop requantizes (fast); L; q, lead, n; the values of a
  * widened row (2 rw; 0 when not spread); odd; nrot; w_words; the word
  * offset of the filter copies; words between the windows of one loop; the
- * input zero point in both halves of a word. */
+ * input zero point in both halves of a word; the paths the layer needs (1
+ * AOT_F_CONV_S8_FSPREAD, 2 AOT_F_CONV_S8_FEVEN, 4 AOT_F_CONV_S8_FSLOW). */
 enum { AOT_CF_FAST, AOT_CF_L, AOT_CF_Q, AOT_CF_LEAD, AOT_CF_N, AOT_CF_RV, AOT_CF_ODD,
-       AOT_CF_NROT, AOT_CF_WW, AOT_CF_WOFS, AOT_CF_WSTEP, AOT_CF_ZP2, AOT_CF_HDR };
+       AOT_CF_NROT, AOT_CF_WW, AOT_CF_WOFS, AOT_CF_WSTEP, AOT_CF_ZP2, AOT_CF_NEED, AOT_CF_HDR };
 /* The AOT_CONV_FIRST_BLK words of eight channels (aot_cf_row8 reads them
  * by their byte offsets): eight start values, eight (m, rs) pairs, then L,
  * 1 + 2 * output offset, the bytes from the end of a window to the next

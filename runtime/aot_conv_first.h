@@ -219,8 +219,7 @@ static __attribute__((noinline)) AOT_CF_SMALL int32_t aot_conv2d_s8_first_dsp(co
   int32_t b, oy, iy, hi, c, h;
 
   /* a path the module left out (aot_features.h) */
-  if ((F[AOT_CF_RV] ? !AOT_F_CONV_S8_FSPREAD : !AOT_F_CONV_S8_FEVEN) ||
-      (!F[AOT_CF_FAST] && !AOT_F_CONV_S8_FSLOW))
+  if (F[AOT_CF_NEED] & ~(AOT_F_CONV_S8_FSPREAD * 1 + AOT_F_CONV_S8_FEVEN * 2 + AOT_F_CONV_S8_FSLOW * 4))
     return AOT_KERNEL_BAD_PARAM;
   /* input row iy in column iy mod fh (a ring: iy > -fh), each loaded once
      (rows hi on are not yet), output row iy0 / stride_h reading filter

@@ -65,6 +65,7 @@ AOT_INLINE void aot_conv2d_s8_first_pack(const aot_conv_params *p, const int8_t 
   dst[AOT_CF_WW] = (int32_t)Ly.w_words;
   dst[AOT_CF_WOFS] = AOT_CF_HDR + AOT_CONV_FIRST_BLK * (Ly.oc8 / 8);
   dst[AOT_CF_WSTEP] = step * fh;
+  dst[AOT_CF_NEED] = (Ly.spread ? 1 : 2) + (fast ? 0 : 4);
   dst[AOT_CF_ZP2] = (int32_t)((uint32_t)(uint16_t)(-p->input_offset) * 0x10001u);
   for (c = 0; c < Ly.oc8; c++) {
     int32_t *b = dst + AOT_CF_HDR + AOT_CONV_FIRST_BLK * (c >> 3);
