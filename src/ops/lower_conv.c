@@ -71,8 +71,8 @@ static void emit_conv_params(emit_ctx *e, const aot_conv_params *p, const char *
             : p->dsp_variant == AOT_DSP_VAR_FIRST
                 ? ",\n  .dsp_variant = 3 /* few-channel path */"
                 : "",
-            packed ? ",\n#if AOT_MVE_PACKED\n  .filter_packed = 1\n#endif" : "",
-            first ? ",\n  .first = " : "", first ? first : "");
+            first ? ",\n  .first = " : "", first ? first : "",
+            packed ? ",\n#if AOT_MVE_PACKED\n  .filter_packed = 1\n#endif" : "");
 }
 
 /* kbias: the folded bias array's name, or NULL when the kernel has none

@@ -99,21 +99,25 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
  * rule): the four-position path for a CONV_2D the rule gathers, the
  * tap-pair loop for a depthwise layer the 3x3 path takes. */
 /* Cortex-M4 code of the few-channel path (aot_conv_first.h and its call in
- * aot_conv2d_s8.c: VWW's module 11,368 -> 14,976 bytes, ResNet-8's 8,252 ->
- * 11,776, arm-none-eabi-gcc -O2) */
-#define CONV_FIRST_CODE_BYTES 3600
+ * aot_conv2d_s8.c, arm-none-eabi-gcc -O2): VWW's module 11,440 -> 12,344
+ * bytes (four-value columns), ResNet-8's 8,240 -> 9,208 (spread columns);
+ * the per-position requantization (AOT_F_CONV_S8_FSLOW) about 250 more */
+#define CONV_FIRST_CODE_BYTES 970
+#define CONV_FIRST_SLOW_BYTES 250
 
 /* 1 when the DSP build's few-channel path (aot_conv_first.h) takes CONV_2D
  * p: it fits, the cost model counts at least 3% fewer instructions on it
  * than on the gathered windows (the rule's path; kernel_choice's margin),
- * and the instructions it saves pay for its code at OPS_INSNS_PER_BYTE
- * (charged to each such layer: a model has one first layer, as a rule) */
-static int conv_first_pays(int ck, const aot_conv_params *p) {
+ * and the instructions it saves pay for its code (and extra bytes more) at
+ * OPS_INSNS_PER_BYTE (charged to each such layer: a model has one first
+ * layer, as a rule) */
+static int conv_first_pays(int ck, const aot_conv_params *p, int64_t extra) {
   aot_conv_params r = *p;
   r.dsp_variant = 0;
   if (ck != CK_CONV || !aot_conv2d_s8_first_fits(&r) || !aot_conv2d_s8_dsp_gw(&r)) return 0;
   const int64_t first = cost_dsp_first_s8(&r), rule = cost_dsp_conv_s8(0, &r);
-  return first * 100 <= rule * 97 && rule - first >= (int64_t)OPS_INSNS_PER_BYTE * CONV_FIRST_CODE_BYTES;
+  return first * 100 <= rule * 97 &&
+         rule - first >= (int64_t)OPS_INSNS_PER_BYTE * (CONV_FIRST_CODE_BYTES + extra);
 }
 
 /* The few-channel path's constants of call c (aot_conv2d_s8_first_pack:
@@ -150,7 +154,7 @@ static int conv_first_consts(lower_call *c, const ir_tensor *f) {
 static int32_t conv_variant(int ck, const aot_conv_params *p, int v) {
   aot_conv_params r = *p;
   r.dsp_variant = 0;
-  if (conv_first_pays(ck, &r)) return AOT_DSP_VAR_FIRST;   /* no other choice for it */
+  if (conv_first_pays(ck, &r, 0)) return AOT_DSP_VAR_FIRST;   /* no other choice for it */
   if (ck == CK_CONV && v == AOT_DSP_VAR_G4 && aot_conv2d_s8_dsp_gw(&r)) return v;
   if (ck == CK_DW && v == AOT_DSP_VAR_GEN && aot_dwconv2d_s8_dsp_is3(&r)) return v;
   return 0;
@@ -422,8 +426,15 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
   if (p->dsp_variant == AOT_DSP_VAR_FIRST &&
       conv_first_consts(c, &g->t[ir_root(g, op->in[ifl])]))
     p->dsp_variant = 0;   /* no constants (a filter computed at run time) */
+  /* a layer without the fast requantization: its per-position loop's code */
+  if (c->arg[LOWER_CA_FIRST].adt && !((const int32_t *)c->arg[LOWER_CA_FIRST].data)[AOT_CF_FAST] &&
+      !conv_first_pays(ck, p, CONV_FIRST_SLOW_BYTES)) {
+    free(c->arg[LOWER_CA_FIRST].data);
+    c->arg[LOWER_CA_FIRST] = (lower_arg){.t = -1};
+    p->dsp_variant = 0;
+  }
   if (kind == CF_S8) c->features = conv_features(ck, p);
-  if (c->arg[LOWER_CA_FIRST].adt && !((const int32_t *)c->arg[LOWER_CA_FIRST].data)[0])
+  if (c->arg[LOWER_CA_FIRST].adt && !((const int32_t *)c->arg[LOWER_CA_FIRST].data)[AOT_CF_FAST])
     c->features |= LF(CONV_S8_FSLOW);
   if (kind == CF_S8 && ck == CK_CONV && c->arg[LOWER_CA_KBIAS].adt)
     c->mve_pack = conv_mve_packs(g, op, p);
