@@ -163,8 +163,9 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
   return aot_conv_scratch_round(16u * (size_t)p->out_c) +
          aot_conv_scratch_round(48u * ng + (K % 4 != 0 ? 4u * ng : 0u));
 }
-/* Cortex-M4 DSP, few input channels (aot_conv_first.h): one group, 1-4
- * input channels, dilation 1, not pointwise, at most AOT_CONV_FIRST_FH
+/* Cortex-M4 DSP, few input channels (aot_conv_first.h): one batch, one
+ * group, 1-4 input channels, dilation 1, not pointwise, two or more output
+ * columns, top padding below filter_h, at most AOT_CONV_FIRST_FH
  * filter rows of at most 40 taps, at most AOT_CONV_FIRST_L pairs of taps
  * in a window, a scratch and constants of at most AOT_CONV_FIRST_BYTES
  * each. Layout: nj pairs of taps per filter row, L = nj * filter_h per
@@ -239,7 +240,8 @@ AOT_INLINE int aot_conv2d_s8_first_fits(const aot_conv_params *p) {
       p->dilation_w != 1 || p->filter_h < 1 || p->filter_h > AOT_CONV_FIRST_FH ||
       p->filter_w < 1 || p->filter_w * p->in_c > 40 || p->filter_h * p->filter_w < 2 ||
       p->out_c < 1 || p->out_c > 4096 || p->out_w < 1 || p->stride_w < 1 || p->stride_h < 1 ||
-      p->in_w > 4096 || p->pad_h < 0 || p->pad_h >= p->filter_h)
+      p->in_w > 4096 || p->pad_h < 0 || p->pad_h >= p->filter_h || p->batches != 1 ||
+      p->out_w < 2)
     return 0;
   aot_conv2d_s8_first_layout(p, &L);
   return L.tot > 0 && L.L <= AOT_CONV_FIRST_L && L.bytes <= AOT_CONV_FIRST_BYTES &&

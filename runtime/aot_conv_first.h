@@ -216,7 +216,7 @@ static __attribute__((noinline)) AOT_CF_SMALL int32_t aot_conv2d_s8_first_dsp(co
   const int32_t fast = AOT_F_CONV_S8_FSLOW ? F[AOT_CF_FAST] : 1;
   const size_t in_row = (size_t)p->in_w * p->in_c, qf = (size_t)F[AOT_CF_Q] * fh;
   uint32_t *const X = (uint32_t *)scratch, *const XB = X + qf;
-  int32_t b, oy, iy, hi, c, h;
+  int32_t oy, iy, hi, c, h;
 
   /* a path the module left out (aot_features.h) */
   if (F[AOT_CF_NEED] & ~(AOT_F_CONV_S8_FSPREAD * 1 + AOT_F_CONV_S8_FEVEN * 2 + AOT_F_CONV_S8_FSLOW * 4))
@@ -224,52 +224,51 @@ static __attribute__((noinline)) AOT_CF_SMALL int32_t aot_conv2d_s8_first_dsp(co
   /* input row iy in column iy mod fh (a ring: iy > -fh), each loaded once
      (rows hi on are not yet), output row iy0 / stride_h reading filter
      copy iy0 mod fh */
-  for (b = 0; b < p->batches; b++, input += (size_t)in_h * in_row)
-    for (oy = 0, hi = -p->pad_h; oy < p->out_h; oy++, output += (size_t)p->out_w * oc) {
-      const int32_t iy0 = oy * p->stride_h - p->pad_h;
-      const uint32_t *x = X;
-      for (iy = hi > iy0 ? hi : iy0; iy < iy0 + fh; iy++) {
-        const int32_t cl = (iy + fh) % fh;
-        const int in = iy >= 0 && iy < in_h;
-        aot_cf_col(input + (in ? (size_t)iy * in_row : 0u), in ? F[AOT_CF_N] : 0, F, fh, X + cl,
-                   odd ? XB + cl : NULL, X + qf * (1u + (uint32_t)odd));
-      }
-      hi = iy0 + fh;
-      /* the positions of one loop (all; or the even ones from X, then the
-         odd ones from XB, whose word s / 2 starts at value s, the odd
-         first value of their window) */
-      for (h = 0; h <= odd; h++, x = XB + (size_t)((p->stride_w * p->in_c) >> 1) * fh) {
-        const int32_t np = (p->out_w - h + odd) >> odd;
-        int8_t *o = output + (size_t)h * oc;
-        const int32_t *K = F + AOT_CF_HDR;
-        const uint32_t *w =
-            (const uint32_t *)(F + F[AOT_CF_WOFS]) + (size_t)F[AOT_CF_WW] * ((iy0 + fh) % fh);
-        for (c = 0; np > 0 && c < oc; c += 8, o += 8, K += AOT_CONV_FIRST_BLK, w += 8 * F[AOT_CF_L]) {
-          if (fast) {
-            aot_cf_row8(x, K, o, w, np);
-            continue;
-          }
+  for (oy = 0, hi = -p->pad_h; oy < p->out_h; oy++, output += (size_t)p->out_w * oc) {
+    const int32_t iy0 = oy * p->stride_h - p->pad_h;
+    const uint32_t *x = X;
+    for (iy = hi > iy0 ? hi : iy0; iy < iy0 + fh; iy++) {
+      const int32_t cl = (iy + fh) % fh;
+      const int in = iy >= 0 && iy < in_h;
+      aot_cf_col(input + (in ? (size_t)iy * in_row : 0u), in ? F[AOT_CF_N] : 0, F, fh, X + cl,
+                 odd ? XB + cl : NULL, X + qf * (1u + (uint32_t)odd));
+    }
+    hi = iy0 + fh;
+    /* the positions of one loop (all; or the even ones from X, then the
+       odd ones from XB, whose word s / 2 starts at value s, the odd first
+       value of their window; out_w >= 2: both loops have positions) */
+    for (h = 0; h <= odd; h++, x = XB + (size_t)((p->stride_w * p->in_c) >> 1) * fh) {
+      const int32_t np = (p->out_w - h + odd) >> odd;
+      int8_t *o = output + (size_t)h * oc;
+      const int32_t *K = F + AOT_CF_HDR;
+      const uint32_t *w =
+          (const uint32_t *)(F + F[AOT_CF_WOFS]) + (size_t)F[AOT_CF_WW] * ((iy0 + fh) % fh);
+      for (c = 0; c < oc; c += 8, o += 8, K += AOT_CONV_FIRST_BLK, w += 8 * F[AOT_CF_L]) {
+        if (fast) {
+          aot_cf_row8(x, K, o, w, np);
+          continue;
+        }
 #if AOT_F_CONV_S8_FSLOW
-        {   /* one position at a time: the sums in io, then the
-               requantization of each channel (aot_dsp_rqk) */
-          const uint32_t *xp = x;
-          int32_t io[8];
-          const int32_t nc = oc - c < 8 ? oc - c : 8;
-          int8_t *op = o;
-          int32_t i, k;
-          for (k = 0; k < np; k++, xp += F[AOT_CF_WSTEP], op += oc << odd) {
-            aot_cf_row8(xp, K, (int8_t *)io, w, 1);
-            for (i = 0; i < nc; i++) {
-              const aot_dsp_kc kc = {0, K[8 + 2 * i], K[9 + 2 * i]};
-              op[i] = aot_dsp_st(aot_dsp_rqk(io[i], &kc) + p->output_offset, AOT_FULL8(p),
-                                 p->act_min, p->act_max);
-            }
+      {   /* one position at a time: the sums in io, then the
+             requantization of each channel (aot_dsp_rqk) */
+        const uint32_t *xp = x;
+        int32_t io[8];
+        const int32_t nc = oc - c < 8 ? oc - c : 8;
+        int8_t *op = o;
+        int32_t i, k;
+        for (k = 0; k < np; k++, xp += F[AOT_CF_WSTEP], op += oc << odd) {
+          aot_cf_row8(xp, K, (int8_t *)io, w, 1);
+          for (i = 0; i < nc; i++) {
+            const aot_dsp_kc kc = {0, K[8 + 2 * i], K[9 + 2 * i]};
+            op[i] = aot_dsp_st(aot_dsp_rqk(io[i], &kc) + p->output_offset, AOT_FULL8(p),
+                               p->act_min, p->act_max);
           }
         }
+      }
 #endif
-        }
       }
     }
+  }
   return AOT_KERNEL_OK;
 }
 
