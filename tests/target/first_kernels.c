@@ -181,7 +181,7 @@ int main(void) {
 #else
   printf("first kernels (portable)\n");
 #endif
-  for (c = 0; c < 600; c++) one(c);
+  for (c = 0; c < 800; c++) one(c);
   printf("cases: %d CONV_2D of 1-4 input channels (%d on the DSP few-channel path, %d of them "
          "with odd window starts; %d with the fast requantization, %d without; %d rows widened "
          "then spread, %d by four values; %d channels with sums past 2^30; %d 1x1)\n",
