@@ -17,9 +17,9 @@
  *    skipping it; rows above and below the image are all zp). Input row iy
  *    lives in column iy mod filter_h, so it is widened once however many
  *    output rows read it, and output row oy reads the filter copy rotated
- *    by (oy * stride_h - pad_h) mod filter_h (filter_h copies, when they fit
- *    in the scratch; else every output row widens its rows again into
- *    columns 0 .. filter_h - 1). The window of output column ox, whose
+ *    by (oy * stride_h - pad_h) mod filter_h (filter_h copies: a layer
+ *    whose copies do not fit AOT_CONV_FIRST_BYTES does not take the path).
+ *    The window of output column ox, whose
  *    filter row fy is the run of filter_w * in_c values from
  *    s = ox * stride_w * in_c in its row, is then one run of
  *    L = nj * filter_h words from word (s / 2) * filter_h, nj the pairs of
@@ -42,16 +42,20 @@
  *    (windows from X) and the odd ones (from XB);
  *  - when every channel takes aot_dsp_kc_set's fast case, the activation
  *    range is all of int8 and out_c a multiple of eight (the header's
- *    AOT_CF_FAST), the sums doubled (filter and ks doubled at compile time) and the
- *    fast case folded with the output offset and SSAT as in
- *    aot_conv_pw_dsp.h (((r >> rs) + 1 + 2 * out_off) >> 1 equals
- *    ((r >> rs) + 1) >> 1 + out_off) inside the loop; else
+ *    AOT_CF_FAST), the sums doubled (filter and ks doubled at compile
+ *    time: |2w| <= 256 fits int16, |2 sum| < 2^31) and the fast case
+ *    folded with the output offset and SSAT as in aot_conv_pw_dsp.h
+ *    (((r >> rs) + 1 + 2 * out_off) >> 1 equals ((r >> rs) + 1) >> 1 +
+ *    out_off) inside the loop; else
  *    (AOT_F_CONV_S8_FSLOW) one position at a time, the sums requantized
  *    per channel by aot_dsp_rqk.
  * Paths by layer (aot_features.h): AOT_F_CONV_S8_FSPREAD (shifted copies
  * or odd left padding: rows widened then spread), AOT_F_CONV_S8_FEVEN
- * (the others: four values into two words), AOT_F_CONV_S8_FSLOW.
- * Scratch as aot_conv2d_s8_first_layout (aot_conv.h) lays it out. */
+ * (the others: four values into two words), AOT_F_CONV_S8_FSLOW; the
+ * driver reads the layout from the constants' header (AOT_CF_*, aot_conv.h)
+ * instead of computing it. Scratch as aot_conv2d_s8_first_layout lays it
+ * out: the interleaved rows (twice when stride_w * in_c is odd), then one
+ * widened row when spread. */
 #ifndef AOT_CONV_FIRST_H
 #define AOT_CONV_FIRST_H
 
@@ -165,7 +169,7 @@ static __attribute__((noinline)) void aot_cf_col(const int8_t *x, int32_t n, con
   const uint32_t zp2 = (uint32_t)F[AOT_CF_ZP2];
   int32_t k;
 #if AOT_F_CONV_S8_FSPREAD
-  if (F[AOT_CF_RV]) {   /* the row widened, then its words (and the words one value on) */
+  if (F[AOT_CF_RV]) {   /* the row widened, then its words (and those one value on) */
     int16_t *const a = (int16_t *)tmp;
     const int16_t zp = (int16_t)zp2;
     for (k = 0; k < F[AOT_CF_RV]; k++) a[k] = k >= lead && k - lead < n ? x[k - lead] : zp;
@@ -206,9 +210,9 @@ static __attribute__((noinline)) void aot_cf_col(const int8_t *x, int32_t n, con
 
 /* Layer p on the few-channel path from its constants p->first (F: header,
  * AOT_CF_*; blocks of channel constants; filter copies) */
-static __attribute__((noinline)) AOT_CF_SMALL int32_t aot_conv2d_s8_first_dsp(const aot_conv_params *p,
-                                                                 const int8_t *input,
-                                                                 int8_t *output, void *scratch) {
+static __attribute__((noinline)) AOT_CF_SMALL int32_t
+aot_conv2d_s8_first_dsp(const aot_conv_params *p, const int8_t *input, int8_t *output,
+                        void *scratch) {
   const int32_t *const F = p->first;
   const int32_t fh = p->filter_h, oc = p->out_c, in_h = p->in_h;
   /* (no shifted copies without FSPREAD; all fast without FSLOW) */
@@ -219,7 +223,8 @@ static __attribute__((noinline)) AOT_CF_SMALL int32_t aot_conv2d_s8_first_dsp(co
   int32_t oy, iy, hi, c, h;
 
   /* a path the module left out (aot_features.h) */
-  if (F[AOT_CF_NEED] & ~(AOT_F_CONV_S8_FSPREAD * 1 + AOT_F_CONV_S8_FEVEN * 2 + AOT_F_CONV_S8_FSLOW * 4))
+  if (F[AOT_CF_NEED] &
+      ~(AOT_F_CONV_S8_FSPREAD * 1 + AOT_F_CONV_S8_FEVEN * 2 + AOT_F_CONV_S8_FSLOW * 4))
     return AOT_KERNEL_BAD_PARAM;
   /* input row iy in column iy mod fh (a ring: iy > -fh), each loaded once
      (rows hi on are not yet), output row iy0 / stride_h reading filter
@@ -249,22 +254,22 @@ static __attribute__((noinline)) AOT_CF_SMALL int32_t aot_conv2d_s8_first_dsp(co
           continue;
         }
 #if AOT_F_CONV_S8_FSLOW
-      {   /* one position at a time: the sums in io, then the
-             requantization of each channel (aot_dsp_rqk) */
-        const uint32_t *xp = x;
-        int32_t io[8];
-        const int32_t nc = oc - c < 8 ? oc - c : 8;
-        int8_t *op = o;
-        int32_t i, k;
-        for (k = 0; k < np; k++, xp += F[AOT_CF_WSTEP], op += oc << odd) {
-          aot_cf_row8(xp, K, (int8_t *)io, w, 1);
-          for (i = 0; i < nc; i++) {
-            const aot_dsp_kc kc = {0, K[8 + 2 * i], K[9 + 2 * i]};
-            op[i] = aot_dsp_st(aot_dsp_rqk(io[i], &kc) + p->output_offset, AOT_FULL8(p),
-                               p->act_min, p->act_max);
+        {   /* one position at a time: the sums in io, then the
+               requantization of each channel (aot_dsp_rqk) */
+          const uint32_t *xp = x;
+          int32_t io[8];
+          const int32_t nc = oc - c < 8 ? oc - c : 8;
+          int8_t *op = o;
+          int32_t i, k;
+          for (k = 0; k < np; k++, xp += F[AOT_CF_WSTEP], op += oc << odd) {
+            aot_cf_row8(xp, K, (int8_t *)io, w, 1);
+            for (i = 0; i < nc; i++) {
+              const aot_dsp_kc kc = {0, K[8 + 2 * i], K[9 + 2 * i]};
+              op[i] = aot_dsp_st(aot_dsp_rqk(io[i], &kc) + p->output_offset, AOT_FULL8(p),
+                                 p->act_min, p->act_max);
+            }
           }
         }
-      }
 #endif
       }
     }

@@ -7,8 +7,8 @@
  *
  * The array (aot_conv2d_s8_first_lay.cwords int32, aot_conv.h):
  *  - the header (AOT_CF_*, aot_conv.h): the layout the kernel reads
- *    instead of computing it, and AOT_CF_FAST: 1 when every channel takes the fast requantization (as
- *    aot_dsp_kc_set decides it: m = 0, or a shift in [-31, -1] with
+ *    instead of computing it, and AOT_CF_FAST: 1 when every channel takes
+ *    the fast requantization (as aot_dsp_kc_set decides it: m = 0, or a shift in [-31, -1] with
  *    |ks| + 16384 * K < 2^30, so the doubled sums fit int32), the
  *    activation range is all of int8 and out_c is a multiple of eight:
  *    the assembly loop requantizes and stores; else 0 (the kernel's exact

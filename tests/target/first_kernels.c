@@ -19,8 +19,9 @@
  * (nothing written past it), the few-channel path chosen (dsp_variant,
  * with the constants aot_conv2d_s8_first_pack computes, as aotc does) or
  * not; a third of the layers tame (channels a multiple of 8, all of int8,
- * small biases, negative shifts: the fast requantization in the loop). Prints the number of cases (and of those the
- * DSP few-channel path takes), one line per failure and "N passed, M
+ * small biases, negative shifts: the fast requantization in the loop).
+ * Prints the number of cases (and of those the DSP few-channel path takes,
+ * fast or not, by column kind), one line per failure and "N passed, M
  * failed"; exit status 0 when everything passed. Built and run by
  * tests/integration/test_simd_first.sh on the host, Cortex-M4 and
  * Cortex-M55. */
