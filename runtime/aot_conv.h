@@ -68,6 +68,12 @@ typedef struct aot_conv_params {
    * (aot_conv_first.h) instead of the gathered windows. Outputs are the
    * same; only the count differs. */
   int32_t dsp_variant;
+  /* int8 CONV_2D on the few-channel path (AOT_DSP_VAR_FIRST), Cortex-M4 DSP
+   * build only: the layer's constants aotc computed at compile time
+   * (aot_conv2d_s8_first_pack, aot_conv_first_pack.h: the channel constants
+   * and the widened filter copies); NULL: the layer runs on the gathered
+   * windows instead */
+  const int32_t *first;
 } aot_conv_params;
 #define AOT_DSP_VAR_G4 1
 #define AOT_DSP_VAR_GEN 2
@@ -157,46 +163,76 @@ AOT_INLINE size_t aot_conv2d_s8_scratch_dsp_pw(const aot_conv_params *p) {
   return aot_conv_scratch_round(16u * (size_t)p->out_c) +
          aot_conv_scratch_round(48u * ng + (K % 4 != 0 ? 4u * ng : 0u));
 }
-/* Cortex-M4 DSP, few input channels (aot_conv_first.h): one group, 1-4
- * input channels, dilation 1, not pointwise, at most AOT_CONV_FIRST_FH
+/* Cortex-M4 DSP, few input channels (aot_conv_first.h): one batch, one
+ * group, 1-4 input channels, dilation 1, not pointwise, two or more output
+ * columns, top padding below filter_h, at most AOT_CONV_FIRST_FH
  * filter rows of at most 40 taps, at most AOT_CONV_FIRST_L pairs of taps
- * in a window, and a scratch of at most AOT_CONV_FIRST_BYTES. Layout: nj
- * pairs of taps per filter row, L = nj * filter_h per window, oc8 output
- * channels rounded up to eight; tot = 16-bit values of a widened input row
- * (one past the last a window reads), q = its pairs, rw = words of a
- * widened row (one more pair, for the shifted copy); odd: stride_w * in_c
- * is odd (the shifted copies); nrot: copies of the widened filter (filter_h
- * when they fit: the interleaved rows are a ring, each input row widened
- * once; else 1: every output row widens its rows again). Scratch: oc8
- * channel constants (aot_dsp_kc), oc8 int32 ks, oc8 (m, rs) pairs, a
- * 36-byte state per eight channels, the widened filters (nrot x oc8 x L
- * words), one widened row (rw words), and the interleaved rows (q x
- * filter_h words, twice when odd). */
+ * in a window, a scratch and constants of at most AOT_CONV_FIRST_BYTES
+ * each. Layout: nj pairs of taps per filter row, L = nj * filter_h per
+ * window, oc8 output channels rounded up to eight; tot = 16-bit values of a
+ * widened input row (one past the last a window reads), q = its pairs,
+ * rw = words of a widened row (one more pair, for the shifted copy); odd:
+ * stride_w * in_c is odd (the shifted copies); lead, n: zero points left of
+ * a row's n values; spread: odd or lead odd (the rows are widened, then
+ * spread: AOT_F_CONV_S8_FSPREAD; else four values at a time into two words:
+ * AOT_F_CONV_S8_FEVEN); nrot: copies of the widened filter (filter_h when
+ * they fit: the interleaved rows are a ring, each input row widened once;
+ * else 1: every output row widens its rows again). Constants (p->first,
+ * cwords int32, aot_conv_first_pack.h): a header (AOT_CF_*), per eight
+ * channels eight start values and eight (m, rs) pairs, then the nrot filter
+ * copies (w_words each). Scratch: one widened row (rw words, when spread) and the
+ * interleaved rows (q x filter_h words, twice when odd). */
 #define AOT_CONV_FIRST_FH 12
 #define AOT_CONV_FIRST_L 64
 #define AOT_CONV_FIRST_BYTES 16384
+/* The header of the constants (p->first, aot_conv2d_s8_first_pack): 1 when
+ * the assembly loop requantizes (fast); L; q, lead, n; the values of a
+ * widened row (2 rw; 0 when not spread); odd; nrot; w_words; the word
+ * offset of the filter copies; words between the windows of one loop; the
+ * input zero point in both halves of a word; the paths the layer needs (1
+ * AOT_F_CONV_S8_FSPREAD, 2 AOT_F_CONV_S8_FEVEN, 4 AOT_F_CONV_S8_FSLOW). */
+enum { AOT_CF_FAST, AOT_CF_L, AOT_CF_Q, AOT_CF_LEAD, AOT_CF_N, AOT_CF_RV, AOT_CF_ODD,
+       AOT_CF_NROT, AOT_CF_WW, AOT_CF_WOFS, AOT_CF_WSTEP, AOT_CF_ZP2, AOT_CF_NEED, AOT_CF_HDR };
+/* The AOT_CONV_FIRST_BLK words of eight channels (aot_cf_row8 reads them
+ * by their byte offsets): eight start values, eight (m, rs) pairs, then L,
+ * 1 + 2 * output offset, the bytes from the end of a window to the next
+ * one of the loop and from a position's outputs to the next one's, and the
+ * fast flag. */
+#define AOT_CF_BL 24
+#define AOT_CF_BC1 25
+#define AOT_CF_BXSTEP 26
+#define AOT_CF_BOSTEP 27
+#define AOT_CF_BFAST 28
+#define AOT_CONV_FIRST_BLK 29
+#define AOT_CF_BL_BYTES 96
+#define AOT_CF_BC1_BYTES 100
+#define AOT_CF_BXSTEP_BYTES 104
+#define AOT_CF_BFAST_BYTES 112
 typedef struct aot_conv2d_s8_first_lay {
-  int32_t nj, L, oc8, tot, q, rw, odd, nrot;
-  size_t kc_bytes, w_words, bytes;
+  int32_t nj, L, oc8, tot, q, rw, odd, nrot, lead, n, spread;
+  size_t w_words, cwords, bytes;
 } aot_conv2d_s8_first_lay;
 AOT_INLINE void aot_conv2d_s8_first_layout(const aot_conv_params *p, aot_conv2d_s8_first_lay *L) {
   const int64_t rl = (int64_t)p->filter_w * p->in_c;
   const int64_t tot = ((int64_t)p->out_w - 1) * p->stride_w * p->in_c + rl + 1;
-  size_t rest;
+  const int64_t lead = (int64_t)p->pad_w * p->in_c, n = (int64_t)p->in_w * p->in_c;
+  size_t c0;
   L->nj = (int32_t)((rl + 1) / 2);
   L->L = L->nj * p->filter_h;
   L->oc8 = (p->out_c + 7) & ~7;
   L->odd = (int32_t)(((int64_t)p->stride_w * p->in_c) & 1);
   L->tot = tot > 0 && tot < (1 << 20) ? (int32_t)tot : 0;
+  L->lead = (int32_t)(lead < L->tot ? lead : L->tot);
+  L->n = (int32_t)(n < L->tot - L->lead ? n : L->tot - L->lead);
+  L->spread = L->odd || (L->lead & 1);
   L->q = (L->tot + 1) / 2;
   L->rw = L->q + 1;
-  L->kc_bytes = aot_conv_scratch_round(24u * (size_t)L->oc8 + 36u * (size_t)(L->oc8 / 8));
   L->w_words = (size_t)L->oc8 * (size_t)L->L;
-  rest = L->kc_bytes + 4u * (size_t)L->rw +
-         4u * (size_t)L->q * (size_t)p->filter_h * (L->odd ? 2u : 1u);
-  L->nrot = p->filter_h;
-  if (rest + 4u * L->w_words * (size_t)p->filter_h > AOT_CONV_FIRST_BYTES) L->nrot = 1;
-  L->bytes = rest + 4u * L->w_words * (size_t)L->nrot;
+  c0 = AOT_CF_HDR + AOT_CONV_FIRST_BLK * (size_t)(L->oc8 / 8);
+  L->nrot = 4u * (c0 + L->w_words * (size_t)p->filter_h) > AOT_CONV_FIRST_BYTES ? 1 : p->filter_h;
+  L->cwords = c0 + L->w_words * (size_t)L->nrot;
+  L->bytes = 4u * (L->spread ? (size_t)L->rw : 0u) +
+             4u * (size_t)L->q * (size_t)p->filter_h * (L->odd ? 2u : 1u);
 }
 AOT_INLINE int aot_conv2d_s8_first_fits(const aot_conv_params *p) {
   aot_conv2d_s8_first_lay L;
@@ -204,14 +240,16 @@ AOT_INLINE int aot_conv2d_s8_first_fits(const aot_conv_params *p) {
       p->dilation_w != 1 || p->filter_h < 1 || p->filter_h > AOT_CONV_FIRST_FH ||
       p->filter_w < 1 || p->filter_w * p->in_c > 40 || p->filter_h * p->filter_w < 2 ||
       p->out_c < 1 || p->out_c > 4096 || p->out_w < 1 || p->stride_w < 1 || p->stride_h < 1 ||
-      p->in_w > 4096)
+      p->in_w > 4096 || p->pad_h < 0 || p->pad_h >= p->filter_h || p->batches != 1 ||
+      p->out_w < 2)
     return 0;
   aot_conv2d_s8_first_layout(p, &L);
-  return L.tot > 0 && L.L <= AOT_CONV_FIRST_L && L.bytes <= AOT_CONV_FIRST_BYTES;
+  return L.tot > 0 && L.L <= AOT_CONV_FIRST_L && L.bytes <= AOT_CONV_FIRST_BYTES &&
+         L.nrot == p->filter_h && 4u * L.cwords <= AOT_CONV_FIRST_BYTES;
 }
 /* 1 when the DSP build runs layer p on the few-channel path: aotc chose it
  * (AOT_DSP_VAR_FIRST, where its cost model counts fewer instructions than
- * the gathered windows) and it fits */
+ * the gathered windows) and it fits; the kernel also needs p->first */
 AOT_INLINE int aot_conv2d_s8_dsp_first(const aot_conv_params *p) {
   return p->dsp_variant == AOT_DSP_VAR_FIRST && aot_conv2d_s8_first_fits(p);
 }

@@ -17,32 +17,45 @@
  *    skipping it; rows above and below the image are all zp). Input row iy
  *    lives in column iy mod filter_h, so it is widened once however many
  *    output rows read it, and output row oy reads the filter copy rotated
- *    by (oy * stride_h - pad_h) mod filter_h (filter_h copies, when they fit
- *    in the scratch; else every output row widens its rows again into
- *    columns 0 .. filter_h - 1). The window of output column ox, whose
+ *    by (oy * stride_h - pad_h) mod filter_h (filter_h copies: a layer
+ *    whose copies do not fit AOT_CONV_FIRST_BYTES does not take the path).
+ *    The window of output column ox, whose
  *    filter row fy is the run of filter_w * in_c values from
  *    s = ox * stride_w * in_c in its row, is then one run of
  *    L = nj * filter_h words from word (s / 2) * filter_h, nj the pairs of
  *    a filter row. When stride_w * in_c is odd, half of the windows start at
  *    an odd value: the rows are then also interleaved shifted by one value
  *    (the B copy) and those windows read it;
- *  - the filter is widened once per call into the same order, eight output
- *    channels interleaved (a filter row of an odd number of taps gets a zero
- *    last weight, which meets the next value of the row: nothing outside the
- *    window is added; channels past out_c have zero filters);
+ *  - the filter is widened at compile time into the same order
+ *    (aot_conv2d_s8_first_pack, aot_conv_first_pack.h: p->first), eight
+ *    output channels interleaved (a filter row of an odd number of taps
+ *    gets a zero last weight, which meets the next value of the row:
+ *    nothing outside the window is added; channels past out_c have zero
+ *    filters), with the start values and requantization constants;
  *  - per output row and eight channels one assembly loop over the
  *    positions (aot_cf_row8: per pair of taps one input word, four LDRD of
- *    filter pairs and eight SMLAD, 13 instructions for 16 MACs), the sums starting from
- *    ks = bias + input_offset * sum w (p->kbias when aotc computed it; int32
- *    wrap-around, the same integer as the portable sum of
- *    w * (x + input_offset) + bias; the sum of at most AOT_CONV_FIRST_L
- *    pairs cannot leave int32 beyond that wrap-around);
- *  - requantization per channel as aot_dsp_kc_set chooses it; when every
- *    channel takes its fast case and the activation range is all of int8,
- *    the fast case folded with the output offset and SSAT as in
- *    aot_conv_pw_dsp.h (((r >> rs) + 1 + 2 * out_off) >> 1 equals
- *    ((r >> rs) + 1) >> 1 + out_off).
- * Scratch as aot_conv2d_s8_first_layout (aot_conv.h) lays it out. */
+ *    filter pairs and eight SMLAD, 13 instructions for 16 MACs), the sums
+ *    starting from ks = kbias (int32 wrap-around, the same integer as the
+ *    portable sum of w * (x + input_offset) + bias; the sum of at most
+ *    AOT_CONV_FIRST_L pairs cannot leave int32 beyond that wrap-around);
+ *    when stride_w * in_c is odd, two such loops: the even positions
+ *    (windows from X) and the odd ones (from XB);
+ *  - when every channel takes aot_dsp_kc_set's fast case, the activation
+ *    range is all of int8 and out_c a multiple of eight (the header's
+ *    AOT_CF_FAST), the sums doubled (filter and ks doubled at compile
+ *    time: |2w| <= 256 fits int16, |2 sum| < 2^31) and the fast case
+ *    folded with the output offset and SSAT as in aot_conv_pw_dsp.h
+ *    (((r >> rs) + 1 + 2 * out_off) >> 1 equals ((r >> rs) + 1) >> 1 +
+ *    out_off) inside the loop; else
+ *    (AOT_F_CONV_S8_FSLOW) one position at a time, the sums requantized
+ *    per channel by aot_dsp_rqk.
+ * Paths by layer (aot_features.h): AOT_F_CONV_S8_FSPREAD (shifted copies
+ * or odd left padding: rows widened then spread), AOT_F_CONV_S8_FEVEN
+ * (the others: four values into two words), AOT_F_CONV_S8_FSLOW; the
+ * driver reads the layout from the constants' header (AOT_CF_*, aot_conv.h)
+ * instead of computing it. Scratch as aot_conv2d_s8_first_layout lays it
+ * out: the interleaved rows (twice when stride_w * in_c is odd), then one
+ * widened row when spread. */
 #ifndef AOT_CONV_FIRST_H
 #define AOT_CONV_FIRST_H
 
@@ -53,7 +66,7 @@
 /* one pair of taps for eight channels: the input word into r3, four LDRD of
  * filter words, eight SMLAD into r4-r11 */
 #define AOT_CF_G                          \
-  "ldr r3, [r0], #4\n\t"                  \
+  "ldmia r0!, {r3}\n\t"                   \
   "ldrd r12, lr, [r1], #8\n\t"            \
   "smlad r4, r12, r3, r4\n\t"             \
   "smlad r5, lr, r3, r5\n\t"              \
@@ -67,314 +80,197 @@
   "smlad r10, r12, r3, r10\n\t"           \
   "smlad r11, lr, r3, r11\n\t"
 
-/* The state of one block of eight channels for aot_cf_row8 (the assembly
- * reads it by these offsets) */
-typedef struct aot_cf_blk {
-  const int32_t *ks;   /* 0: eight start values */
-  const int32_t *ms;   /* 4: eight (m, rs) pairs of the fast requantization */
-  int32_t L;           /* 8: pairs of taps of a window (>= 1) */
-  int32_t c1;          /* 12: 1 + 2 * output offset */
-  int32_t *io;         /* 16: the eight sums, when ms is NULL */
-  const uint32_t *w;   /* 20: the block's widened filter */
-  int32_t npos;        /* 24: positions left (>= 1; 1 when ms is NULL) */
-  int32_t xstep;       /* 28: bytes from the end of a window to the next one */
-  int32_t ostep;       /* 32: bytes from the end of eight outputs to the next */
-} aot_cf_blk;
-
-/* B->npos output positions, eight channels, windows from x on: the sums
- * B->ks[i] + the SMLAD of filter words B->w[8t + i] with input words x[t],
- * t < B->L; then, when B->ms is set, the fast requantization of each (sums
- * doubled: the filter words and ks are; m and rs from ms, then SSAT with
- * the output offset folded) stored to out[i] (the next position's window
- * B->xstep bytes after the end of this one, its outputs B->ostep after
- * these), else the sums stored to B->io (one position). B->npos is counted
- * down. Naked: the loop needs all fourteen registers (eight sums, two
- * pointers, the count, the input word, two filter words). */
+/* npos output positions, eight channels, windows from x on: the sums
+ * K[i] + the SMLAD of filter words w[8t + i] with input words x[t],
+ * t < K[AOT_CF_BL]; then, when K[AOT_CF_BFAST] is set, the fast
+ * requantization of each (sums doubled: the filter words and ks are; m and
+ * rs from K[8 + 2i], K[9 + 2i], then SSAT with the output offset folded,
+ * K[AOT_CF_BC1]) stored to out[i] (the next position's window
+ * K[AOT_CF_BXSTEP] bytes after the end of this one, its outputs
+ * K[AOT_CF_BOSTEP] after these), else the sums stored to out as eight
+ * int32 (one position). Naked: the loop needs all fourteen registers
+ * (eight sums, two pointers, the count, the input word, two filter
+ * words); K, out, w and npos (the fifth argument, counted down in place)
+ * on the stack. */
 #define AOT_CF_UNUSED __attribute__((unused))
-#define AOT_CF_RQ(r)                      \
-  "ldrd r12, lr, [r2], #8\n\t"            \
+#define AOT_CF_RQ(r, i)                   \
+  "ldrd r12, r3, [r2], #8\n\t"            \
   "smmulr " r ", " r ", r12\n\t"          \
   "add " r ", " r ", " r ", asr #31\n\t"  \
-  "asr " r ", " r ", lr\n\t"              \
-  "add " r ", " r ", r3\n\t"              \
+  "asrs " r ", " r ", r3\n\t"             \
+  "add " r ", " r ", lr\n\t"              \
   "ssat " r ", #8, " r ", asr #1\n\t"     \
-  "strb " r ", [r1], #1\n\t"
+  "strb " r ", [r1, #" i "]\n\t"
+#define AOT_CF_S2(x) #x
+#define AOT_CF_S(x) AOT_CF_S2(x)
 __attribute__((naked, noinline)) static void aot_cf_row8(AOT_CF_UNUSED const uint32_t *x,
-                                                        AOT_CF_UNUSED aot_cf_blk *B,
-                                                        AOT_CF_UNUSED int8_t *out) {
+                                                        AOT_CF_UNUSED const int32_t *K,
+                                                        AOT_CF_UNUSED int8_t *out,
+                                                        AOT_CF_UNUSED const uint32_t *w,
+                                                        AOT_CF_UNUSED int32_t npos) {
   __asm__ volatile(
-      "push {r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n"
+      "push {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, lr}\n"
       "5:\n\t"
       "ldr r2, [sp]\n\t"
-      "ldr r3, [r2]\n\t"
-      "ldr r1, [r2, #20]\n\t"
-      "ldm r3, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
-      "ldr r2, [r2, #8]\n\t"
+      "ldr r1, [sp, #8]\n\t"
+      "ldm r2, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
+      "ldr r2, [r2, #" AOT_CF_S(AOT_CF_BL_BYTES) "]\n\t"
+      /* (L + 1) / 2 turns of two pairs; L odd: the first turn from its
+         second pair (C clear: L + 1 even) */
+      "adds r2, r2, #1\n\t"
       "lsrs r2, r2, #1\n\t"
-      "bcc 2f\n\t"
-      AOT_CF_G
-      "2:\n\t"
-      "beq 3f\n"
+      "bcc 6f\n"
       "1:\n\t"
       AOT_CF_G
+      "6:\n\t"
       AOT_CF_G
       "subs r2, r2, #1\n\t"
-      "bne 1b\n"
-      "3:\n\t"
+      "bne 1b\n\t"
       "ldr r2, [sp]\n\t"
       "ldr r1, [sp, #4]\n\t"
-      "ldr r3, [r2, #12]\n\t"
-      "ldr r2, [r2, #4]\n\t"
-      "cmp r2, #0\n\t"
-      "beq 4f\n\t"
-      AOT_CF_RQ("r4") AOT_CF_RQ("r5") AOT_CF_RQ("r6") AOT_CF_RQ("r7")
-      AOT_CF_RQ("r8") AOT_CF_RQ("r9") AOT_CF_RQ("r10") AOT_CF_RQ("r11")
+      "ldr r3, [r2, #" AOT_CF_S(AOT_CF_BFAST_BYTES) "]\n\t"
+      "cbnz r3, 7f\n\t"
+      "stm r1, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
+      "pop {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, pc}\n"
+      "7:\n\t"
+      "ldr lr, [r2, #" AOT_CF_S(AOT_CF_BC1_BYTES) "]\n\t"
+      "adds r2, r2, #32\n\t"
+      AOT_CF_RQ("r4", "0") AOT_CF_RQ("r5", "1") AOT_CF_RQ("r6", "2") AOT_CF_RQ("r7", "3")
+      AOT_CF_RQ("r8", "4") AOT_CF_RQ("r9", "5") AOT_CF_RQ("r10", "6") AOT_CF_RQ("r11", "7")
       "ldr r2, [sp]\n\t"
-      "ldrd r3, r12, [r2, #28]\n\t"
+      "ldrd r3, r12, [r2, #" AOT_CF_S(AOT_CF_BXSTEP_BYTES) "]\n\t"
       "add r0, r0, r3\n\t"
       "add r1, r1, r12\n\t"
       "str r1, [sp, #4]\n\t"
-      "ldr r3, [r2, #24]\n\t"
+      "ldr r3, [sp, #48]\n\t"
       "subs r3, r3, #1\n\t"
-      "str r3, [r2, #24]\n\t"
+      "str r3, [sp, #48]\n\t"
       "bne 5b\n\t"
-      "pop {r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, pc}\n"
-      "4:\n\t"
-      "ldr r2, [sp]\n\t"
-      "ldr r2, [r2, #16]\n\t"
-      "stm r2, {r4, r5, r6, r7, r8, r9, r10, r11}\n\t"
-      "pop {r1, r2, r4, r5, r6, r7, r8, r9, r10, r11, pc}\n");
+      "pop {r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, pc}\n");
 }
 
-/* What one call shares */
-typedef struct aot_cf {
-  const aot_dsp_kc *kc;   /* oc8 entries */
-  int32_t fast;           /* every channel's fast requantization with SSAT */
-  int32_t out_off, full, lo, hi;
-} aot_cf;
-
-/* the n outputs of sums a (not doubled) of channels k into o */
-static __attribute__((noinline)) void aot_cf_out(const aot_cf *f, const int32_t *a,
-                                                 const aot_dsp_kc *k, int32_t n, int8_t *o) {
-  int32_t i;
-  for (i = 0; i < n; i++)
-    o[i] = aot_dsp_st(aot_dsp_rqk(a[i], k + i) + f->out_off, f->full, f->lo, f->hi);
-}
-
-/* Input row x (n int8) widened into the 16-bit row a of tot values: lead
- * zero points, the n values, then zero points. */
-static __attribute__((noinline)) void aot_cf_widen(const int8_t *x, int32_t lead, int32_t n,
-                                                   int32_t tot, int16_t zp, int16_t *a) {
-  int16_t *d = a + lead;
-  int32_t k;
-  for (k = 0; k < lead; k++) a[k] = zp;
-  for (k = n >> 2; k > 0; k--, x += 4, d += 4) {
-    uint32_t v, lo, hi;
-    memcpy(&v, x, 4);
-    lo = (uint32_t)__sxtb16((int8x4_t)v);
-    hi = (uint32_t)__sxtb16((int8x4_t)((v >> 8) | (v << 24)));
-    v = aot_dsp_pkhbt(lo, hi);
-    hi = aot_dsp_pkhtb(lo, hi);
-    memcpy(d, &v, 4);
-    memcpy(d + 2, &hi, 4);
-  }
-  for (k = n & 3; k > 0; k--) *d++ = *x++;
-  for (k = tot - lead - n; k > 0; k--) *d++ = zp;
-}
-
-/* The words of widened row r (rw words, 2 * rw >= 2q + 2 values) into
- * column fy of the interleaved rows X (q words, fh apart), and shifted by
- * one value into XB when XB is not NULL. */
-static __attribute__((noinline)) void aot_cf_spread(const uint32_t *r, int32_t q, int32_t fh,
-                                                    uint32_t *X, uint32_t *XB) {
-  int32_t k;
-  for (k = 0; k < q; k++, X += fh) *X = r[k];
-  if (XB) {
-    const int8_t *rb = (const int8_t *)r + 2;
-    for (k = 0; k < q; k++, XB += fh, rb += 4) memcpy(XB, rb, 4);
-  }
-}
+/* The driver's loops run a few hundred times per call: compiled for size
+ * (GCC; Clang's level as it is) */
+#if defined(__clang__)
+#define AOT_CF_SMALL
+#else
+#define AOT_CF_SMALL __attribute__((optimize("Os")))
+#endif
 
 /* Column of the interleaved rows X (q words, fh apart; XB: the B copy or
  * NULL) of input row x (n int8 after lead zero points, zero points after;
- * x NULL: a row outside the image, all zero points); tmp: a row of rw
- * words for the general case (lead odd, or the B copy). */
-static __attribute__((noinline)) void aot_cf_col(const int8_t *x, int32_t lead, int32_t n,
-                                                 const aot_conv2d_s8_first_lay *Ly, int32_t fh,
-                                                 int16_t zp, uint32_t *X, uint32_t *XB,
+ * n 0: a row outside the image, all zero points; q, lead and the zero
+ * point from the header F); tmp: a widened row of F[AOT_CF_RV] values (the
+ * spread case). */
+static __attribute__((noinline)) void aot_cf_col(const int8_t *x, int32_t n, const int32_t *F,
+                                                 int32_t fh, uint32_t *X, uint32_t *XB,
                                                  uint32_t *tmp) {
-  const uint32_t zp2 = (uint32_t)(uint16_t)zp * 0x10001u;
-  const int32_t q = Ly->q;
+  const int32_t q = F[AOT_CF_Q], lead = F[AOT_CF_LEAD];
+  const uint32_t zp2 = (uint32_t)F[AOT_CF_ZP2];
   int32_t k;
-  if (!x) {
-    for (k = 0; k < q; k++, X += fh) *X = zp2;
-    if (XB)
-      for (k = 0; k < q; k++, XB += fh) *XB = zp2;
+#if AOT_F_CONV_S8_FSPREAD
+  if (F[AOT_CF_RV]) {   /* the row widened, then its words (and those one value on) */
+    int16_t *const a = (int16_t *)tmp;
+    const int16_t zp = (int16_t)zp2;
+    for (k = 0; k < F[AOT_CF_RV]; k++) a[k] = k >= lead && k - lead < n ? x[k - lead] : zp;
+    for (k = 0; k < q; k++, X += fh) {
+      memcpy(X, a + 2 * k, 4);
+      if (XB) {
+        memcpy(XB, a + 2 * k + 1, 4);
+        XB += fh;
+      }
+    }
     return;
   }
-  if (XB || (lead & 1)) {
-    aot_cf_widen(x, lead, n, 2 * Ly->rw, zp, (int16_t *)tmp);
-    aot_cf_spread(tmp, q, fh, X, XB);
-    return;
+#endif
+#if AOT_F_CONV_S8_FEVEN
+  {   /* lead even: zero points around the values, then four input values
+         into two words at a time, the last 0-3 values by halves (memcpy:
+         after the zero points' stores, whose types differ) */
+    uint32_t *Y = X;
+    for (k = 0; k < lead >> 1; k++, Y += fh) *Y = zp2;
+    for (k = (lead + n) >> 1, Y = X + k * fh; k < q; k++, Y += fh) *Y = zp2;
+    for (X += (lead >> 1) * fh, k = n >> 2; k > 0; k--, x += 4, X += 2 * fh) {
+      uint32_t v, lo, hi;
+      memcpy(&v, x, 4);
+      lo = (uint32_t)__sxtb16((int8x4_t)v);
+      hi = (uint32_t)__sxtb16((int8x4_t)((v >> 8) | (v << 24)));
+      X[0] = aot_dsp_pkhbt(lo, hi);
+      X[fh] = aot_dsp_pkhtb(lo, hi);
+    }
+    for (k = 0; k < (n & 3); k++) {
+      const int16_t v = x[k];
+      memcpy((int16_t *)(X + (k >> 1) * fh) + (k & 1), &v, 2);
+    }
   }
-  /* lead even: four input values are two words of the column */
-  for (k = lead >> 1; k > 0; k--, X += fh) *X = zp2;
-  for (k = n >> 2; k > 0; k--, x += 4, X += 2 * fh) {
-    uint32_t v, lo, hi;
-    memcpy(&v, x, 4);
-    lo = (uint32_t)__sxtb16((int8x4_t)v);
-    hi = (uint32_t)__sxtb16((int8x4_t)((v >> 8) | (v << 24)));
-    X[0] = aot_dsp_pkhbt(lo, hi);
-    X[fh] = aot_dsp_pkhtb(lo, hi);
-  }
-  /* the last 0-3 values, then zero points */
-  for (k = (lead >> 1) + 2 * (n >> 2), n &= 3; k < q; k++, X += fh, n -= 2) {
-    const uint16_t lo = n > 0 ? (uint16_t)x[0] : (uint16_t)zp;
-    const uint16_t hi = n > 1 ? (uint16_t)x[1] : (uint16_t)zp;
-    *X = (uint32_t)lo | (uint32_t)hi << 16;
-    if (n > 0) x += n > 1 ? 2 : 1;
-  }
+#endif
+  (void)XB;
+  (void)tmp;
 }
 
-static __attribute__((noinline)) int32_t aot_conv2d_s8_first_dsp(const aot_conv_params *p,
-                                                                 const int8_t *input,
-                                                                 const int8_t *filter,
-                                                                 const int32_t *bias,
-                                                                 int8_t *output, void *scratch) {
-  aot_conv2d_s8_first_lay Ly;
-  const int32_t in_c = p->in_c, fh = p->filter_h, fw = p->filter_w, oc = p->out_c;
-  const int32_t K = fh * fw * in_c, rl = fw * in_c, sw = p->stride_w, in_h = p->in_h;
-  const int32_t out_w = p->out_w;
-  const uint32_t in_off = (uint32_t)p->input_offset;
-  const int16_t zp = (int16_t)(-p->input_offset);
-  const size_t in_row = (size_t)p->in_w * in_c;
-  aot_dsp_kc *kc;
-  aot_cf_blk *blk;
-  int32_t *ks, *ms, io[8];
-  uint32_t *wpk, *tmp, *X, *XB;
-  int32_t tag[AOT_CONV_FIRST_FH];
-  int32_t c, fy, j, r, b, oy, ox, lead, n, dbl;
-  aot_cf f;
+/* Layer p on the few-channel path from its constants p->first (F: header,
+ * AOT_CF_*; blocks of channel constants; filter copies) */
+static __attribute__((noinline)) AOT_CF_SMALL int32_t
+aot_conv2d_s8_first_dsp(const aot_conv_params *p, const int8_t *input, int8_t *output,
+                        void *scratch) {
+  const int32_t *const F = p->first;
+  const int32_t fh = p->filter_h, oc = p->out_c, in_h = p->in_h;
+  /* (no shifted copies without FSPREAD; all fast without FSLOW) */
+  const int32_t odd = AOT_F_CONV_S8_FSPREAD ? F[AOT_CF_ODD] : 0;
+  const int32_t fast = AOT_F_CONV_S8_FSLOW ? F[AOT_CF_FAST] : 1;
+  const size_t in_row = (size_t)p->in_w * p->in_c, qf = (size_t)F[AOT_CF_Q] * fh;
+  uint32_t *const X = (uint32_t *)scratch, *const XB = X + qf;
+  int32_t oy, iy, hi, c, h;
 
-  if (!AOT_KB(p)) {
-#if !AOT_F_CONV_S8_NOKB
-    return AOT_KERNEL_BAD_PARAM;   /* no layer without the folded bias */
-#endif
-  }
-  aot_conv2d_s8_first_layout(p, &Ly);
-  kc = (aot_dsp_kc *)scratch;
-  ks = (int32_t *)(kc + Ly.oc8);
-  ms = ks + Ly.oc8;
-  blk = (aot_cf_blk *)(ms + 2 * Ly.oc8);
-  wpk = (uint32_t *)((char *)scratch + Ly.kc_bytes);
-  tmp = wpk + Ly.w_words * Ly.nrot;
-  X = tmp + Ly.rw;
-  XB = Ly.odd ? X + (size_t)Ly.q * fh : NULL;
-  f.kc = kc;
-  f.out_off = p->output_offset;
-  f.full = AOT_FULL8(p);
-  f.lo = p->act_min;
-  f.hi = p->act_max;
-  /* channel constants; the fast path when every channel takes the fast
-     requantization (|ks + sum| < 2^30: the doubled sums fit int32) */
-  f.fast = f.full;
-  for (c = 0; c < Ly.oc8; c++) {
-    if (c >= oc) {
-      kc[c].ks = 0;
-      kc[c].m = 0;
-      kc[c].s = 0;
-    } else {
-      int32_t k;
-      if (AOT_KB(p)) {
-        k = p->kbias[c];
-      } else {
-        const uint32_t t = (uint32_t)aot_dsp_sum_s8(filter + (size_t)c * K, K);
-        k = (int32_t)((bias ? (uint32_t)bias[c] : 0u) + t * in_off);
-      }
-      aot_dsp_kc_set(kc + c, k, p->out_mult[c], p->out_shift[c], K);
-      if ((uint32_t)kc[c].s >= 32u) f.fast = 0;
+  /* a path the module left out (aot_features.h) */
+  if (F[AOT_CF_NEED] &
+      ~(AOT_F_CONV_S8_FSPREAD * 1 + AOT_F_CONV_S8_FEVEN * 2 + AOT_F_CONV_S8_FSLOW * 4))
+    return AOT_KERNEL_BAD_PARAM;
+  /* input row iy in column iy mod fh (a ring: iy > -fh), each loaded once
+     (rows hi on are not yet), output row iy0 / stride_h reading filter
+     copy iy0 mod fh */
+  for (oy = 0, hi = -p->pad_h; oy < p->out_h; oy++, output += (size_t)p->out_w * oc) {
+    const int32_t iy0 = oy * p->stride_h - p->pad_h;
+    const uint32_t *x = X;
+    for (iy = hi > iy0 ? hi : iy0; iy < iy0 + fh; iy++) {
+      const int32_t cl = (iy + fh) % fh;
+      const int in = iy >= 0 && iy < in_h;
+      aot_cf_col(input + (in ? (size_t)iy * in_row : 0u), in ? F[AOT_CF_N] : 0, F, fh, X + cl,
+                 odd ? XB + cl : NULL, X + qf * (1u + (uint32_t)odd));
     }
-  }
-  dbl = f.fast ? 1 : 0;
-  for (c = 0; c < Ly.oc8; c++) {
-    ks[c] = (int32_t)((uint32_t)kc[c].ks << dbl);
-    ms[2 * c] = kc[c].m;
-    ms[2 * c + 1] = kc[c].s;
-  }
-  for (c = 0; c < Ly.oc8; c += 8) {
-    aot_cf_blk *B = blk + (c >> 3);
-    B->ks = ks + c;
-    B->ms = f.fast && c + 8 <= oc ? ms + 2 * c : NULL;
-    B->L = Ly.L;
-    B->c1 = 1 + 2 * p->output_offset;
-    B->io = io;
-    /* (windows sw * in_c / 2 * fh words apart when sw * in_c is even) */
-    B->xstep = 4 * ((sw * in_c >> 1) * fh - Ly.L);
-    B->ostep = oc - 8;
-  }
-  /* the widened filters (doubled on the fast path: |2w| <= 256 fits
-     int16): in copy r, word (c / 8, j * fh + col, c % 8) holds taps 2j,
-     2j + 1 of filter row (col - r) mod fh of channel c (0 past the row's
-     end or the last channel) */
-  for (r = 0; r < Ly.nrot; r++)
-    for (c = 0; c < Ly.oc8; c++) {
-      uint32_t *const d0 = wpk + Ly.w_words * r + (size_t)(c >> 3) * Ly.L * 8 + (c & 7);
-      for (fy = 0; fy < fh; fy++) {
-        const int8_t *wr = filter + (size_t)c * K + (fy - r + fh) % fh * rl;
-        uint32_t *d = d0 + 8 * fy;
-        if (c >= oc) {
-          for (j = 0; j < Ly.nj; j++, d += 8 * fh) *d = 0;
+    hi = iy0 + fh;
+    /* the positions of one loop (all; or the even ones from X, then the
+       odd ones from XB, whose word s / 2 starts at value s, the odd first
+       value of their window; out_w >= 2: both loops have positions) */
+    for (h = 0; h <= odd; h++, x = XB + (size_t)((p->stride_w * p->in_c) >> 1) * fh) {
+      const int32_t np = (p->out_w - h + odd) >> odd;
+      int8_t *o = output + (size_t)h * oc;
+      const int32_t *K = F + AOT_CF_HDR;
+      const uint32_t *w =
+          (const uint32_t *)(F + F[AOT_CF_WOFS]) + (size_t)F[AOT_CF_WW] * ((iy0 + fh) % fh);
+      for (c = 0; c < oc; c += 8, o += 8, K += AOT_CONV_FIRST_BLK, w += 8 * F[AOT_CF_L]) {
+        if (fast) {
+          aot_cf_row8(x, K, o, w, np);
           continue;
         }
-        for (j = 0; 2 * j + 1 < rl; j++, d += 8 * fh, wr += 2)
-          *d = (uint32_t)(uint16_t)(wr[0] * (1 + dbl)) | (uint32_t)(uint16_t)(wr[1] * (1 + dbl)) << 16;
-        if (rl & 1) *d = (uint32_t)(uint16_t)(wr[0] * (1 + dbl));
-      }
-    }
-  (void)bias;
-  lead = p->pad_w * in_c;
-  if (lead > Ly.tot) lead = Ly.tot;
-  n = (int32_t)in_row;
-  if (n > Ly.tot - lead) n = Ly.tot - lead;
-  for (b = 0; b < p->batches; b++) {
-    const int8_t *in_b = input + (size_t)b * in_h * in_row;
-    for (fy = 0; fy < fh; fy++) tag[fy] = INT32_MIN;
-    for (oy = 0; oy < p->out_h; oy++) {
-      const int32_t iy0 = oy * p->stride_h - p->pad_h;
-      /* ring: input row iy in column iy mod fh, filter copy iy0 mod fh;
-         else row fy in column fy, every output row */
-      const int32_t rot = Ly.nrot > 1 ? (iy0 % fh + fh) % fh : 0;
-      const uint32_t *wr = wpk + Ly.w_words * rot;
-      int8_t *out = output + ((size_t)b * p->out_h + oy) * out_w * oc;
-      int32_t s;
-      for (fy = 0; fy < fh; fy++) {
-        const int32_t iy = iy0 + fy, cl = (rot + fy) % fh;
-        if (Ly.nrot > 1 && tag[cl] == iy) continue;
-        tag[cl] = Ly.nrot > 1 ? iy : INT32_MIN;
-        aot_cf_col(iy >= 0 && iy < in_h ? in_b + (size_t)iy * in_row : NULL, lead, n, &Ly, fh,
-                   zp, X + cl, XB ? XB + cl : NULL, tmp);
-      }
-      /* window of column ox: from value s = ox * sw * in_c (the B copy from
-         value s - 1 when s is odd: the same word index s / 2); a row of
-         windows sw * in_c / 2 pairs apart in one loop per block when every
-         s is even */
-      for (c = 0; c < oc; c += 8) {
-        aot_cf_blk *B = blk + (c >> 3);
-        B->w = wr + (size_t)c * Ly.L;
-        if (B->ms && !Ly.odd) {
-          B->npos = out_w;
-          aot_cf_row8(X, B, out + c);
-          continue;
-        }
-        for (ox = 0, s = 0; ox < out_w; ox++, s += sw * in_c) {
-          const uint32_t *x = ((s & 1) ? XB : X) + (size_t)(s >> 1) * fh;
-          B->npos = 1;
-          aot_cf_row8(x, B, out + (size_t)ox * oc + c);
-          if (!B->ms) {   /* the sums in io (doubled on the fast path: exact halves) */
-            for (j = 0; j < 8; j++) io[j] >>= dbl;
-            aot_cf_out(&f, io, kc + c, oc - c < 8 ? oc - c : 8, out + (size_t)ox * oc + c);
+#if AOT_F_CONV_S8_FSLOW
+        {   /* one position at a time: the sums in io, then the
+               requantization of each channel (aot_dsp_rqk) */
+          const uint32_t *xp = x;
+          int32_t io[8];
+          const int32_t nc = oc - c < 8 ? oc - c : 8;
+          int8_t *op = o;
+          int32_t i, k;
+          for (k = 0; k < np; k++, xp += F[AOT_CF_WSTEP], op += oc << odd) {
+            aot_cf_row8(xp, K, (int8_t *)io, w, 1);
+            for (i = 0; i < nc; i++) {
+              const aot_dsp_kc kc = {0, K[8 + 2 * i], K[9 + 2 * i]};
+              op[i] = aot_dsp_st(aot_dsp_rqk(io[i], &kc) + p->output_offset, AOT_FULL8(p),
+                                 p->act_min, p->act_max);
+            }
           }
         }
+#endif
       }
     }
   }

@@ -80,6 +80,16 @@
 /* int8 CONV_2D of 1-4 input channels that the DSP build runs on its
  * few-channel path (aot_conv2d_s8_dsp_first, aot_conv_first.h) */
 #define AOT_F_CONV_S8_FIRST 1
+/* that path's layers with stride_w * in_c odd or an odd left padding
+ * pad_w * in_c (aot_conv2d_s8_first_lay.spread): its rows widened then
+ * spread, with the copies shifted by one value; and the other layers: four
+ * input values into two words at a time */
+#define AOT_F_CONV_S8_FSPREAD 1
+#define AOT_F_CONV_S8_FEVEN 1
+/* that path's layers with a channel aot_dsp_kc_set does not give the fast
+ * requantization, a narrower activation range than int8 or out_c not a
+ * multiple of 8 (aot_conv2d_s8_first_pack's AOT_CF_FAST): its per-position loop */
+#define AOT_F_CONV_S8_FSLOW 1
 /* int8 CONV_2D that is not pointwise and that the DSP build runs on its
  * pointwise kernel with the windows gathered (aot_conv2d_s8_dsp_gw, not on
  * the few-channel path): aot_pw_gather in aot_conv_pw_dsp.h */

@@ -575,8 +575,8 @@ int32_t aot_conv2d_s8(const aot_conv_params *p, const int8_t *input,
 #if AOT_F_CONV_S8_FIRST
   /* 1-4 input channels where aotc chose it (after the pointwise layers,
      which never take it): aot_conv_first.h */
-  if (p->dsp_variant == AOT_DSP_VAR_FIRST && aot_conv2d_s8_dsp_first(p))
-    return aot_conv2d_s8_first_dsp(p, input, filter, bias, output, scratch);
+  if (p->first)   /* (set only where aotc chose the path and the layer fits) */
+    return aot_conv2d_s8_first_dsp(p, input, output, scratch);
 #endif
   if (aot_conv2d_s8_dsp_gw(p)) {
 #if AOT_F_CONV_S8_GW

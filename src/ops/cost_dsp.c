@@ -69,20 +69,16 @@ int64_t cost_dsp_conv_s8(int dw, const aot_conv_params *p) {
 /* The few-channel path (aot_conv_first.h): per output position and block
  * of eight channels the assembly loop (13.5 instructions per pair of taps,
  * 82 for the requantization and the loop), per output row and block the
- * call, the widened filter (nrot copies) and channel constants per call,
- * and the columns of interleaved rows (each input row once with the ring,
- * else filter_h per output row; the general path, 12 per pair, when the
- * left padding is odd or with the shifted copies). Fitted by hand to the
- * counts of VWW, person_detect, ResNet-8, KWS and micro_speech's first
- * layers (within 3%). */
+ * call, and the columns of interleaved rows (each input row once: the
+ * ring); four values into two words, or (odd left padding, shifted copies)
+ * every value widened then spread, about 36 per pair. The constants are
+ * computed at compile time. Fitted by hand to the counts of VWW,
+ * person_detect and ResNet-8's first layers (within 1%). */
 int64_t cost_dsp_first_s8(const aot_conv_params *p) {
   aot_conv2d_s8_first_lay L;
   aot_conv2d_s8_first_layout(p, &L);
   const int64_t P = (int64_t)p->batches * p->out_h * p->out_w, nb = L.oc8 / 8;
-  const int64_t cols = L.nrot > 1 ? (int64_t)p->batches * (p->in_h + p->filter_h)
-                                  : (int64_t)p->batches * p->out_h * p->filter_h;
-  const int fast = !L.odd && (p->pad_w * p->in_c) % 2 == 0;
+  const int64_t cols = (int64_t)p->batches * (p->in_h + p->filter_h);
   return P * nb * (27 * L.L + 164) / 2 + (int64_t)p->batches * p->out_h * nb * 45 +
-         30 * (int64_t)L.nrot * L.oc8 * L.L + 100 * (int64_t)L.oc8 +
-         cols * (fast ? (58 * (int64_t)L.q + 300) / 10 : 12 * (int64_t)L.q + 80) + 2000;
+         cols * (L.spread ? 36 * (int64_t)L.q + 100 : (58 * (int64_t)L.q + 300) / 10) + 2000;
 }

@@ -64,7 +64,7 @@ enum {
   X(CONV_S8_NOKB) X(DW_S8_3SLOW) X(CONV_S8_G4) \
   X(CONV_S8_FPAD) \
   X(CONV_S8_NARROW) X(CONV_S8_PWK) X(SOFTMAX_S8_TAB) X(CONV_S8_FIRST) \
-  X(CONV_S8_GW)
+  X(CONV_S8_GW) X(CONV_S8_FSPREAD) X(CONV_S8_FEVEN) X(CONV_S8_FSLOW)
 enum {
 #define LOWER_FEATURE_ID(NAME) LF_##NAME,
   LOWER_FEATURES(LOWER_FEATURE_ID)
@@ -190,10 +190,12 @@ typedef struct lower_call {
 /* The constant arrays of a convolution-family call, by their place in arg[]
  * (adt 0: absent): requantization multipliers and shifts ('w', the params'
  * out_mult / out_shift), an int64 bias replacing the bias tensor ('l'), the
- * hybrid filter scales ('f', filter_scale) and the folded int8 FC bias ('w',
- * kbias). lower_conv.c prints them before the params and points the params
- * at them for the host call. */
-enum { LOWER_CA_MULT, LOWER_CA_SHIFT, LOWER_CA_BIAS64, LOWER_CA_SCALE, LOWER_CA_KBIAS };
+ * hybrid filter scales ('f', filter_scale), the folded int8 FC bias ('w',
+ * kbias) and the few-channel path's constants ('w', first). lower_conv.c
+ * prints them before the params and points the params at them for the host
+ * call. */
+enum { LOWER_CA_MULT, LOWER_CA_SHIFT, LOWER_CA_BIAS64, LOWER_CA_SCALE, LOWER_CA_KBIAS,
+       LOWER_CA_FIRST };
 
 /* An input argument that is the op's scratch buffer (its scratch() bytes). */
 #define LOWER_SCRATCH (-2)

@@ -42,12 +42,21 @@ static const char *ca_emit(emit_ctx *e, const lower_call *c, int role) {
 
 static const char *tensor_text(emit_ctx *e, int t) { return t >= 0 ? emit_ptr(e, t) : "NULL"; }
 
+/* The builds that read the few-channel path's constants (aot_conv_first.h:
+ * AOT_DSP, aot_dsp.h, less AOT_NO_SIMD): the others get neither the array
+ * nor the params member. */
+#define FIRST_IF                                                                  \
+  "#if defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32) && "           \
+  "!(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1))"
+
 /* kbias: the folded bias array's name, or NULL when the call has none;
  * packed: the Helium build's filter is packed (AOT_MVE_PACKED, the module's
- * aot_constants.h) */
+ * aot_constants.h); first: the few-channel path's constants (FIRST_IF), or
+ * NULL. Both come with kbias (the line before them ends without a comma),
+ * each behind its #if with its comma. */
 static void emit_conv_params(emit_ctx *e, const aot_conv_params *p, const char *pname,
                              const char *mult, const char *shift, const char *kbias,
-                             int packed) {
+                             int packed, const char *first) {
   const char *lo = emit_float(e, p->act_min_f), *hi = emit_float(e, p->act_max_f);
   emit_decl(e,
             "static const aot_conv_params %s = {\n"
@@ -58,7 +67,7 @@ static void emit_conv_params(emit_ctx *e, const aot_conv_params *p, const char *
             "  .pad_h = %d, .pad_w = %d, .depth_multiplier = %d,\n"
             "  .input_offset = %d, .output_offset = %d,\n"
             "  .act_min = %d, .act_max = %d, .act_min_f = %s, .act_max_f = %s,\n"
-            "  .out_mult = %s, .out_shift = %s,%s%s%s%s\n"
+            "  .out_mult = %s, .out_shift = %s,%s%s%s%s%s%s%s\n"
             "};",
             pname, (int)p->batches, (int)p->in_h, (int)p->in_w, (int)p->in_c, (int)p->out_h,
             (int)p->out_w, (int)p->out_c, (int)p->filter_h, (int)p->filter_w,
@@ -71,7 +80,9 @@ static void emit_conv_params(emit_ctx *e, const aot_conv_params *p, const char *
             : p->dsp_variant == AOT_DSP_VAR_FIRST
                 ? ",\n  .dsp_variant = 3 /* few-channel path */"
                 : "",
-            packed ? ",\n#if AOT_MVE_PACKED\n  .filter_packed = 1\n#endif" : "");
+            packed ? "\n#if AOT_MVE_PACKED\n  , .filter_packed = 1\n#endif" : "",
+            first ? "\n" FIRST_IF "\n  , .first = " : "", first ? first : "",
+            first ? "\n#endif" : "");
 }
 
 /* kbias: the folded bias array's name, or NULL when the kernel has none
@@ -133,7 +144,13 @@ int lower_conv_emit(emit_ctx *e, lower_call *c, const char *pname) {
                    c->k == lower_kernel_get(LK(aot_fc_s8)) ? kbias : NULL);
   } else {
     const char *kbias = c->arg[LOWER_CA_KBIAS].adt ? ca_emit(e, c, LOWER_CA_KBIAS) : NULL;
-    emit_conv_params(e, &c->u.conv.p, pname, mult, shift, kbias, c->mve_pack);
+    const char *first = NULL;
+    if (c->arg[LOWER_CA_FIRST].adt) {
+      emit_decl(e, "%s", FIRST_IF);
+      first = ca_emit(e, c, LOWER_CA_FIRST);
+      emit_decl(e, "#endif");
+    }
+    emit_conv_params(e, &c->u.conv.p, pname, mult, shift, kbias, c->mve_pack, first);
   }
   const char *in = tensor_text(e, c->in[0]), *f = tensor_text(e, c->in[1]);
   const char *b = c->arg[LOWER_CA_BIAS64].adt ? ca_emit(e, c, LOWER_CA_BIAS64)
@@ -171,6 +188,7 @@ int lower_conv_eval(lower_call *c, void *const *data, void *scratch) {
       c->u.conv.p.out_mult = ca_data(c, LOWER_CA_MULT);
       c->u.conv.p.out_shift = ca_data(c, LOWER_CA_SHIFT);
       c->u.conv.p.kbias = ca_data(c, LOWER_CA_KBIAS);
+      c->u.conv.p.first = ca_data(c, LOWER_CA_FIRST);
       h = &c->u.conv.h;
       break;
     case LP_FC:

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "aot_conv.h"
+#include "aot_conv_first_pack.h"
 #include "lower.h"
 
 enum { CK_CONV, CK_DW, CK_TCONV };
@@ -65,11 +66,17 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
     }
     if (aot_conv_clips(p) || p->dilation_w != 1 || p->filter_in_c != p->in_c)
       f |= LF(CONV_S8_CLIP);
-    /* the DSP build's few-channel path (aot_conv_first.h) */
-    if (aot_conv2d_s8_dsp_first(p)) f |= LF(CONV_S8_FIRST);
-    /* the DSP pointwise kernel's gathered windows, for the layers it takes
-       that are not pointwise and not on the few-channel path */
-    else if (aot_conv2d_s8_dsp_gw(p)) f |= LF(CONV_S8_GW);
+    /* the DSP build's few-channel path (aot_conv_first.h), its column
+       filling (FSLOW: conv_first_consts) */
+    if (aot_conv2d_s8_dsp_first(p)) {
+      aot_conv2d_s8_first_lay L;
+      aot_conv2d_s8_first_layout(p, &L);
+      f |= LF(CONV_S8_FIRST) | (L.spread ? LF(CONV_S8_FSPREAD) : LF(CONV_S8_FEVEN));
+    } else if (aot_conv2d_s8_dsp_gw(p)) {
+      /* the DSP pointwise kernel's gathered windows, for the layers it
+         takes that are not pointwise and not on the few-channel path */
+      f |= LF(CONV_S8_GW);
+    }
   } else if (ck == CK_DW) {
     if (aot_conv_clips(p)) f |= LF(DW_S8_CLIP);
     if (p->depth_multiplier == 1) {
@@ -96,27 +103,62 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
  * rule): the four-position path for a CONV_2D the rule gathers, the
  * tap-pair loop for a depthwise layer the 3x3 path takes. */
 /* Cortex-M4 code of the few-channel path (aot_conv_first.h and its call in
- * aot_conv2d_s8.c: VWW's module 11,368 -> 14,976 bytes, ResNet-8's 8,252 ->
- * 11,776, arm-none-eabi-gcc -O2) */
-#define CONV_FIRST_CODE_BYTES 3600
+ * aot_conv2d_s8.c, arm-none-eabi-gcc -O2): VWW's module 11,440 -> 12,344
+ * bytes (four-value columns), ResNet-8's 8,240 -> 9,208 (spread columns);
+ * the per-position requantization (AOT_F_CONV_S8_FSLOW) about 250 more */
+#define CONV_FIRST_CODE_BYTES 970
+#define CONV_FIRST_SLOW_BYTES 250
 
 /* 1 when the DSP build's few-channel path (aot_conv_first.h) takes CONV_2D
  * p: it fits, the cost model counts at least 3% fewer instructions on it
  * than on the gathered windows (the rule's path; kernel_choice's margin),
- * and the instructions it saves pay for its code at OPS_INSNS_PER_BYTE
- * (charged to each such layer: a model has one first layer, as a rule) */
-static int conv_first_pays(int ck, const aot_conv_params *p) {
+ * and the instructions it saves pay for its code (and extra bytes more) at
+ * OPS_INSNS_PER_BYTE (charged to each such layer: a model has one first
+ * layer, as a rule) */
+static int conv_first_pays(int ck, const aot_conv_params *p, int64_t extra) {
   aot_conv_params r = *p;
   r.dsp_variant = 0;
   if (ck != CK_CONV || !aot_conv2d_s8_first_fits(&r) || !aot_conv2d_s8_dsp_gw(&r)) return 0;
   const int64_t first = cost_dsp_first_s8(&r), rule = cost_dsp_conv_s8(0, &r);
-  return first * 100 <= rule * 97 && rule - first >= (int64_t)OPS_INSNS_PER_BYTE * CONV_FIRST_CODE_BYTES;
+  return first * 100 <= rule * 97 &&
+         rule - first >= (int64_t)OPS_INSNS_PER_BYTE * (CONV_FIRST_CODE_BYTES + extra);
+}
+
+/* The few-channel path's constants of call c (aot_conv2d_s8_first_pack:
+ * channel constants, widened filter copies) from its constant filter f,
+ * folded bias and multipliers (one for all channels or one each), as the
+ * array p->first; -1 when the call has no folded bias or filter data. */
+static int conv_first_consts(lower_call *c, const ir_tensor *f) {
+  const aot_conv_params *p = &c->u.conv.p;
+  const lower_arg *kb = &c->arg[LOWER_CA_KBIAS], *m = &c->arg[LOWER_CA_MULT];
+  const lower_arg *s = &c->arg[LOWER_CA_SHIFT];
+  const size_t oc = (size_t)p->out_c;
+  if (!kb->adt || !m->adt || !s->adt || m->n == 0 || s->n == 0 || f->dtype != DT_INT8 ||
+      !f->data || f->data_bytes < oc * (size_t)(p->filter_h * p->filter_w * p->in_c))
+    return -1;
+  aot_conv2d_s8_first_lay L;
+  aot_conv2d_s8_first_layout(p, &L);
+  int32_t *mult = xmalloc(oc * sizeof *mult), *shift = xmalloc(oc * sizeof *shift);
+  for (size_t i = 0; i < oc; i++) {
+    mult[i] = ((const int32_t *)m->data)[m->n == 1 ? 0 : i];
+    shift[i] = ((const int32_t *)s->data)[s->n == 1 ? 0 : i];
+  }
+  aot_conv_params q = *p;
+  q.out_mult = mult;
+  q.out_shift = shift;
+  q.kbias = kb->data;
+  int32_t *d = xcalloc(L.cwords, sizeof *d);
+  aot_conv2d_s8_first_pack(&q, (const int8_t *)f->data, d);
+  free(mult);
+  free(shift);
+  lower_conv_array(c, LOWER_CA_FIRST, 'w', "first", d, L.cwords);
+  return 0;
 }
 
 static int32_t conv_variant(int ck, const aot_conv_params *p, int v) {
   aot_conv_params r = *p;
   r.dsp_variant = 0;
-  if (conv_first_pays(ck, &r)) return AOT_DSP_VAR_FIRST;   /* no other choice for it */
+  if (conv_first_pays(ck, &r, 0)) return AOT_DSP_VAR_FIRST;   /* no other choice for it */
   if (ck == CK_CONV && v == AOT_DSP_VAR_G4 && aot_conv2d_s8_dsp_gw(&r)) return v;
   if (ck == CK_DW && v == AOT_DSP_VAR_GEN && aot_dwconv2d_s8_dsp_is3(&r)) return v;
   return 0;
@@ -385,7 +427,19 @@ static int conv_lower(const ir_graph *g, const ir_op *op, lower_list *L, char *w
     conv_kbias(c, ck, &g->t[ir_root(g, op->in[ifl])],
                b ? &g->t[ir_root(g, op->in[ib])] : NULL);
   if (kind == CF_S8 && ck != CK_TCONV) p->dsp_variant = conv_variant(ck, p, op->kernel_variant);
+  if (p->dsp_variant == AOT_DSP_VAR_FIRST &&
+      conv_first_consts(c, &g->t[ir_root(g, op->in[ifl])]))
+    p->dsp_variant = 0;   /* no constants (a filter computed at run time) */
+  /* a layer without the fast requantization: its per-position loop's code */
+  if (c->arg[LOWER_CA_FIRST].adt && !((const int32_t *)c->arg[LOWER_CA_FIRST].data)[AOT_CF_FAST] &&
+      !conv_first_pays(ck, p, CONV_FIRST_SLOW_BYTES)) {
+    free(c->arg[LOWER_CA_FIRST].data);
+    c->arg[LOWER_CA_FIRST] = (lower_arg){.t = -1};
+    p->dsp_variant = 0;
+  }
   if (kind == CF_S8) c->features = conv_features(ck, p);
+  if (c->arg[LOWER_CA_FIRST].adt && !((const int32_t *)c->arg[LOWER_CA_FIRST].data)[AOT_CF_FAST])
+    c->features |= LF(CONV_S8_FSLOW);
   if (kind == CF_S8 && ck == CK_CONV && c->arg[LOWER_CA_KBIAS].adt)
     c->mve_pack = conv_mve_packs(g, op, p);
   /* no folded bias (a filter computed at run time): the kernels' own sums */

@@ -62,7 +62,26 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
     if kern == "aot_conv2d_s8":
         # the Cortex-M4 few-channel path, where the lowering chose it
         # (aot_conv_params.dsp_variant AOT_DSP_VAR_FIRST)
-        if p.get("dsp_variant") == 3: want.add("CONV_S8_FIRST")
+        if p.get("dsp_variant") == 3:
+            want.add("CONV_S8_FIRST")
+            # its columns: rows widened then spread when stride_w * in_c or
+            # the left padding pad_w * in_c (within the tot values a row's
+            # windows read) is odd, else four values into two words
+            tot = (p["out_w"] - 1) * p["stride_w"] * p["in_c"] + p["filter_w"] * p["in_c"] + 1
+            lead = min(p["pad_w"] * p["in_c"], tot)
+            odd = (p["stride_w"] * p["in_c"]) % 2 or lead % 2
+            want.add("CONV_S8_FSPREAD" if odd else "CONV_S8_FEVEN")
+            # the per-position requantization unless every channel takes the
+            # fast one in the loop (m 0, or a shift in [-31, -1] with
+            # |kbias| + 16384 K < 2^30), all of int8 and channels a multiple of 8
+            ks, ms, ss = arr.get(name + "_kbias"), arr.get(name + "_mult"), arr.get(name + "_shift")
+            K = taps * p["in_c"]
+            fast = (ks is not None and ms is not None and ss is not None and p["out_c"] % 8 == 0
+                    and p["act_min"] == -128 and p["act_max"] == 127)
+            for i in range(p["out_c"] if fast else 0):
+                m, sh = ms[i if len(ms) > 1 else 0], ss[i if len(ss) > 1 else 0]
+                if m != 0 and (sh > -1 or sh < -31 or abs(ks[i]) + 16384 * K >= 1 << 30): fast = False
+            if not fast: want.add("CONV_S8_FSLOW")
         if taps * p["filter_in_c"] > 1024: want.add("CONV_S8_BIG")
         # the DSP pointwise kernel: pointwise layers (K = in_c taps), and the
         # other layers of one group, dilation_w 1 and at most 1024 taps, their
@@ -199,14 +218,14 @@ if [ -f "$S/models/$m.tflite" ]; then
 fi
 # the models must exercise both values of a path, or the check proves little
 for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG DW_S8_DM1 FC_S8_LONG FC_S8_ROWS4 FC_S8_ROWS3 DW_S8_3S1 DW_S8_3S2 \
-         CONV_S8_FIRST CONV_S8_GW; do
+         CONV_S8_FIRST CONV_S8_FSPREAD CONV_S8_FEVEN CONV_S8_GW; do
   case "$seen" in *"$f=1"*) ;; *) echo "FAIL: no model with $f=1"; fail=1 ;; esac
 done
 case "$seen" in *"DW_S8_CLIP=0"*) ;; *) echo "FAIL: no model with DW_S8_CLIP=0"; fail=1 ;; esac
 case "$seen" in *"DW_S8_3S1=1 DW_S8_3S2=0"*) ;; *) echo "FAIL: no model with DW_S8_3S1=1 DW_S8_3S2=0"; fail=1 ;; esac
 case "$seen" in *"FC_S8_ROWS4=0"*) ;; *) echo "FAIL: no model with FC_S8_ROWS4=0"; fail=1 ;; esac
 case "$seen" in *"CONV_S8_FIRST=0"*) ;; *) echo "FAIL: no model with CONV_S8_FIRST=0"; fail=1 ;; esac
-case "$seen" in *"CONV_S8_GW=0"*) ;; *) echo "FAIL: no model with CONV_S8_GW=0"; fail=1 ;; esac
+         CONV_S8_FIRST CONV_S8_FSPREAD CONV_S8_FEVEN CONV_S8_GW; do
 case "$seen" in *"DW_S8_DM=1 DW_S8_DM1=0"*) ;; *) echo "FAIL: no model with DW_S8_DM=1 DW_S8_DM1=0"; fail=1 ;; esac
 [ $fail = 0 ] && echo "PASS test_features"
 exit $fail

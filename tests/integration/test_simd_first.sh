@@ -3,14 +3,15 @@
 # (1-4 input channels: the Cortex-M4 DSP build's few-channel path,
 # runtime/aot_conv_first.h) against its portable loop:
 # tests/target/first_kernels.c, with the same file built with AOT_NO_SIMD as
-# reference (tests/target/first_ref_kernels.c), on the host (ASan/UBSan
-# when available), Cortex-M4 (Arm DSP) and Cortex-M55 (Helium) under QEMU
-# (simd_lib.sh). Then models whose first layer takes it must pass their TFLM
+# reference (tests/target/first_ref_kernels.c; the few-channel path fed by
+# the constants aot_conv2d_s8_first_pack computes, as aotc does), on the
+# host (ASan/UBSan when available), Cortex-M4 (Arm DSP) and Cortex-M55
+# (Helium) under QEMU (simd_lib.sh). Then models must pass their TFLM
 # goldens ($AOTC_SHARED/goldens-tflm) on the host, cortex-m4 and cortex-m55
-# with one output hash: micro_speech and str_ww here (FIRST_MODELS names
-# others); VWW and person_detect are run so by test_simd_dw8.sh, ResNet-8 by
-# test_simd_ew_rec.sh, KWS by both. The targets are skipped when
-# arm-none-eabi-gcc or qemu-system-arm is missing.
+# with one output hash: micro_speech (its first layer on the path) and
+# str_ww here (FIRST_MODELS names others); VWW and person_detect are run so
+# by test_simd_dw8.sh, ResNet-8 by test_simd_ew_rec.sh, KWS by both. The
+# targets are skipped when arm-none-eabi-gcc or qemu-system-arm is missing.
 set -u
 . "$(dirname "$0")/simd_lib.sh"
 simd_init first "$1"

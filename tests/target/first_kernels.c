@@ -16,9 +16,12 @@
  * enough that the sums pass 2^30 (no fast requantization; still within
  * int32, as the portable kernel needs), the folded
  * bias given or not, activation ranges, and the output's guard bytes
- * (nothing written past it), the few-channel path chosen (dsp_variant) or
- * not. Prints the number of cases (and of those the
- * DSP few-channel path takes), one line per failure and "N passed, M
+ * (nothing written past it), the few-channel path chosen (dsp_variant,
+ * with the constants aot_conv2d_s8_first_pack computes, as aotc does) or
+ * not; a third of the layers tame (channels a multiple of 8, all of int8,
+ * small biases, negative shifts: the fast requantization in the loop).
+ * Prints the number of cases (and of those the DSP few-channel path takes,
+ * fast or not, by column kind), one line per failure and "N passed, M
  * failed"; exit status 0 when everything passed. Built and run by
  * tests/integration/test_simd_first.sh on the host, Cortex-M4 and
  * Cortex-M55. */
@@ -26,6 +29,7 @@
 #include <string.h>
 
 #include "aot_conv.h"
+#include "aot_conv_first_pack.h"
 
 int32_t ref_conv2d_s8(const aot_conv_params *p, const int8_t *input, const int8_t *filter,
                       const int32_t *bias, int8_t *output, void *scratch);
@@ -43,19 +47,24 @@ static int8_t in8[MAXIN], filt[MAXF];
 static int32_t bias[MAXC], kbias[MAXC], mult[MAXC], shift[MAXC];
 static int8_t out[MAXOUT + GUARD], ref[MAXOUT + GUARD];
 static uint64_t scr[MAXSCR / 8];
+static int32_t firstc[AOT_CONV_FIRST_BYTES / 4];
 static int cases, first_cases, odd_cases, big_bias_cases, noop_cases;
+static int fast_cases, slow_cases, spread_cases, even_cases;
 
 static void one(int idx) {
   aot_conv_params p;
   int32_t K, nin, nf, nout, c, i;
-  int tries = 0, mode, use_bias, use_kb;
+  int tries = 0, mode, use_bias, use_kb, tame;
   size_t need;
   memset(&p, 0, sizeof p);
+  /* tame: channels a multiple of 8, all of int8, shifts below 0 and
+     biases below 2^30 (the fast requantization in the assembly loop) */
+  tame = (rnd() % 3) == 0;
   do {
     const int kind = (int)(rnd() % 8);
     p.batches = (rnd() % 6) == 0 ? 2 : 1;
     p.in_c = p.filter_in_c = rr(1, 4);
-    p.out_c = kind == 0 ? 8 * rr(1, 5) : rr(1, MAXC);
+    p.out_c = kind == 0 || tame ? 8 * rr(1, 5) : rr(1, MAXC);
     p.filter_h = rr(1, 7);
     p.filter_w = rr(1, 7);
     if (kind == 1) {   /* audio: 10 x 4 / 10 x 8, one channel */
@@ -106,18 +115,18 @@ static void one(int idx) {
     const int r = (int)(rnd() % 16);
     int32_t s = 0;
     mult[c] = (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu));
-    shift[c] = r == 0 ? rr(0, 3) : r == 1 ? rr(-31, -26) : rr(-20, -1);
+    shift[c] = r == 0 && !tame ? rr(0, 3) : r == 1 ? rr(-31, -26) : rr(-20, -1);
     if (mode == 2) shift[c] = rr(-6, 0);
     if (r == 2) mult[c] = 0;
     bias[c] = !use_bias ? 0 : mode == 2 ? rr(-300, 300) : rr(-200000, 200000);
-    if (use_bias && (rnd() % 16) == 0) {   /* sums past 2^30: the exact requantization */
+    if (use_bias && !tame && (rnd() % 16) == 0) {   /* sums past 2^30: the exact requantization */
       bias[c] = (int32_t)(rnd() % 1000u) + (rnd() & 1 ? 0x50000000 : -0x50000000);
       big_bias_cases++;
     }
     for (i = 0; i < K; i++) s += filt[c * K + i];
     kbias[c] = (int32_t)((uint32_t)bias[c] + (uint32_t)s * (uint32_t)p.input_offset);
   }
-  if ((rnd() % 3) == 0) {
+  if ((rnd() % 3) == 0 && !tame) {
     p.act_min = rr(-128, 0);
     p.act_max = rr(p.act_min, 127);
   } else {
@@ -130,6 +139,18 @@ static void one(int idx) {
   /* aotc's choice of the few-channel path (most cases; the others run on
      the gathered windows) */
   p.dsp_variant = (rnd() % 8) != 0 ? AOT_DSP_VAR_FIRST : 0;
+  /* and its constants, as aotc computes them (with the folded bias) */
+  p.first = NULL;
+  if (aot_conv2d_s8_dsp_first(&p)) {
+    aot_conv_params q = p;
+    aot_conv2d_s8_first_lay L;
+    aot_conv2d_s8_first_layout(&p, &L);
+    q.kbias = kbias;
+    memset(firstc, 0xA5, sizeof firstc);
+    aot_conv2d_s8_first_pack(&q, filt, firstc);
+    check(4u * L.cwords <= sizeof firstc, "first constants size", idx);
+    p.first = firstc;
+  }
   need = aot_conv2d_s8_scratch_size(&p);
   memset(out, 0x5A, sizeof out);
   memset(ref, 0x5A, sizeof ref);
@@ -143,9 +164,11 @@ static void one(int idx) {
           "conv2d_s8", idx);
   }
   cases++;
-  if (aot_conv2d_s8_dsp_first(&p)) {
+  if (p.first) {
     first_cases++;
     if ((p.stride_w * p.in_c) & 1) odd_cases++;
+    if (firstc[AOT_CF_FAST]) fast_cases++; else slow_cases++;
+    if (firstc[AOT_CF_RV]) spread_cases++; else even_cases++;
   }
   if (p.filter_h * p.filter_w == 1) noop_cases++;
 }
@@ -159,11 +182,15 @@ int main(void) {
 #else
   printf("first kernels (portable)\n");
 #endif
-  for (c = 0; c < 600; c++) one(c);
+  for (c = 0; c < 800; c++) one(c);
   printf("cases: %d CONV_2D of 1-4 input channels (%d on the DSP few-channel path, %d of them "
-         "with odd window starts; %d channels with sums past 2^30; %d 1x1)\n",
-         cases, first_cases, odd_cases, big_bias_cases, noop_cases);
-  check(first_cases >= 300 && odd_cases >= 50 && big_bias_cases >= 20, "case coverage", 0);
+         "with odd window starts; %d with the fast requantization, %d without; %d rows widened "
+         "then spread, %d by four values; %d channels with sums past 2^30; %d 1x1)\n",
+         cases, first_cases, odd_cases, fast_cases, slow_cases, spread_cases, even_cases,
+         big_bias_cases, noop_cases);
+  check(first_cases >= 300 && odd_cases >= 50 && big_bias_cases >= 20 && fast_cases >= 100 &&
+            slow_cases >= 100 && spread_cases >= 100 && even_cases >= 100,
+        "case coverage", 0);
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
