@@ -94,6 +94,9 @@
  * pointwise kernel with the windows gathered (aot_conv2d_s8_dsp_gw, not on
  * the few-channel path): aot_pw_gather in aot_conv_pw_dsp.h */
 #define AOT_F_CONV_S8_GW 1
+/* int8 CONV_2D of 1-4 input channels that the Helium build runs on its
+ * few-channel path (aot_conv2d_s8_fmve_fits, aot_conv_first_mve.h) */
+#define AOT_F_CONV_S8_FMVE 1
 /* int8 FULLY_CONNECTED with four or more output channels and at least
  * 1024 weights that AOT_F_FC_S8_ROWS3 does not take (the DSP and portable
  * builds' four-row loop; without it every row takes the one-row loop) */

@@ -297,8 +297,11 @@ static __attribute__((noinline)) void aot_conv2d_s8_mve_im2col(const aot_conv_pa
   }
 }
 
-/* layers of 1-4 input channels: aot_conv_first_mve.h (uses the passes above) */
+/* layers of 1-4 input channels: aot_conv_first_mve.h (uses the passes
+   above), in modules with such a layer (aot_features.h) */
+#if AOT_F_CONV_S8_FMVE
 #include "aot_conv_first_mve.h"
+#endif
 
 static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
                                  const int8_t *filter, const int32_t *bias, int8_t *output,
@@ -315,8 +318,10 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
   aot_conv2d_s8_mve_plan pl;
   size_t wbytes;
 
+#if AOT_F_CONV_S8_FMVE
   if (aot_conv2d_s8_fmve_fits(p))
     return aot_conv2d_s8_first_mve(p, input, filter, bias, output, scratch);
+#endif
   if (fic <= 0 || in_c % fic != 0) return AOT_KERNEL_BAD_PARAM;
   groups = in_c / fic;
   if (out_c % groups != 0) return AOT_KERNEL_BAD_PARAM;

@@ -66,6 +66,9 @@ static uint32_t conv_features(int ck, const aot_conv_params *p) {
     }
     if (aot_conv_clips(p) || p->dilation_w != 1 || p->filter_in_c != p->in_c)
       f |= LF(CONV_S8_CLIP);
+    /* the Helium build's few-channel path (aot_conv_first_mve.h; decided
+       before the filter is packed, so a superset of the layers it takes) */
+    if (aot_conv2d_s8_fmve_fits(p)) f |= LF(CONV_S8_FMVE);
     /* the DSP build's few-channel path (aot_conv_first.h), its column
        filling (FSLOW: conv_first_consts) */
     if (aot_conv2d_s8_dsp_first(p)) {

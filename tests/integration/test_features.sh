@@ -64,6 +64,15 @@ for kern, name in re.findall(r"\b(aot_conv2d_s8|aot_dwconv2d_s8)\(&(op\d+_\w+)_p
         # (aot_conv_params.dsp_variant AOT_DSP_VAR_FIRST)
         if p.get("dsp_variant") == 3:
             want.add("CONV_S8_FIRST")
+        # the Helium few-channel path (aot_conv2d_s8_fmve_plan_of, without
+        # its packed-filter test: the lowering decides before packing)
+        fs = taps * p["in_c"]
+        wp = (p["out_w"] - 1) * p["stride_w"] + p["filter_w"]
+        if (1 <= p["in_c"] <= 4 and p["filter_in_c"] == p["in_c"] and p["dilation_h"] == 1 and
+                p["dilation_w"] == 1 and 2 <= fs <= 1024 and p["out_w"] >= 12 and p["out_c"] >= 1 and
+                not (p["filter_h"] == 1 and not clips) and
+                (p["filter_h"] - 1) * wp * p["in_c"] + 16 * p["in_c"] <= 65535):
+            want.add("CONV_S8_FMVE")
             # its columns: rows widened then spread when stride_w * in_c or
             # the left padding pad_w * in_c (within the tot values a row's
             # windows read) is odd, else four values into two words
@@ -218,13 +227,14 @@ if [ -f "$S/models/$m.tflite" ]; then
 fi
 # the models must exercise both values of a path, or the check proves little
 for f in CONV_S8_CLIP DW_S8_CLIP DW_S8_DM DW_S8_BIG DW_S8_DM1 FC_S8_LONG FC_S8_ROWS4 FC_S8_ROWS3 DW_S8_3S1 DW_S8_3S2 \
-         CONV_S8_FIRST CONV_S8_FSPREAD CONV_S8_FEVEN CONV_S8_GW; do
+         CONV_S8_FIRST CONV_S8_FSPREAD CONV_S8_FEVEN CONV_S8_GW CONV_S8_FMVE; do
   case "$seen" in *"$f=1"*) ;; *) echo "FAIL: no model with $f=1"; fail=1 ;; esac
 done
 case "$seen" in *"DW_S8_CLIP=0"*) ;; *) echo "FAIL: no model with DW_S8_CLIP=0"; fail=1 ;; esac
 case "$seen" in *"DW_S8_3S1=1 DW_S8_3S2=0"*) ;; *) echo "FAIL: no model with DW_S8_3S1=1 DW_S8_3S2=0"; fail=1 ;; esac
 case "$seen" in *"FC_S8_ROWS4=0"*) ;; *) echo "FAIL: no model with FC_S8_ROWS4=0"; fail=1 ;; esac
 case "$seen" in *"CONV_S8_FIRST=0"*) ;; *) echo "FAIL: no model with CONV_S8_FIRST=0"; fail=1 ;; esac
+case "$seen" in *"CONV_S8_FMVE=0"*) ;; *) echo "FAIL: no model with CONV_S8_FMVE=0"; fail=1 ;; esac
 case "$seen" in *"CONV_S8_GW=0"*) ;; *) echo "FAIL: no model with CONV_S8_GW=0"; fail=1 ;; esac
 # (CONV_S8_FSLOW=1: no shared model; its path is checked by test_simd_first.sh)
 case "$seen" in *"CONV_S8_FSPREAD=0"*) ;; *) echo "FAIL: no model with CONV_S8_FSPREAD=0"; fail=1 ;; esac
