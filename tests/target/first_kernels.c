@@ -51,91 +51,21 @@ static int32_t firstc[AOT_CONV_FIRST_BYTES / 4];
 static int cases, first_cases, odd_cases, big_bias_cases, noop_cases;
 static int fast_cases, slow_cases, spread_cases, even_cases;
 
+#include "few_chan_gen.h"
+static const few_gen_cfg gen = {7, 7, 24, 3};   /* filters up to 7x7, rows up to 24 values (64 in 1 draw of 8) */
+
 static void one(int idx) {
   aot_conv_params p;
-  int32_t K, nin, nf, nout, c, i;
-  int tries = 0, mode, use_bias, use_kb, tame;
+  few_layer l;
+  int32_t nout;
+  int use_bias, tame;
   size_t need;
-  memset(&p, 0, sizeof p);
   /* tame: channels a multiple of 8, all of int8, shifts below 0 and
      biases below 2^30 (the fast requantization in the assembly loop) */
   tame = (rnd() % 3) == 0;
-  do {
-    const int kind = (int)(rnd() % 8);
-    p.batches = (rnd() % 6) == 0 ? 2 : 1;
-    p.in_c = p.filter_in_c = rr(1, 4);
-    p.out_c = kind == 0 || tame ? 8 * rr(1, 5) : rr(1, MAXC);
-    p.filter_h = rr(1, 7);
-    p.filter_w = rr(1, 7);
-    if (kind == 1) {   /* audio: 10 x 4 / 10 x 8, one channel */
-      p.filter_h = 10;
-      p.filter_w = rnd() & 1 ? 4 : 8;
-      p.in_c = p.filter_in_c = 1;
-    }
-    if (kind == 2) p.filter_h = p.filter_w = 3;
-    p.stride_h = rr(1, (rnd() % 4) == 0 ? 3 : 2);
-    p.stride_w = rr(1, (rnd() % 4) == 0 ? 3 : 2);
-    p.dilation_h = p.dilation_w = 1;
-    p.in_h = rr(1, 20);
-    p.in_w = rr(1, kind == 3 ? 64 : 24);
-    if (rnd() & 1) {   /* same */
-      p.pad_h = (p.filter_h - 1) / 2;
-      p.pad_w = (p.filter_w - 1) / 2;
-      p.out_h = (p.in_h + p.stride_h - 1) / p.stride_h;
-      p.out_w = (p.in_w + p.stride_w - 1) / p.stride_w;
-    } else {
-      p.pad_h = (rnd() % 3) == 0 ? rr(0, p.filter_h - 1) : 0;
-      p.pad_w = (rnd() % 3) == 0 ? rr(0, p.filter_w - 1) : 0;
-      p.out_h = (p.in_h + 2 * p.pad_h - (p.filter_h - 1) - 1) / p.stride_h + 1;
-      p.out_w = (p.in_w + 2 * p.pad_w - (p.filter_w - 1) - 1) / p.stride_w + 1;
-      if ((rnd() % 4) == 0) p.out_w += 1;   /* a last window past the edge */
-    }
-    K = p.filter_h * p.filter_w * p.in_c;
-    nin = p.batches * p.in_h * p.in_w * p.in_c;
-    nf = p.out_c * K;
-    nout = p.batches * p.out_h * p.out_w * p.out_c;
-    tries++;
-  } while ((p.out_h < 1 || p.out_w < 1 || nin > MAXIN || nf > MAXF || nout > MAXOUT ||
-            aot_conv2d_s8_scratch_size(&p) > MAXSCR) && tries < 1000);
-  if (tries >= 1000) return;
-  mode = (int)(rnd() % 4);
-  for (i = 0; i < nin; i++)
-    in8[i] = (int8_t)(mode == 1 ? (rnd() & 1 ? -128 : 127) : rr(-128, 127));
-  for (i = 0; i < nf; i++)
-    filt[i] = (int8_t)(mode == 1 ? (rnd() & 1 ? -128 : 127) : mode == 2 ? rr(-3, 3) : rr(-128, 127));
-  if (mode == 1 && (rnd() & 1)) {   /* all products of one sign */
-    memset(in8, 0x80, (size_t)nin);
-    memset(filt, 0x80, (size_t)nf);
-  }
-  p.input_offset = (rnd() % 4) == 0 ? (rnd() & 1 ? 128 : -127) : -rr(-128, 127);
-  p.output_offset = (rnd() % 4) == 0 ? (rnd() & 1 ? -128 : 127) : rr(-128, 127);
-  use_bias = (rnd() % 4) != 0;
-  use_kb = (rnd() % 4) != 0;
-  for (c = 0; c < p.out_c; c++) {
-    const int r = (int)(rnd() % 16);
-    int32_t s = 0;
-    mult[c] = (int32_t)(0x40000000u + (rnd() & 0x3FFFFFFFu));
-    shift[c] = r == 0 && !tame ? rr(0, 3) : r == 1 ? rr(-31, -26) : rr(-20, -1);
-    if (mode == 2) shift[c] = rr(-6, 0);
-    if (r == 2) mult[c] = 0;
-    bias[c] = !use_bias ? 0 : mode == 2 ? rr(-300, 300) : rr(-200000, 200000);
-    if (use_bias && !tame && (rnd() % 16) == 0) {   /* sums past 2^30: the exact requantization */
-      bias[c] = (int32_t)(rnd() % 1000u) + (rnd() & 1 ? 0x50000000 : -0x50000000);
-      big_bias_cases++;
-    }
-    for (i = 0; i < K; i++) s += filt[c * K + i];
-    kbias[c] = (int32_t)((uint32_t)bias[c] + (uint32_t)s * (uint32_t)p.input_offset);
-  }
-  if ((rnd() % 3) == 0 && !tame) {
-    p.act_min = rr(-128, 0);
-    p.act_max = rr(p.act_min, 127);
-  } else {
-    p.act_min = -128;
-    p.act_max = 127;
-  }
-  p.out_mult = mult;
-  p.out_shift = shift;
-  p.kbias = use_kb ? kbias : NULL;
+  if (!few_gen(&p, &gen, tame, &l, &big_bias_cases)) return;
+  nout = l.nout;
+  use_bias = l.use_bias;
   /* aotc's choice of the few-channel path (most cases; the others run on
      the gathered windows) */
   p.dsp_variant = (rnd() % 8) != 0 ? AOT_DSP_VAR_FIRST : 0;
