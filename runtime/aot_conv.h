@@ -349,7 +349,7 @@ AOT_INLINE size_t aot_conv2d_s8_fmve_plan_of(const aot_conv_params *p,
   pl->cb = 0;
   pl->na = 0;
   if (p->in_c < 1 || p->in_c > 4 || p->filter_in_c != p->in_c || p->dilation_h != 1 ||
-      p->dilation_w != 1 || p->filter_packed || fsize < 2 || fsize > 1024 || p->out_w < 1 ||
+      p->dilation_w != 1 || p->filter_packed || fsize < 2 || fsize > 1024 ||
       p->out_w < 12 || p->out_c < 1 || (p->filter_h == 1 && !aot_conv_clips(p)) ||
       (size_t)(p->filter_h - 1) * pl->rs + 16u * (size_t)p->in_c > 65535u)
     return 0;

@@ -96,26 +96,7 @@ static int32_t aot_conv2d_s8_first_mve(const aot_conv_params *p, const int8_t *i
   for (c0 = 0; c0 < out_c; c0 += cb) {
     const int32_t nc = out_c - c0 < cb ? out_c - c0 : cb;
     int32_t j, i, b, oy, fy, fx, c;
-    /* constants: ks = bias + input_offset * sum w (aotc's kbias when
-       given), multiplier, left and right shift; channels past nc zero */
-    for (j = 0; j < cb; j++) {
-      int32_t ks = 0, m = 0, sh = 0;
-      if (j < nc) {
-        const int32_t oc = c0 + j;
-        if (p->kbias) {
-          ks = p->kbias[oc];
-        } else {
-          const uint32_t s = (uint32_t)aot_mve_sum_s8(filter + (size_t)oc * fsize, fsize);
-          ks = (int32_t)((bias ? (uint32_t)bias[oc] : 0u) + s * (uint32_t)in_off);
-        }
-        m = p->out_mult[oc];
-        sh = p->out_shift[oc];
-      }
-      cst[j] = ks;
-      cst[cb + j] = m;
-      cst[2 * cb + j] = sh > 0 ? sh : 0;
-      cst[3 * cb + j] = sh < 0 ? sh : 0;
-    }
+    aot_conv2d_s8_mve_consts(p, filter + (size_t)c0 * fsize, bias, c0, nc, cb, fsize, cst);
     /* filters in B's tap order (fx, fy, c), packed: tap k of channel j at
        (j / 4) * 4 * k16 + (k / 16) * 64 + (j % 4) * 16 + k % 16 */
     aot_mve_fill_s8(wp, 0, cb * k16);

@@ -62,20 +62,29 @@ AOT_INLINE aot_mve_rq aot_mve_rq_make(int32x4_t mult, int32x4_t shift) {
 }
 
 /* aot_mbqm(x, mult, shift) on four lanes. */
-AOT_INLINE int32x4_t aot_mve_mbqm(int32x4_t x, aot_mve_rq q) {
+/* aot_mve_mbqm after its left shift (x already shifted, or every lane's
+ * left shift 0) */
+AOT_INLINE int32x4_t aot_mve_mbqm_nl(int32x4_t x, aot_mve_rq q) {
   int32x4_t fix;
-  x = vqrdmulhq_s32(vshlq_s32(x, q.lsh), q.mult);
+  x = vqrdmulhq_s32(x, q.mult);
   /* -1 where x < 0 and the right shift is non-zero (both sign bits set) */
   fix = vshrq_n_s32(vandq_s32(x, q.rsh), 31);
   return vrshlq_s32(vqaddq_s32(x, fix), q.rsh);
+}
+AOT_INLINE int32x4_t aot_mve_mbqm(int32x4_t x, aot_mve_rq q) {
+  return aot_mve_mbqm_nl(vshlq_s32(x, q.lsh), q);
+}
+
+/* r + out_off clamped to [lo, hi] (int8 values, still int32 lanes) */
+AOT_INLINE int32x4_t aot_mve_clamp_out(int32x4_t r, int32_t out_off, int32_t lo, int32_t hi) {
+  r = vmaxq_s32(vaddq_n_s32(r, out_off), vdupq_n_s32(lo));
+  return vminq_s32(r, vdupq_n_s32(hi));
 }
 
 /* Requantized int8 value of four accumulators (clamped, still int32 lanes). */
 AOT_INLINE int32x4_t aot_mve_out_s8(int32x4_t acc, aot_mve_rq q, int32_t out_off, int32_t lo,
                                     int32_t hi) {
-  int32x4_t r = vaddq_n_s32(aot_mve_mbqm(acc, q), out_off);
-  r = vmaxq_s32(r, vdupq_n_s32(lo));
-  return vminq_s32(r, vdupq_n_s32(hi));
+  return aot_mve_clamp_out(aot_mve_mbqm(acc, q), out_off, lo, hi);
 }
 
 /* Four scalars as one vector. */

@@ -187,12 +187,8 @@ static __attribute__((noinline)) void aot_conv2d_s8_mve_rq(const int32_t *acc, i
   if (nsub == 4 && vmaxvq_s32(0, rq.lsh) == 0) {
     /* no left shift in the four channels (the usual case): VSHL by 0 is
        the identity, left out */
-    for (i = 0; i < cnt; i++, acc += 4, out += out_rs) {
-      const int32x4_t x = vqrdmulhq_s32(vldrwq_s32(acc), rq.mult);
-      const int32x4_t r = vrshlq_s32(vqaddq_s32(x, vshrq_n_s32(vandq_s32(x, rq.rsh), 31)), rq.rsh);
-      vstrbq_s32(out, vminq_s32(vmaxq_s32(vaddq_n_s32(r, out_off), vdupq_n_s32(lo)),
-                                vdupq_n_s32(hi)));
-    }
+    for (i = 0; i < cnt; i++, acc += 4, out += out_rs)
+      vstrbq_s32(out, aot_mve_clamp_out(aot_mve_mbqm_nl(vldrwq_s32(acc), rq), out_off, lo, hi));
   } else if (nsub == 4) {
     for (i = 0; i < cnt; i++, acc += 4, out += out_rs)
       vstrbq_s32(out, aot_mve_out_s8(vldrwq_s32(acc), rq, out_off, lo, hi));
@@ -297,6 +293,35 @@ static __attribute__((noinline)) void aot_conv2d_s8_mve_im2col(const aot_conv_pa
   }
 }
 
+/* The constants of the cb channels from oc0 (nc of them real) as the
+ * passes and aot_conv2d_s8_mve_rq read them: ks = bias + input_offset *
+ * sum w (aotc's kbias when given; f: channel oc0's filter of fsize taps),
+ * multiplier, left and right shift, each cb entries apart; channels past nc
+ * zero. */
+AOT_INLINE void aot_conv2d_s8_mve_consts(const aot_conv_params *p, const int8_t *f,
+                                         const int32_t *bias, int32_t oc0, int32_t nc,
+                                         int32_t cb, int32_t fsize, int32_t *cst) {
+  int32_t j;
+  for (j = 0; j < cb; j++) {
+    int32_t ks = 0, m = 0, sh = 0;
+    if (j < nc) {
+      const int32_t oc = oc0 + j;
+      if (p->kbias) {
+        ks = p->kbias[oc];
+      } else {
+        const uint32_t t = (uint32_t)aot_mve_sum_s8(f + (size_t)j * fsize, fsize);
+        ks = (int32_t)((bias ? (uint32_t)bias[oc] : 0u) + t * (uint32_t)p->input_offset);
+      }
+      m = p->out_mult[oc];
+      sh = p->out_shift[oc];
+    }
+    cst[j] = ks;
+    cst[cb + j] = m;
+    cst[2 * cb + j] = sh > 0 ? sh : 0;
+    cst[3 * cb + j] = sh < 0 ? sh : 0;
+  }
+}
+
 /* layers of 1-4 input channels: aot_conv_first_mve.h (uses the passes
    above), in modules with such a layer (aot_features.h) */
 #if AOT_F_CONV_S8_FMVE
@@ -310,7 +335,7 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
   const int32_t out_h = p->out_h, out_w = p->out_w, out_c = p->out_c;
   const int32_t fh = p->filter_h, fw = p->filter_w, fic = p->filter_in_c;
   const int32_t dh = p->dilation_h, dw = p->dilation_w;
-  const int32_t in_off = p->input_offset, out_off = p->output_offset;
+  const int32_t out_off = p->output_offset;
   const int32_t act_min = p->act_min, act_max = p->act_max;
   const int32_t fsize = fh * fw * fic;
   const size_t in_row = (size_t)in_w * in_c;
@@ -347,24 +372,7 @@ static int32_t aot_conv2d_s8_mve(const aot_conv_params *p, const int8_t *input,
         const int32_t k16 = pl.k16, npos = p->batches * out_h * out_w;
         int32_t *cst = (int32_t *)scratch, *st = cst + 4 * cb, *acc = st + 12;
         int8_t *wp = (int8_t *)(acc + 4 * pl.na), *const col = wp + wbytes;
-        for (j = 0; j < cb; j++) {
-          int32_t ks = 0, m = 0, sh = 0;
-          if (j < nc) {
-            const int32_t oc = oc0 + j;
-            if (p->kbias) {
-              ks = p->kbias[oc];
-            } else {
-              const uint32_t t = (uint32_t)aot_mve_sum_s8(f0 + (size_t)j * fsize, fsize);
-              ks = (int32_t)((bias ? (uint32_t)bias[oc] : 0u) + t * (uint32_t)in_off);
-            }
-            m = p->out_mult[oc];
-            sh = p->out_shift[oc];
-          }
-          cst[j] = ks;
-          cst[cb + j] = m;
-          cst[2 * cb + j] = sh > 0 ? sh : 0;
-          cst[3 * cb + j] = sh < 0 ? sh : 0;
-        }
+        aot_conv2d_s8_mve_consts(p, f0, bias, oc0, nc, cb, fsize, cst);
         if (p->filter_packed)   /* packed by aotc (aot_conv_params) */
           wp = (int8_t *)(intptr_t)f0;
         else
