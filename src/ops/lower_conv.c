@@ -42,9 +42,10 @@ static const char *ca_emit(emit_ctx *e, const lower_call *c, int role) {
 
 static const char *tensor_text(emit_ctx *e, int t) { return t >= 0 ? emit_ptr(e, t) : "NULL"; }
 
-/* The builds that read the few-channel path's constants (aot_conv_first.h:
- * AOT_DSP, aot_dsp.h, less AOT_NO_SIMD): the others get neither the array
- * nor the params member. */
+/* The builds that may read the few-channel path's constants (the target
+ * condition of AOT_DSP, aot_dsp.h: aot_conv_first.h; a DSP build with
+ * AOT_NO_SIMD gets them too and does not read them): the others get neither
+ * the array nor the params member. */
 #define FIRST_IF                                                                  \
   "#if defined(__ARM_FEATURE_DSP) && defined(__ARM_FEATURE_SIMD32) && "           \
   "!(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1))"
